@@ -1,0 +1,74 @@
+import { Form, Link, useLocation } from 'react-router';
+import { isCurrentPath } from '../lib/paths.ts';
+import { Logo } from './Logo.tsx';
+
+/** The spec's header links (section 2), in its order. */
+const MAIN_LINKS = [
+  { to: '/', label: 'Home' },
+  { to: '/about', label: 'About' },
+  { to: '/volumes', label: 'Volumes' },
+  { to: '/submission', label: 'Submit' },
+  { to: '/contact', label: 'Contact' },
+] as const;
+
+export interface HeaderProps {
+  journalName?: string;
+  issn?: string;
+  user: { username: string } | null;
+}
+
+export function SiteHeader({ journalName, issn, user }: HeaderProps) {
+  const { pathname } = useLocation();
+  const current = (to: string) => (isCurrentPath(pathname, to) ? ('page' as const) : undefined);
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <Link to="/" className="brand">
+          <Logo />
+          <span className="brand__text">
+            <span className="brand__name">{journalName ?? 'Journal home'}</span>
+            {issn ? (
+              <span className="brand__tagline">Open access · Peer reviewed · ISSN {issn} (online)</span>
+            ) : null}
+          </span>
+        </Link>
+        <nav className="site-nav" aria-label="Main">
+          <ul className="site-nav__list">
+            {MAIN_LINKS.map((item) => (
+              <li key={item.to}>
+                <Link to={item.to} aria-current={current(item.to)}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+          <div className="site-nav__account">
+            {user ? (
+              <>
+                <span className="welcome">Welcome, {user.username}</span>
+                <Form method="post" action="/logout" className="logout-form">
+                  <button type="submit" className="button button--on-dark">
+                    Logout
+                  </button>
+                </Form>
+              </>
+            ) : (
+              <ul className="site-nav__list">
+                <li>
+                  <Link to="/login" aria-current={current('/login')}>
+                    Login
+                  </Link>
+                </li>
+                <li>
+                  <Link to="/regist" aria-current={current('/regist')} className="nav-cta">
+                    Register
+                  </Link>
+                </li>
+              </ul>
+            )}
+          </div>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,127 @@
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteLoaderData,
+} from 'react-router';
+import type { Route } from './+types/root';
+import { NotFound } from './components/NotFound.tsx';
+import { SiteFooter } from './components/SiteFooter.tsx';
+import { SiteHeader } from './components/SiteHeader.tsx';
+import { pageTitle } from './lib/meta.ts';
+import { useSessionExpiry } from './lib/use-session-expiry.ts';
+import appCss from './styles/app.css?url';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: appCss },
+  { rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+  { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+];
+
+/** The chrome's data: the journal's name and publisher, and who is signed in (per the server, right now). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const journal = await context.services.settings.journal();
+  const auth = context.auth;
+  return {
+    journal: {
+      name: journal.name,
+      issnOnline: journal.issnOnline,
+      publisher: journal.publisher,
+      publisherAddress: journal.publisherAddress,
+      license: journal.license,
+    },
+    user: auth
+      ? {
+          username: auth.user.username,
+          role: auth.user.role,
+          status: auth.user.status,
+          expiresAt: auth.expiresAt,
+        }
+      : null,
+    year: new Date().getFullYear(),
+    serverTime: Date.now(),
+  };
+}
+
+/**
+ * Every navigation asks the server who is signed in, so the header never shows a session the server has
+ * ended (expired, logged out in another tab, suspended). The request is made for the new page anyway.
+ */
+export function shouldRevalidate() {
+  return true;
+}
+
+export const meta: Route.MetaFunction = ({ matches, error }) => [
+  { title: pageTitle(matches, error ? 'Error' : undefined) },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>('root');
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main-content">
+          Skip to main content
+        </a>
+        <SiteHeader
+          journalName={data?.journal.name}
+          issn={data?.journal.issnOnline}
+          user={data?.user ?? null}
+        />
+        <main id="main-content" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter journal={data?.journal} year={data?.year ?? new Date().getFullYear()} />
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  useSessionExpiry(loaderData.user?.expiresAt ?? null, loaderData.serverTime);
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+
+  let heading = 'Something went wrong';
+  let detail = 'An unexpected error occurred on our side. Please try again in a moment.';
+  let stack: string | undefined;
+  if (isRouteErrorResponse(error)) {
+    heading = error.status >= 500 ? 'Something went wrong' : 'This request could not be completed';
+    detail =
+      typeof error.data === 'string' && error.data ? error.data : `${error.status} ${error.statusText}`;
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    detail = error.message;
+    stack = error.stack;
+  }
+  return (
+    <div className="page page--narrow notice-page">
+      <h1>{heading}</h1>
+      <p className="lead">{detail}</p>
+      {stack ? (
+        <pre className="error-stack">
+          <code>{stack}</code>
+        </pre>
+      ) : null}
+      <p>
+        <a href="/" className="button">
+          Go to the home page
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { useEffect, useRef } from 'react';
+import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { MESSAGES } from '../../common/messages.ts';
+import { can } from '../../common/roles.ts';
+import { loginSchema } from '../../common/schemas.ts';
+import { FormAlert } from '../components/FormAlert.tsx';
+import { TextField } from '../components/FormField.tsx';
+import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { safeRedirectPath } from '../lib/safe-redirect.ts';
+import { isCrossSite, openSessionHeaders } from '../lib/session.server.ts';
+import type { Route } from './+types/login';
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Log in') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  return {
+    signedInAs: context.auth?.user.username ?? null,
+    redirectTo: safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const username = textField(form, 'username');
+  const redirectTo = safeRedirectPath(textField(form, 'redirectTo'));
+  const fail = (
+    status: number,
+    message: string,
+    errors: Record<string, string> = {},
+    headers?: HeadersInit,
+  ) => data({ ok: false as const, message, errors, values: { username } }, { status, headers });
+
+  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.');
+  const parsed = loginSchema.safeParse({ username, password: textField(form, 'password') });
+  if (!parsed.success) {
+    const failure = validationFailure(parsed.error);
+    return fail(failure.status, failure.message, failure.errors);
+  }
+
+  const { services } = context;
+  try {
+    const session = await services.accounts.login(parsed.data, {
+      ip: context.clientIp,
+      userAgent: context.userAgent,
+    });
+    // Signing in again (perhaps as someone else) ends the session this browser had.
+    if (context.auth) await services.accounts.logout(context.auth.sessionId);
+    const landing = can('editorial', session.user) ? '/editor-dashboard' : '/';
+    return redirect(redirectTo ?? landing, { headers: openSessionHeaders(session, context.secure) });
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message || MESSAGES.invalidLogin, refused.errors, refused.headers);
+  }
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const submitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login');
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const failure = actionData && !actionData.ok ? actionData : null;
+
+  // A failed attempt never leaves the password in the form.
+  useEffect(() => {
+    if (failure && passwordRef.current) passwordRef.current.value = '';
+  }, [failure]);
+
+  if (loaderData.signedInAs && !failure) {
+    return (
+      <div className="page page--narrow">
+        <h1>Log in</h1>
+        <p className="lead">
+          You are signed in as <strong>{loaderData.signedInAs}</strong>.
+        </p>
+        <p>
+          <Link to="/" className="button">
+            Go to the home page
+          </Link>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page--narrow">
+      <div className="form-card">
+        <h1>Log in</h1>
+        <p className="form-card__intro">Sign in to submit manuscripts and download articles.</p>
+        {failure ? (
+          <FormAlert
+            attempt={failure}
+            message={failure.message}
+            fieldLinks={Object.entries(failure.errors).map(([name, message]) => ({
+              id: `field-${name}`,
+              message,
+            }))}
+          />
+        ) : null}
+        <Form method="post" className="form">
+          {loaderData.redirectTo ? (
+            <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+          ) : null}
+          <TextField
+            name="username"
+            label="Username"
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            defaultValue={failure?.values.username ?? ''}
+            error={failure?.errors.username}
+          />
+          <TextField
+            name="password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            required
+            inputRef={passwordRef}
+            error={failure?.errors.password}
+          />
+          <button type="submit" className="button button--primary button--block" disabled={submitting}>
+            {submitting ? 'Logging in…' : 'Log in'}
+          </button>
+        </Form>
+        <p className="form-card__footer">
+          New to the journal? <Link to="/regist">Register for an account</Link>
+        </p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { ROLES, STATUSES } from './roles.ts';
+
+/** Shapes of the API's answers, with the spec's field names; they also document the OpenAPI file. */
+export const messageResponse = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional(),
+});
+
+export const loginResponse = z.object({
+  token: z.string().describe('Signed JWT; payload: sub, username, role, status, sid, exp (seconds), iat'),
+  message: z.string().optional(),
+});
+
+export const meResponse = z.object({
+  id: z.number(),
+  username: z.string(),
+  fullName: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+  status: z.enum(STATUSES),
+  expiresAt: z.number().describe('Session expiry, seconds since the epoch'),
+});
+
+export const userResponse = z.object({
+  id: z.number(),
+  username: z.string(),
+  email: z.string(),
+  fullName: z.string(),
+  contactNumber: z.string(),
+  institution: z.string(),
+  role: z.enum(ROLES),
+  status: z.enum(STATUSES),
+  createdAt: z.string(),
+});
+
+export const authorResponse = z.object({
+  name: z.string(),
+  email: z.string(),
+  affiliation: z.string(),
+  superscript: z.string(),
+});
+
+export const articleResponse = z.object({
+  id: z.number(),
+  title: z.string(),
+  abstract: z.string(),
+  keywords: z.string(),
+  pages: z.string().describe('first-last'),
+  doi: z.string().nullable(),
+  article_type: z.string(),
+  issue_id: z.number(),
+  status: z.enum(['published', 'unpublished']),
+  authors: z.array(authorResponse),
+  pdf_url: z.string().nullable(),
+  public_pdf_url: z.string().nullable(),
+  monyr: z.string().describe('Month and year, e.g. March 2025'),
+  year: z.number(),
+  publication_date: z.string().describe('YYYY-MM-DD'),
+  volume_id: z.number(),
+  volume_number: z.number(),
+  volume_title: z.string(),
+  issue_number: z.number(),
+  issue_title: z.string(),
+  url: z.string(),
+});
+
+export const issueResponse = z.object({
+  id: z.number(),
+  title: z.string(),
+  description: z.string(),
+  volume_id: z.number(),
+  issue_number: z.number(),
+  publication_date: z.string().nullable(),
+});
+
+export const volumeResponse = z.object({
+  id: z.number(),
+  title: z.string(),
+  volume_number: z.number(),
+  year: z.number(),
+});
+
+export const publicTreeResponse = z.array(
+  volumeResponse.extend({ issues: z.array(issueResponse.extend({ articles: z.array(articleResponse) })) }),
+);
+
+export const editorVolumesResponse = z.array(volumeResponse.extend({ issue_count: z.number() }));
+export const editorIssuesResponse = z.array(
+  issueResponse.extend({ volume_number: z.number(), volume_title: z.string(), article_count: z.number() }),
+);
+export const editorArticlesResponse = z.array(articleResponse);
+
+export const pendingUserResponse = z.object({
+  id: z.number(),
+  username: z.string(),
+  email: z.string(),
+  role: z.enum(ROLES),
+});
+
+export const paperResponse = z.object({ id: z.number(), title: z.string(), pdfPath: z.string() });
+export const subscriptionResponse = z.object({ isSubscribed: z.boolean() });
+export const submissionCreatedResponse = z.object({
+  message: z.string(),
+  id: z.number(),
+  reference: z.string(),
+});

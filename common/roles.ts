@@ -1,0 +1,48 @@
+/**
+ * Roles, statuses and who may do what: the one table that both the pages (to hide what a user may not
+ * do) and the API (to refuse it) read.
+ */
+export const ROLES = ['researcher', 'author', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const REGISTRABLE_ROLES = ['researcher', 'author'] as const;
+export const STATUSES = ['pending', 'approved', 'rejected', 'suspended'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface Principal {
+  role: Role;
+  status: Status;
+}
+
+export interface Permission {
+  roles: readonly Role[];
+  /** When true, every role but admin must also be approved (the spec's guard rule). */
+  requireApproved: boolean;
+}
+
+export const PERMISSIONS = {
+  /** Any signed-in account in good standing. */
+  signedIn: { roles: ROLES, requireApproved: false },
+  /** /submission: authors may submit while pending (the registration notice promises it). */
+  submit: { roles: ['author', 'editor', 'admin'], requireApproved: false },
+  /** Downloads: approved researchers, authors and editors, and admins. */
+  download: { roles: ['researcher', 'author', 'editor', 'admin'], requireApproved: true },
+  /** /editor-dashboard and /api/editor/*. */
+  editorial: { roles: ['editor', 'admin'], requireApproved: true },
+  /** Account administration. */
+  admin: { roles: ['admin'], requireApproved: true },
+} as const satisfies Record<string, Permission>;
+
+export type PermissionName = keyof typeof PERMISSIONS;
+
+/** Rejected and suspended accounts may do nothing that needs an account; pending ones only what allows it. */
+export function allows(permission: Permission, who: Principal | null | undefined): boolean {
+  if (!who) return false;
+  if (!permission.roles.includes(who.role)) return false;
+  if (who.role === 'admin') return true;
+  if (who.status === 'rejected' || who.status === 'suspended') return false;
+  return !permission.requireApproved || who.status === 'approved';
+}
+
+export function can(name: PermissionName, who: Principal | null | undefined): boolean {
+  return allows(PERMISSIONS[name], who);
+}

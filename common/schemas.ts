@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { ARTICLE_TYPES, LIMITS } from './limits.ts';
+import { MESSAGES } from './messages.ts';
+import { REGISTRABLE_ROLES } from './roles.ts';
+
+/** Required text: trimmed, not blank, bounded. The messages name the field as the form labels it. */
+export const requiredText = (label: string, max: number) =>
+  z
+    .string(`${label} is required.`)
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+export const optionalText = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters.`)
+    .optional()
+    .default('');
+
+export const emailField = (label = 'Email') =>
+  z
+    .string(`${label} is required.`)
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(LIMITS.email, `${label} must be at most ${LIMITS.email} characters.`)
+    .pipe(z.email(`${label} must be a valid email address.`));
+
+export const registerSchema = z.object({
+  username: z
+    .string('Username is required.')
+    .trim()
+    .min(1, 'Username is required.')
+    .min(LIMITS.username.min, `Username must be at least ${LIMITS.username.min} characters.`)
+    .max(LIMITS.username.max, `Username must be at most ${LIMITS.username.max} characters.`)
+    .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, digits, dots, hyphens and underscores.'),
+  password: z
+    .string('Password is required.')
+    .min(1, 'Password is required.')
+    .min(LIMITS.password.min, `Password must be at least ${LIMITS.password.min} characters.`)
+    .max(LIMITS.password.max, `Password must be at most ${LIMITS.password.max} characters.`),
+  email: emailField(),
+  fullName: requiredText('Full name', LIMITS.name),
+  contactNumber: requiredText('Contact number', LIMITS.phone).regex(
+    /^[+()\d\s.-]{5,}$/,
+    'Contact number must be a phone number.',
+  ),
+  institution: requiredText('Institution', LIMITS.institution),
+  role: z.enum(REGISTRABLE_ROLES, 'Role is required: choose researcher or author.'),
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  username: z.string('Username is required.').trim().min(1, 'Username is required.').max(200),
+  password: z.string('Password is required.').min(1, 'Password is required.').max(LIMITS.password.max),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const contactSchema = z.object({
+  name: requiredText('Name', LIMITS.name),
+  email: emailField(),
+  message: requiredText('Message', LIMITS.message),
+});
+export type ContactInput = z.infer<typeof contactSchema>;
+
+export const authorSchema = z.object({
+  name: requiredText('Author name', LIMITS.name),
+  email: emailField('Author email'),
+  affiliation: requiredText('Author affiliation', LIMITS.institution),
+  superscript: z
+    .string()
+    .trim()
+    .max(LIMITS.superscript, `Superscript must be at most ${LIMITS.superscript} characters.`)
+    .optional()
+    .default(''),
+});
+export type AuthorInput = z.infer<typeof authorSchema>;
+
+/** Authors arrive as a JSON text list in multipart forms; this parses and checks them. */
+export const authorsJsonField = z
+  .string('Authors are required.')
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Authors must be a JSON list of authors.' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z
+      .array(authorSchema, 'Authors must be a JSON list of authors.')
+      .min(1, 'At least one author is required.')
+      .max(LIMITS.authors, `At most ${LIMITS.authors} authors.`),
+  );
+
+export const submissionFieldsSchema = z.object({
+  title: requiredText('Title', LIMITS.title),
+  articleType: z.enum(ARTICLE_TYPES, `Article type must be one of: ${ARTICLE_TYPES.join(', ')}.`),
+  keywords: requiredText('Keywords', LIMITS.keywords),
+  abstract: requiredText('Abstract', LIMITS.abstract),
+  conflictOfInterest: optionalText('Conflict of interest', LIMITS.statement),
+  fundingStatement: optionalText('Funding statement', LIMITS.statement),
+  dataAvailabilityStatement: optionalText('Data availability statement', LIMITS.statement),
+  authors: authorsJsonField,
+});
+export type SubmissionFields = z.infer<typeof submissionFieldsSchema>;
+
+export const PAGES_PATTERN = /^(\d{1,6})\s*[-–]\s*(\d{1,6})$/;
+export const DOI_PATTERN = /^10\.\d{4,9}\/\S+$/;
+
+export const pagesField = z
+  .string('Pages are required.')
+  .trim()
+  .min(1, 'Pages are required.')
+  .regex(PAGES_PATTERN, 'Pages must be written first-last, e.g. 1-10.')
+  .refine((v) => {
+    const m = PAGES_PATTERN.exec(v)!;
+    return Number(m[1]) >= 1 && Number(m[1]) <= Number(m[2]);
+  }, 'The first page must be at least 1 and not after the last page.');
+
+export const doiField = z
+  .string('DOI is required.')
+  .trim()
+  .min(1, 'DOI is required.')
+  .max(LIMITS.doi)
+  .transform((v) => v.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:)/i, ''))
+  .pipe(z.string().regex(DOI_PATTERN, 'DOI must look like 10.1234/abc.2025.001.'));
+
+const idField = (label: string) =>
+  z.coerce
+    .number(`${label} is required.`)
+    .int(`${label} must be a whole number.`)
+    .positive(`${label} is required.`)
+    .max(2_147_483_647, `${label} is not valid.`);
+
+export const articleUploadFieldsSchema = z.object({
+  title: requiredText('Title', LIMITS.title),
+  abstract: requiredText('Abstract', LIMITS.abstract),
+  keywords: requiredText('Keywords', LIMITS.keywords),
+  pages: pagesField,
+  doi: doiField,
+  issue_id: idField('Issue'),
+  authors: authorsJsonField,
+});
+export type ArticleUploadFields = z.infer<typeof articleUploadFieldsSchema>;
+
+const currentYear = new Date().getFullYear();
+export const volumeSchema = z.object({
+  title: requiredText('Title', LIMITS.title),
+  volume_number: idField('Volume number'),
+  year: z.coerce
+    .number('Year is required.')
+    .int('Year must be a whole number.')
+    .min(1900, 'Year must be between 1900 and next year.')
+    .max(currentYear + 1, 'Year must be between 1900 and next year.'),
+});
+export type VolumeInput = z.infer<typeof volumeSchema>;
+
+export const issueSchema = z.object({
+  title: requiredText('Title', LIMITS.title),
+  description: requiredText('Description', LIMITS.description),
+  volume_id: idField('Volume'),
+});
+export type IssueInput = z.infer<typeof issueSchema>;
+
+export const idParamSchema = z.object({ id: idField('Id') });
+
+export { MESSAGES };

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README's test command (`npm test`) runs it:
+#   1. unit and API tests on PGlite (in memory);
+#   2. the database and API tests again on PostgreSQL (DATABASE_URL, or the local server at 127.0.0.1:5432);
+#   3. the production build, then the smoke tests that run `npm start` as a newcomer would;
+#   4. (when tests/e2e has specs) Playwright in Debian's Chromium.
+# Ends with one line: "N passed, N failed". A suite that cannot run is reported loudly, never skipped quietly;
+# under CI=true it counts as a failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+results=$(mktemp -d)
+status=0
+note() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+run_vitest() { # name, extra args...
+  local name=$1; shift
+  note "$name"
+  npx vitest run --reporter=default --reporter=json --outputFile="$results/$name.json" "$@" || status=1
+}
+
+# 1. PGlite
+env -u DATABASE_URL npx vitest --version >/dev/null
+DATABASE_URL= run_vitest pglite
+
+# 2. PostgreSQL
+pg_url=${TEST_DATABASE_URL:-${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}}
+if node -e "const c=new (require('pg').Client)({connectionString:process.argv[1],connectionTimeoutMillis:3000});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))" "$pg_url"; then
+  DATABASE_URL=$pg_url run_vitest postgres server tests/api
+else
+  note "PostgreSQL suite NOT RUN: no PostgreSQL answers at $pg_url (set TEST_DATABASE_URL or DATABASE_URL)"
+  echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/postgres-unreachable.json"
+  [ "${CI:-}" = "true" ] && status=1
+fi
+
+# 3. Build, then the product as a newcomer starts it
+note "build"
+if npm run --silent build; then
+  run_vitest smoke --config vitest.smoke.config.ts
+else
+  echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/build.json"
+  status=1
+fi
+
+# 4. Browser tests
+if compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
+  if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      note "installing Debian's Chromium for the browser tests"
+      (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null || true
+    fi
+  fi
+  if [ -x /usr/bin/chromium ]; then
+    note "playwright"
+    PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.pw.json" npx playwright test --reporter=list,json || status=1
+  else
+    note "Browser tests NOT RUN: Chromium is missing. Install it with: apt-get install -y chromium"
+    echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/chromium-missing.json"
+    status=1
+  fi
+fi
+
+summary=$(node scripts/sum-results.mjs "$results")
+echo
+echo "$summary"
+case "$summary" in *" 0 failed"*) ;; *) status=1 ;; esac
+rm -rf "$results"
+exit $status

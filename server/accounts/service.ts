@@ -1,0 +1,343 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import { MESSAGES } from '../../common/messages.ts';
+import type { Role, Status } from '../../common/roles.ts';
+import type { LoginInput, RegisterInput } from '../../common/schemas.ts';
+import type { AuditService } from '../audit/service.ts';
+import { ConfigError } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
+import { HttpError, conflict, notFound } from '../http/errors.ts';
+import type { RateLimiter } from '../http/rate-limit.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+import { sessions, users } from './tables.ts';
+import { type TokenClaims, TokenSigner } from './tokens.ts';
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  fullName: string;
+  email: string;
+  role: Role;
+  status: Status;
+}
+
+export interface AuthContext {
+  user: SessionUser;
+  sessionId: string;
+  /** Seconds since the epoch. */
+  expiresAt: number;
+}
+
+export type PublicUser = ReturnType<typeof presentUser>;
+
+export function presentUser(u: typeof users.$inferSelect) {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    fullName: u.fullName,
+    contactNumber: u.contactNumber,
+    institution: u.institution,
+    role: u.role,
+    status: u.status,
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+const sessionUserColumns = {
+  id: users.id,
+  username: users.username,
+  fullName: users.fullName,
+  email: users.email,
+  role: users.role,
+  status: users.status,
+};
+
+export class AccountsService {
+  private readonly signer: TokenSigner;
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      secret: string;
+      sessionTtlSeconds: number;
+      audit: AuditService;
+      mailer: Mailer;
+      journalName: () => Promise<string>;
+      publicUrl: string;
+      limits: { login: RateLimiter; loginUser: RateLimiter; register: RateLimiter };
+    },
+  ) {
+    this.signer = new TokenSigner(deps.secret);
+  }
+
+  async register(input: RegisterInput, meta: { ip?: string } = {}): Promise<PublicUser> {
+    this.deps.limits.register.hit(meta.ip ?? 'unknown');
+    const taken = await this.db
+      .select({ username: users.username, email: users.email })
+      .from(users)
+      .where(
+        or(
+          sql`lower(${users.username}) = lower(${input.username})`,
+          sql`lower(${users.email}) = lower(${input.email})`,
+        ),
+      );
+    if (taken.some((u) => u.username.toLowerCase() === input.username.toLowerCase())) {
+      throw conflict('That username is already taken.', { username: 'That username is already taken.' });
+    }
+    if (taken.length) {
+      throw conflict('An account with that email address already exists.', {
+        email: 'An account with that email address already exists.',
+      });
+    }
+    const passwordHash = await hashPassword(input.password);
+    try {
+      const [row] = await this.db
+        .insert(users)
+        .values({
+          username: input.username,
+          passwordHash,
+          email: input.email,
+          fullName: input.fullName,
+          contactNumber: input.contactNumber,
+          institution: input.institution,
+          role: input.role,
+          status: 'pending',
+        })
+        .returning();
+      return presentUser(row);
+    } catch (err) {
+      // Two registrations racing for one name: the unique index decides.
+      if (isUniqueViolation(err)) {
+        const onEmail = pgConstraint(err)?.includes('email');
+        throw onEmail
+          ? conflict('An account with that email address already exists.')
+          : conflict('That username is already taken.');
+      }
+      throw err;
+    }
+  }
+
+  /** Checks the password and opens a session; the token and the cookie carry the same JWT. */
+  async login(
+    input: LoginInput,
+    meta: { userAgent?: string; ip?: string } = {},
+  ): Promise<{ token: string; user: SessionUser; expiresAt: number; message?: string }> {
+    this.deps.limits.login.hit(meta.ip ?? 'unknown');
+    const userKey = input.username.toLowerCase();
+    this.deps.limits.loginUser.hit(userKey);
+    const [user] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.username}) = lower(${input.username})`);
+    if (!user) {
+      await burnPasswordCheck(input.password);
+      throw new HttpError(401, MESSAGES.invalidLogin);
+    }
+    if (!(await verifyPassword(user.passwordHash, input.password))) {
+      throw new HttpError(401, MESSAGES.invalidLogin);
+    }
+    if (user.status === 'suspended') {
+      throw new HttpError(403, 'This account is suspended. Please contact the editorial office.');
+    }
+    this.deps.limits.loginUser.reset(userKey);
+    const expiresAt = Math.floor(Date.now() / 1000) + this.deps.sessionTtlSeconds;
+    const [session] = await this.db
+      .insert(sessions)
+      .values({
+        userId: user.id,
+        expiresAt: new Date(expiresAt * 1000),
+        userAgent: meta.userAgent?.slice(0, 500),
+        ip: meta.ip,
+      })
+      .returning({ id: sessions.id });
+    const token = await this.signer.sign({
+      sub: String(user.id),
+      username: user.username,
+      role: user.role,
+      status: user.status,
+      sid: session.id,
+      exp: expiresAt,
+    });
+    const sessionUser: SessionUser = {
+      id: user.id,
+      username: user.username,
+      fullName: user.fullName,
+      email: user.email,
+      role: user.role,
+      status: user.status,
+    };
+    const message =
+      user.status === 'pending'
+        ? 'Your account is awaiting approval by the editorial board: you can sign in, but downloading articles needs approval.'
+        : user.status === 'rejected'
+          ? 'Your registration was not approved by the editorial board.'
+          : undefined;
+    return { token, user: sessionUser, expiresAt, ...(message ? { message } : {}) };
+  }
+
+  /**
+   * The session behind a token, with the account's current role and status (not the token's copy), so a
+   * suspension or a role change takes effect on the next request. Null for anything not valid now.
+   */
+  async authenticate(token: string): Promise<AuthContext | null> {
+    const claims: TokenClaims | null = await this.signer.verify(token);
+    if (!claims) return null;
+    const userId = Number(claims.sub);
+    if (!Number.isSafeInteger(userId) || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
+    const [row] = await this.db
+      .select(sessionUserColumns)
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        and(
+          eq(sessions.id, claims.sid),
+          eq(sessions.userId, userId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, sql`now()`),
+        ),
+      );
+    if (!row) return null;
+    return { user: row, sessionId: claims.sid, expiresAt: claims.exp };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  }
+
+  async pendingUsers() {
+    return this.db
+      .select({ id: users.id, username: users.username, email: users.email, role: users.role })
+      .from(users)
+      .where(eq(users.status, 'pending'))
+      .orderBy(asc(users.createdAt), asc(users.id));
+  }
+
+  async listUsers(filter: { q?: string; role?: Role; status?: Status; limit: number; offset: number }) {
+    const conditions = [
+      filter.role ? eq(users.role, filter.role) : undefined,
+      filter.status ? eq(users.status, filter.status) : undefined,
+      filter.q
+        ? or(
+            ilike(users.username, `%${escapeLike(filter.q)}%`),
+            ilike(users.email, `%${escapeLike(filter.q)}%`),
+            ilike(users.fullName, `%${escapeLike(filter.q)}%`),
+          )
+        : undefined,
+    ].filter(Boolean);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(users).where(where).orderBy(desc(users.id)).limit(filter.limit).offset(filter.offset),
+      this.db.select({ total: count() }).from(users).where(where),
+    ]);
+    return { users: rows.map(presentUser), total };
+  }
+
+  async getUser(id: number): Promise<PublicUser> {
+    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    if (!row) throw notFound('No such user.');
+    return presentUser(row);
+  }
+
+  /**
+   * Changes an account's role and/or status, records who did it, and tells the account holder when the
+   * account is approved or rejected.
+   */
+  async update(
+    actor: SessionUser,
+    id: number,
+    change: { role?: Role; status?: Status },
+  ): Promise<PublicUser> {
+    const before = await this.getUser(id);
+    if (before.id === actor.id && (change.role && change.role !== before.role || change.status && change.status !== 'approved')) {
+      throw new HttpError(409, 'You cannot change your own role or suspend your own account.');
+    }
+    const updated = await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ ...change, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      if (change.status && change.status !== before.status && change.status !== 'approved') {
+        // A suspended or rejected account is signed out everywhere at once.
+        await tx
+          .update(sessions)
+          .set({ revokedAt: new Date() })
+          .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
+      }
+      await this.deps.audit.record(tx, actor, 'user.update', { type: 'user', id }, {
+        username: before.username,
+        from: { role: before.role, status: before.status },
+        to: { role: row.role, status: row.status },
+      });
+      return presentUser(row);
+    });
+    if (updated.status !== before.status && (updated.status === 'approved' || updated.status === 'rejected')) {
+      await this.notifyDecision(updated);
+    }
+    return updated;
+  }
+
+  approve(actor: SessionUser, id: number) {
+    return this.update(actor, id, { status: 'approved' });
+  }
+
+  private async notifyDecision(user: PublicUser): Promise<void> {
+    const journal = await this.deps.journalName();
+    const approved = user.status === 'approved';
+    await this.deps.mailer.sendQuietly({
+      to: user.email,
+      subject: approved ? `Your ${journal} account is approved` : `Your ${journal} registration`,
+      text: approved
+        ? `Dear ${user.fullName},\n\nThe editorial board has approved your ${journal} account (${user.username}). You can now sign in and download the journal's published articles.\n\nSign in: ${this.deps.publicUrl}/login\n\nWith best regards,\nThe editorial office\n`
+        : `Dear ${user.fullName},\n\nThe editorial board could not approve your ${journal} account (${user.username}). If you think this is a mistake, please reply to this message or write to us through ${this.deps.publicUrl}/contact.\n\nWith best regards,\nThe editorial office\n`,
+    });
+  }
+
+  /**
+   * Makes sure the admin account exists. Returns the password when it was generated here, to be printed
+   * once.
+   */
+  async ensureAdmin(opts: { username: string; password?: string; email: string }): Promise<string | null> {
+    const [existing] = await this.db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.username}) = lower(${opts.username})`);
+    if (existing) return null;
+    const password = opts.password ?? randomBytes(12).toString('base64url');
+    const [emailTaken] = await this.db
+      .select({ username: users.username })
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${opts.email})`);
+    if (emailTaken) {
+      throw new ConfigError(
+        `Cannot create the admin account "${opts.username}": ADMIN_EMAIL ${opts.email} already belongs to the account "${emailTaken.username}". Set ADMIN_EMAIL to another address.`,
+      );
+    }
+    await this.db.insert(users).values({
+      username: opts.username,
+      passwordHash: await hashPassword(password),
+      email: opts.email,
+      fullName: 'Journal Administrator',
+      contactNumber: '+0 000 000 0000',
+      institution: 'Editorial office',
+      role: 'admin',
+      status: 'approved',
+    });
+    return opts.password ? null : password;
+  }
+
+  /** Removes sessions that ended long ago; the table otherwise grows with every sign-in. */
+  async pruneSessions(): Promise<void> {
+    await this.db.delete(sessions).where(sql`${sessions.expiresAt} < now() - interval '7 days'`);
+  }
+}
+
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

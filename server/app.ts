@@ -1,0 +1,89 @@
+import fastifyMultipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { accountRoutes } from './accounts/routes.ts';
+import { catalogRoutes } from './catalog/routes.ts';
+import { contactRoute } from './contact/routes.ts';
+import { Api } from './http/api.ts';
+import { requestAuth } from './http/auth.ts';
+import { HttpError } from './http/errors.ts';
+import { openApiRoutes } from './http/openapi.ts';
+import { type BuildSource, registerPages } from './http/ssr.ts';
+import type { Services } from './services.ts';
+import { submissionRoutes } from './submissions/routes.ts';
+import { subscriptionRoutes } from './subscriptions/routes.ts';
+
+export interface PagesOptions {
+  build: BuildSource;
+  mode: 'production' | 'development';
+  clientDir?: string;
+  devMiddleware?: Parameters<typeof registerPages>[2]['devMiddleware'];
+}
+
+/**
+ * The HTTP application: the JSON API under /api, POST /contact, and (unless `pages` is omitted, as in API
+ * tests) every page through React Router.
+ */
+export async function buildApp(services: Services, opts: { pages?: PagesOptions; logger?: FastifyBaseLogger } = {}) {
+  const app: FastifyInstance = Fastify({
+    ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
+    trustProxy: services.config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof HttpError) {
+      if (error.headers) reply.headers(error.headers);
+      return reply.code(error.status).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+    }
+    const e = error as { statusCode?: number; code?: string; message?: string };
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      const message =
+        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError)
+          ? 'The request body is not valid JSON.'
+          : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? 'The request body is too large.'
+            : e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+              ? 'Unsupported content type: send JSON (application/json).'
+              : (e.message ?? 'Bad request.');
+      return reply.code(e.statusCode).send({ message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ message: 'Something went wrong on our side. Please try again later.' });
+  });
+
+  // The API speaks JSON (and multipart for uploads); a text/plain body is refused with 415, not guessed at.
+  app.removeContentTypeParser('text/plain');
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+
+  const api = new Api(app, (request) => requestAuth(services.accounts, request));
+  accountRoutes(api, services);
+  catalogRoutes(api, services);
+  submissionRoutes(api, services);
+  subscriptionRoutes(api, services);
+
+  // Unknown API paths answer JSON, not a page.
+  app.all('/api/*', async (request, reply) =>
+    reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}.` }),
+  );
+
+  if (opts.pages) {
+    await registerPages(app, services, {
+      ...opts.pages,
+      extra: (scope, handOver) => contactRoute(api, services, scope, handOver),
+    });
+  } else {
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
+      await contactRoute(api, services, scope, (_request, reply) => {
+        reply.code(415).send({ message: 'Send the contact message as JSON (application/json).' });
+      });
+    });
+  }
+
+  openApiRoutes(app, api, services);
+  return app;
+}

@@ -1,0 +1,84 @@
+import type { articleAuthors, articles, issues, volumes } from './tables.ts';
+
+type ArticleRow = typeof articles.$inferSelect;
+type IssueRow = typeof issues.$inferSelect;
+type VolumeRow = typeof volumes.$inferSelect;
+type AuthorRow = typeof articleAuthors.$inferSelect;
+
+const MONTHS = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+];
+
+/**
+ * One publication date per article, used everywhere (pages, listings, metadata): its own date, else its
+ * issue's, else 1 January of its volume's year.
+ */
+export function publicationDate(article: ArticleRow, issue: IssueRow, volume: VolumeRow): string {
+  return article.publicationDate ?? issue.publicationDate ?? `${volume.year}-01-01`;
+}
+
+/** "March 2025" from "2025-03-01". */
+export function monthYear(isoDate: string): string {
+  const [y, m] = isoDate.split('-').map(Number);
+  return `${MONTHS[m - 1]} ${y}`;
+}
+
+/** Pages as "first-last"; the spec's default 1-10 when missing. */
+export function pagesOf(article: Pick<ArticleRow, 'firstPage' | 'lastPage'>): string {
+  return `${article.firstPage ?? 1}-${article.lastPage ?? 10}`;
+}
+
+export function presentAuthor(a: AuthorRow) {
+  return { name: a.name, email: a.email, affiliation: a.affiliation, superscript: a.superscript };
+}
+
+export function presentArticle(
+  a: ArticleRow,
+  issue: IssueRow,
+  volume: VolumeRow,
+  authors: AuthorRow[],
+  baseUrl: string,
+) {
+  const date = publicationDate(a, issue, volume);
+  const pdfUrl = a.pdfFileId ? `${baseUrl}/api/articles/${a.id}/download` : null;
+  return {
+    id: a.id,
+    title: a.title,
+    abstract: a.abstract,
+    keywords: a.keywords,
+    pages: pagesOf(a),
+    doi: a.doi,
+    article_type: a.articleType,
+    issue_id: a.issueId,
+    status: a.status,
+    authors: [...authors].sort((x, y) => x.position - y.position).map(presentAuthor),
+    pdf_url: pdfUrl,
+    public_pdf_url: pdfUrl,
+    monyr: monthYear(date),
+    year: Number(date.slice(0, 4)),
+    publication_date: date,
+    volume_id: volume.id,
+    volume_number: volume.volumeNumber,
+    volume_title: volume.title,
+    issue_number: issue.issueNumber,
+    issue_title: issue.title,
+    url: `${baseUrl}/article/${a.id}`,
+  };
+}
+export type PublicArticle = ReturnType<typeof presentArticle>;
+
+export function presentIssue(i: IssueRow) {
+  return {
+    id: i.id,
+    title: i.title,
+    description: i.description,
+    volume_id: i.volumeId,
+    issue_number: i.issueNumber,
+    publication_date: i.publicationDate,
+  };
+}
+
+export function presentVolume(v: VolumeRow) {
+  return { id: v.id, title: v.title, volume_number: v.volumeNumber, year: v.year };
+}

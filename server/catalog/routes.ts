@@ -1,0 +1,226 @@
+import { z } from 'zod';
+import {
+  articleResponse,
+  editorArticlesResponse,
+  editorIssuesResponse,
+  editorVolumesResponse,
+  issueResponse,
+  messageResponse,
+  paperResponse,
+  publicTreeResponse,
+  volumeResponse,
+} from '../../common/api.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { can } from '../../common/roles.ts';
+import { articleUploadFieldsSchema, idParamSchema, issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { checkUpload } from '../files/uploads.ts';
+import type { Api } from '../http/api.ts';
+import { HttpError, badRequest, validationError } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
+import type { Services } from '../services.ts';
+
+const errors = {
+  400: { description: 'Invalid input', schema: messageResponse },
+  401: { description: 'Not signed in, or the session has ended', schema: messageResponse },
+  403: { description: 'Not allowed for this account', schema: messageResponse },
+  404: { description: 'Not found', schema: messageResponse },
+};
+
+/** A readable file name for a downloaded article: journal, volume, issue, id and title. */
+export function downloadFilename(abbrev: string, a: { id: number; volume_number: number; issue_number: number; title: string }) {
+  const slug = a.title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60)
+    .replace(/-$/, '');
+  const journal = abbrev.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return `${journal}-v${a.volume_number}i${a.issue_number}-${a.id}-${slug || 'article'}.pdf`;
+}
+
+export function catalogRoutes(api: Api, services: Services) {
+  const { catalog, settings } = services;
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/public/articles',
+    tag: 'Articles',
+    summary: 'Every volume, newest first, with its issues and their published articles',
+    auth: 'none',
+    responses: { 200: { description: 'Volumes', schema: publicTreeResponse } },
+    handler: () => catalog.publicTree(),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/public/article/:id',
+    tag: 'Articles',
+    summary: 'One published article with its volume, issue, authors and PDF link',
+    auth: 'none',
+    params: idParamSchema,
+    responses: { 200: { description: 'The article', schema: articleResponse }, 400: errors[400], 404: errors[404] },
+    handler: ({ params }) => catalog.article(params.id),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/:id/download',
+    tag: 'Articles',
+    summary: "Download an article's PDF",
+    description:
+      'Needs an approved account (researcher, author, editor) or an admin, unless the journal setting `downloads` is `open`.',
+    auth: 'optional',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The PDF, as an attachment', binary: 'application/pdf' },
+      401: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
+      403: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
+      404: errors[404],
+    },
+    handler: async ({ auth, params, reply }) => {
+      const journal = await settings.journal();
+      if (journal.downloads !== 'open') {
+        if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
+        if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
+      }
+      const { article, file, stream } = await catalog.articlePdf(params.id, {
+        includeUnpublished: can('editorial', auth?.user),
+      });
+      const name = downloadFilename(journal.abbreviation, article);
+      reply
+        .header('content-type', 'application/pdf')
+        .header('content-length', String(file.size))
+        .header('content-disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff');
+      return reply.send(stream);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/papers',
+    tag: 'Articles',
+    summary: 'Published papers, newest first, with the path to download each',
+    auth: 'none',
+    responses: { 200: { description: 'Papers', schema: z.array(paperResponse) } },
+    handler: () => catalog.papers(),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/volumes',
+    tag: 'Editorial',
+    summary: 'All volumes with their issue counts',
+    auth: 'editorial',
+    responses: { 200: { description: 'Volumes', schema: editorVolumesResponse }, 401: errors[401], 403: errors[403] },
+    handler: () => catalog.editorVolumes(),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/issues',
+    tag: 'Editorial',
+    summary: 'All issues with their volume and article counts',
+    auth: 'editorial',
+    responses: { 200: { description: 'Issues', schema: editorIssuesResponse }, 401: errors[401], 403: errors[403] },
+    handler: () => catalog.editorIssues(),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/articles',
+    tag: 'Editorial',
+    summary: 'Articles, newest first, published or not; the total is in the X-Total-Count header',
+    auth: 'editorial',
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(500).default(100),
+      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    }),
+    responses: { 200: { description: 'Articles', schema: editorArticlesResponse }, 401: errors[401], 403: errors[403] },
+    handler: async ({ query, reply }) => {
+      const page = await catalog.editorArticles(query);
+      reply.header('x-total-count', String(page.total));
+      return page.articles;
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/volume',
+    tag: 'Editorial',
+    summary: 'Create a volume',
+    auth: 'editorial',
+    body: volumeSchema,
+    responses: {
+      201: { description: 'Created', schema: messageResponse.extend({ volume: volumeResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      409: { description: 'That volume number exists', schema: messageResponse },
+    },
+    handler: async ({ auth, body, reply }) => {
+      const volume = await catalog.createVolume(auth!.user, body);
+      reply.code(201);
+      return { message: `Volume ${volume.volume_number} created.`, volume };
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/issue',
+    tag: 'Editorial',
+    summary: 'Create the next issue of a volume (issue numbers are given in order)',
+    auth: 'editorial',
+    body: issueSchema,
+    responses: {
+      201: { description: 'Created', schema: messageResponse.extend({ issue: issueResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+    },
+    handler: async ({ auth, body, reply }) => {
+      const issue = await catalog.createIssue(auth!.user, body);
+      reply.code(201);
+      return { message: `Issue ${issue.issue_number} created.`, issue };
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/articles/admin/upload',
+    tag: 'Editorial',
+    summary: 'Publish an article with its PDF into an issue',
+    auth: 'editorial',
+    body: articleUploadFieldsSchema,
+    multipart: [{ name: 'pdf', description: 'The article as a PDF (checked by content)', required: true }],
+    responses: {
+      201: { description: 'Published', schema: messageResponse.extend({ article: articleResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      409: { description: 'The DOI is already used', schema: messageResponse },
+      413: { description: 'The PDF is too large', schema: messageResponse },
+      415: { description: 'Not a PDF', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
+    },
+    handler: async ({ auth, request, reply }) => {
+      const max = services.config.MAX_ARTICLE_PDF_SIZE;
+      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
+      const fields = articleUploadFieldsSchema.safeParse(body.fields);
+      if (!fields.success) throw validationError(fields.error);
+      if (!body.files.pdf) throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
+      const pdf = checkUpload(body.files.pdf, {
+        label: 'The article PDF',
+        accept: ['pdf'],
+        maxBytes: max,
+        wrongType: 'The article file must be a PDF (.pdf).',
+      });
+      const article = await catalog.uploadArticle(auth!.user, fields.data, pdf);
+      reply.code(201);
+      return { message: 'Article published.', article };
+    },
+  });
+}

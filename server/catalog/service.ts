@@ -1,0 +1,294 @@
+import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
+import { PAGES_PATTERN } from '../../common/schemas.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import type { AuditService } from '../audit/service.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import type { FileService, StoredFile } from '../files/service.ts';
+import type { CheckedUpload } from '../files/uploads.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { type PublicArticle, presentArticle, presentIssue, presentVolume } from './present.ts';
+import { articleAuthors, articles, issues, volumes } from './tables.ts';
+
+type ArticleRow = typeof articles.$inferSelect;
+
+export class CatalogService {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: { files: FileService; audit: AuditService; baseUrl: string },
+  ) {}
+
+  // ---- Reading -------------------------------------------------------------------------------------
+
+  /** Articles with their issue, volume and authors, in reading order; four queries whatever the count. */
+  private async hydrate(rows: ArticleRow[]): Promise<PublicArticle[]> {
+    if (!rows.length) return [];
+    const issueIds = [...new Set(rows.map((r) => r.issueId))];
+    const issueRows = await this.db.select().from(issues).where(inArray(issues.id, issueIds));
+    const volumeRows = await this.db
+      .select()
+      .from(volumes)
+      .where(inArray(volumes.id, [...new Set(issueRows.map((i) => i.volumeId))]));
+    const authorRows = await this.db
+      .select()
+      .from(articleAuthors)
+      .where(inArray(articleAuthors.articleId, rows.map((r) => r.id)))
+      .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
+    const issueById = new Map(issueRows.map((i) => [i.id, i]));
+    const volumeById = new Map(volumeRows.map((v) => [v.id, v]));
+    return rows.map((a) => {
+      const issue = issueById.get(a.issueId)!;
+      return presentArticle(
+        a,
+        issue,
+        volumeById.get(issue.volumeId)!,
+        authorRows.filter((x) => x.articleId === a.id),
+        this.deps.baseUrl,
+      );
+    });
+  }
+
+  /** Volumes, newest first, each with its issues and their published articles. */
+  async publicTree() {
+    const [volumeRows, issueRows, articleRows] = await Promise.all([
+      this.db.select().from(volumes).orderBy(desc(volumes.volumeNumber)),
+      this.db.select().from(issues).orderBy(asc(issues.issueNumber)),
+      this.db
+        .select()
+        .from(articles)
+        .where(eq(articles.status, 'published'))
+        .orderBy(asc(articles.firstPage), asc(articles.id)),
+    ]);
+    const hydrated = await this.hydrate(articleRows);
+    return volumeRows.map((v) => ({
+      ...presentVolume(v),
+      issues: issueRows
+        .filter((i) => i.volumeId === v.id)
+        .map((i) => ({ ...presentIssue(i), articles: hydrated.filter((a) => a.issue_id === i.id) })),
+    }));
+  }
+
+  /** One article as readers see it; unpublished articles only for `includeUnpublished` (editors). */
+  async article(id: number, opts: { includeUnpublished?: boolean } = {}): Promise<PublicArticle> {
+    const [row] = await this.db.select().from(articles).where(eq(articles.id, id));
+    if (!row || (row.status !== 'published' && !opts.includeUnpublished)) throw notFound('Article not found.');
+    return (await this.hydrate([row]))[0];
+  }
+
+  async latest(limit = 5): Promise<PublicArticle[]> {
+    const rows = await this.db
+      .select()
+      .from(articles)
+      .where(eq(articles.status, 'published'))
+      .orderBy(desc(articles.publicationDate), desc(articles.id))
+      .limit(limit);
+    return this.hydrate(rows);
+  }
+
+  async papers() {
+    return this.db
+      .select({ id: articles.id, title: articles.title })
+      .from(articles)
+      .where(eq(articles.status, 'published'))
+      .orderBy(desc(articles.publicationDate), desc(articles.id))
+      .then((rows) => rows.map((r) => ({ ...r, pdfPath: `/api/articles/${r.id}/download` })));
+  }
+
+  /** The stored PDF of an article, for the download route (which decides who may have it). */
+  async articlePdf(id: number, opts: { includeUnpublished: boolean }) {
+    const article = await this.article(id, opts);
+    const [row] = await this.db
+      .select({ fileId: articles.pdfFileId })
+      .from(articles)
+      .where(eq(articles.id, id));
+    if (!row?.fileId) throw notFound('This article has no PDF yet.');
+    const file = await this.deps.files.get(row.fileId);
+    return { article, file, stream: await this.deps.files.open(file) };
+  }
+
+  // ---- Editorial lists ------------------------------------------------------------------------------
+
+  async editorVolumes() {
+    const rows = await this.db
+      .select({
+        volume: volumes,
+        issueCount: sql<number>`(select count(*)::int from ${issues} where ${issues.volumeId} = ${volumes.id})`,
+      })
+      .from(volumes)
+      .orderBy(desc(volumes.volumeNumber));
+    return rows.map((r) => ({ ...presentVolume(r.volume), issue_count: r.issueCount }));
+  }
+
+  async editorIssues() {
+    const rows = await this.db
+      .select({
+        issue: issues,
+        volume: volumes,
+        articleCount: sql<number>`(select count(*)::int from ${articles} where ${articles.issueId} = ${issues.id})`,
+      })
+      .from(issues)
+      .innerJoin(volumes, eq(volumes.id, issues.volumeId))
+      .orderBy(desc(volumes.volumeNumber), desc(issues.issueNumber));
+    return rows.map((r) => ({
+      ...presentIssue(r.issue),
+      volume_number: r.volume.volumeNumber,
+      volume_title: r.volume.title,
+      article_count: r.articleCount,
+    }));
+  }
+
+  async editorArticles(page: { limit: number; offset: number }) {
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(articles).orderBy(desc(articles.id)).limit(page.limit).offset(page.offset),
+      this.db.select({ total: count() }).from(articles),
+    ]);
+    return { articles: await this.hydrate(rows), total };
+  }
+
+  // ---- Editorial changes ----------------------------------------------------------------------------
+
+  async createVolume(actor: SessionUser, input: VolumeInput) {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(volumes)
+          .values({ title: input.title, volumeNumber: input.volume_number, year: input.year })
+          .returning();
+        await this.deps.audit.record(tx, actor, 'volume.create', { type: 'volume', id: row.id }, { ...input });
+        return presentVolume(row);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw conflict(`Volume ${input.volume_number} already exists.`, {
+          volume_number: `Volume ${input.volume_number} already exists.`,
+        });
+      }
+      throw err;
+    }
+  }
+
+  /** Creates the next issue of a volume: issue numbers are given in order (1, 2, 3, …). */
+  async createIssue(actor: SessionUser, input: IssueInput) {
+    const [volume] = await this.db.select().from(volumes).where(eq(volumes.id, input.volume_id));
+    if (!volume) throw badRequest('That volume does not exist.', { volume_id: 'That volume does not exist.' });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const [{ next }] = await tx
+            .select({ next: sql<number>`coalesce(max(${issues.issueNumber}), 0)::int + 1` })
+            .from(issues)
+            .where(eq(issues.volumeId, volume.id));
+          const [row] = await tx
+            .insert(issues)
+            .values({
+              volumeId: volume.id,
+              issueNumber: next,
+              title: input.title,
+              description: input.description,
+            })
+            .returning();
+          await this.deps.audit.record(tx, actor, 'issue.create', { type: 'issue', id: row.id }, { ...input });
+          return presentIssue(row);
+        });
+      } catch (err) {
+        // Two editors adding an issue at once: the unique (volume, number) pair sends one round again.
+        if (isUniqueViolation(err) && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  async uploadArticle(actor: SessionUser, input: ArticleUploadFields, pdf: CheckedUpload) {
+    const [issue] = await this.db.select().from(issues).where(eq(issues.id, input.issue_id));
+    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+    await this.assertDoiFree(input.doi);
+    const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+    try {
+      const id = await this.deps.files.withStoredFiles([pdf], async (tx, [file]) =>
+        this.insertArticle(tx, actor, {
+          issueId: issue.id,
+          title: input.title,
+          abstract: input.abstract,
+          keywords: input.keywords,
+          firstPage: Number(first),
+          lastPage: Number(last),
+          doi: input.doi,
+          authors: input.authors,
+          file,
+        }),
+      );
+      return this.article(id, { includeUnpublished: true });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
+      throw err;
+    }
+  }
+
+  /** Inserts an article and its authors inside the caller's transaction; returns its id. */
+  async insertArticle(
+    tx: Tx,
+    actor: SessionUser | null,
+    a: {
+      issueId: number;
+      title: string;
+      abstract: string;
+      keywords: string;
+      firstPage: number;
+      lastPage: number;
+      doi: string | null;
+      articleType?: string;
+      publicationDate?: string;
+      submissionId?: number;
+      authors: { name: string; email: string; affiliation: string; superscript: string }[];
+      file: StoredFile;
+    },
+  ): Promise<number> {
+    const [row] = await tx
+      .insert(articles)
+      .values({
+        issueId: a.issueId,
+        title: a.title,
+        abstract: a.abstract,
+        keywords: a.keywords,
+        firstPage: a.firstPage,
+        lastPage: a.lastPage,
+        doi: a.doi,
+        articleType: a.articleType ?? 'Research Article',
+        pdfFileId: a.file.id,
+        status: 'published',
+        publicationDate: a.publicationDate ?? new Date().toISOString().slice(0, 10),
+        submissionId: a.submissionId ?? null,
+      })
+      .returning({ id: articles.id });
+    await tx.insert(articleAuthors).values(
+      a.authors.map((au, i) => ({
+        articleId: row.id,
+        position: i + 1,
+        name: au.name,
+        email: au.email,
+        affiliation: au.affiliation,
+        superscript: au.superscript,
+      })),
+    );
+    await this.deps.audit.record(tx, actor, 'article.publish', { type: 'article', id: row.id }, {
+      title: a.title,
+      doi: a.doi,
+      issueId: a.issueId,
+      file: { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
+    });
+    return row.id;
+  }
+
+  private async assertDoiFree(doi: string) {
+    const [taken] = await this.db
+      .select({ id: articles.id })
+      .from(articles)
+      .where(sql`lower(${articles.doi}) = lower(${doi})`);
+    if (taken) throw this.doiTaken(doi);
+  }
+
+  private doiTaken(doi: string) {
+    return conflict(`An article with DOI ${doi} already exists.`, { doi: `An article with DOI ${doi} already exists.` });
+  }
+}

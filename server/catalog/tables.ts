@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import {
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { storedFiles } from '../files/tables.ts';
+
+export const volumes = pgTable('volumes', {
+  id: serial('id').primaryKey(),
+  title: text('title').notNull(),
+  volumeNumber: integer('volume_number').notNull().unique(),
+  year: integer('year').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const issues = pgTable(
+  'issues',
+  {
+    id: serial('id').primaryKey(),
+    volumeId: integer('volume_id')
+      .notNull()
+      .references(() => volumes.id, { onDelete: 'restrict' }),
+    issueNumber: integer('issue_number').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    /** The issue's date of publication; articles without their own date fall back to it. */
+    publicationDate: date('publication_date'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [unique('issues_volume_number_unique').on(t.volumeId, t.issueNumber)],
+);
+
+export const articles = pgTable(
+  'articles',
+  {
+    id: serial('id').primaryKey(),
+    issueId: integer('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    abstract: text('abstract').notNull(),
+    keywords: text('keywords').notNull(),
+    firstPage: integer('first_page'),
+    lastPage: integer('last_page'),
+    doi: text('doi'),
+    articleType: text('article_type').notNull().default('Research Article'),
+    pdfFileId: integer('pdf_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
+    status: text('status', { enum: ['published', 'unpublished'] })
+      .notNull()
+      .default('published'),
+    publicationDate: date('publication_date'),
+    submissionId: integer('submission_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('articles_issue_idx').on(t.issueId),
+    uniqueIndex('articles_doi_lower_idx').on(sql`lower(${t.doi})`),
+    index('articles_status_date_idx').on(t.status, t.publicationDate),
+  ],
+);
+
+export const articleAuthors = pgTable(
+  'article_authors',
+  {
+    id: serial('id').primaryKey(),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    affiliation: text('affiliation').notNull(),
+    superscript: text('superscript').notNull().default(''),
+  },
+  (t) => [unique('article_authors_position_unique').on(t.articleId, t.position)],
+);

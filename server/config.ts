@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Durations such as `30s`, `15m`, `8h`, `2d`, returned in seconds. */
+export function parseDuration(text: string): number | null {
+  const m = /^(\d+)\s*(s|m|h|d)$/.exec(text.trim());
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[m[2] as 's' | 'm' | 'h' | 'd'];
+  return n > 0 ? n * unit : null;
+}
+
+/** Sizes such as `20MB`, `512KB`, `1048576`, returned in bytes. */
+export function parseSize(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(text.trim());
+  if (!m) return null;
+  const mult = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
+  const n = Math.round(Number(m[1]) * mult);
+  return n > 0 ? n : null;
+}
+
+/** Rate limits such as `10/15m`: at most 10 requests per 15 minutes. `off` disables the limit. */
+export type RateLimit = { max: number; windowSeconds: number } | null;
+export function parseRateLimit(text: string): RateLimit | undefined {
+  if (text.trim() === 'off') return null;
+  const m = /^(\d+)\s*\/\s*(.+)$/.exec(text.trim());
+  if (!m) return undefined;
+  const windowSeconds = parseDuration(m[2]);
+  if (!windowSeconds || Number(m[1]) < 1) return undefined;
+  return { max: Number(m[1]), windowSeconds };
+}
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const s = parseDuration(v);
+      if (s === null) {
+        ctx.addIssue({ code: 'custom', message: `"${v}" is not a duration such as 30s, 15m or 8h` });
+        return z.NEVER;
+      }
+      return s;
+    });
+
+const size = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const s = parseSize(v);
+      if (s === null) {
+        ctx.addIssue({ code: 'custom', message: `"${v}" is not a size such as 512KB or 20MB` });
+        return z.NEVER;
+      }
+      return s;
+    });
+
+const rate = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const r = parseRateLimit(v);
+      if (r === undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${v}" is not a rate such as 10/15m (or off)` });
+        return z.NEVER;
+      }
+      return r;
+    });
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const email = (fallback: string) => z.string().default(fallback).pipe(z.email('is not an e-mail address'));
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int('must be a whole number').min(0).max(65535).default(3000),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: optionalString.pipe(
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  ),
+  PUBLIC_URL: optionalString.pipe(z.url('must be a URL such as https://journal.example.org').optional()),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SESSION_TTL: duration('8h'),
+  SMTP_URL: optionalString.pipe(
+    z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+  ),
+  MAIL_FROM: email('editorial@colophon-journal.org'),
+  EDITORIAL_EMAIL: email('editorial@colophon-journal.org'),
+  ADMIN_USERNAME: z.string().regex(/^[A-Za-z0-9_.-]{3,40}$/, 'must be 3-40 letters, digits, _ . -').default('admin'),
+  ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  ADMIN_EMAIL: email('admin@colophon-journal.org'),
+  SEED_DEMO: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], 'must be true or false')
+    .default('true')
+    .transform((v) => ['true', '1', 'yes'].includes(v)),
+  MAX_MANUSCRIPT_SIZE: size('20MB'),
+  MAX_ADDITIONAL_SIZE: size('50MB'),
+  MAX_ARTICLE_PDF_SIZE: size('30MB'),
+  RATE_LIMIT_LOGIN: rate('10/15m'),
+  RATE_LIMIT_LOGIN_USER: rate('5/15m'),
+  RATE_LIMIT_REGISTER: rate('5/1h'),
+  RATE_LIMIT_CONTACT: rate('5/1h'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.output<typeof configSchema> & { sessionSecret: string; dataDir: string };
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates the environment once. A wrong value raises ConfigError with one line naming the
+ * variable, so start-up can stop with that line and nothing else.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? 'configuration');
+    const value = env[name];
+    const shown = value === undefined ? '' : name.match(/SECRET|PASSWORD|URL/) ? '' : ` (got "${value}")`;
+    throw new ConfigError(`Configuration error: ${name} ${issue.message}${shown}.`);
+  }
+  const dataDir = path.resolve(parsed.data.DATA_DIR);
+  return { ...parsed.data, dataDir, sessionSecret: parsed.data.SESSION_SECRET ?? '' };
+}
+
+/** When SESSION_SECRET is unset, one is generated on first start and kept in the data folder. */
+export function resolveSessionSecret(config: Config): Config {
+  if (config.sessionSecret) return config;
+  const file = path.join(config.dataDir, 'session-secret');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return { ...config, sessionSecret: readFileSync(file, 'utf8').trim() };
+}
+
+export function publicUrl(config: Config): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { messageResponse } from '../../common/api.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { contactSchema } from '../../common/schemas.ts';
+import type { Api } from '../http/api.ts';
+import { badRequest, validationError } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+
+/**
+ * POST /contact sits at the site's origin (not under /api), where the contact page also posts its form.
+ * JSON bodies are the API; anything else is the page's form, handed to React Router.
+ */
+export async function contactRoute(
+  api: Api,
+  services: Services,
+  scope: FastifyInstance,
+  handOver: (request: FastifyRequest, reply: FastifyReply) => void,
+) {
+  await scope.register(async (jsonScope) => {
+    jsonScope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, text, done) => {
+      try {
+        done(null, { json: JSON.parse(text as string) });
+      } catch {
+        done(badRequest('The request body is not valid JSON.'), undefined);
+      }
+    });
+    api.route(
+      {
+        method: 'POST',
+        path: '/contact',
+        tag: 'Contact',
+        summary: 'Send a message to the editorial office (stored, and e-mailed to the editorial address)',
+        description: 'Also accepts the contact page form (application/x-www-form-urlencoded), which answers with the page.',
+        auth: 'none',
+        body: contactSchema,
+        manualBody: true,
+        responses: {
+          200: { description: MESSAGES.contactSuccess, schema: messageResponse },
+          400: { description: 'Missing or invalid field', schema: messageResponse },
+          429: { description: 'Too many messages from this address', schema: messageResponse },
+        },
+        handler: async ({ request, reply }) => {
+          const body = request.body as { json: unknown } | undefined;
+          if (!body || typeof body !== 'object' || !('json' in body)) {
+            handOver(request, reply);
+            return reply;
+          }
+          const parsed = contactSchema.safeParse(body.json ?? {});
+          if (!parsed.success) throw validationError(parsed.error);
+          await services.contact.send(parsed.data, { ip: request.ip });
+          return { message: MESSAGES.contactSuccess };
+        },
+      },
+      jsonScope,
+    );
+  });
+}

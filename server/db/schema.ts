@@ -1,0 +1,9 @@
+// The one Drizzle schema: each area keeps its tables beside its service; this file gathers them.
+export * from '../accounts/tables.ts';
+export * from '../audit/tables.ts';
+export * from '../catalog/tables.ts';
+export * from '../contact/tables.ts';
+export * from '../files/tables.ts';
+export * from '../settings/tables.ts';
+export * from '../submissions/tables.ts';
+export * from '../subscriptions/tables.ts';

@@ -1,0 +1,78 @@
+import type { Readable } from 'node:stream';
+import { eq } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { notFound } from '../http/errors.ts';
+import type { BlobStore } from './blob-store.ts';
+import { storedFiles } from './tables.ts';
+import type { CheckedUpload } from './uploads.ts';
+
+export type StoredFile = typeof storedFiles.$inferSelect;
+
+export class FileService {
+  constructor(
+    private readonly db: Db,
+    readonly blobs: BlobStore,
+  ) {}
+
+  /**
+   * All-or-nothing: the bytes are written first, then `work` runs in one transaction with the file rows.
+   * If anything fails, the transaction rolls back and every blob this call created (and nobody else uses)
+   * is removed, so no row and no orphan file remain.
+   */
+  async withStoredFiles<T>(
+    uploads: CheckedUpload[],
+    work: (tx: Tx, files: StoredFile[]) => Promise<T>,
+  ): Promise<T> {
+    const created: string[] = [];
+    try {
+      const puts: Awaited<ReturnType<BlobStore['put']>>[] = [];
+      for (const u of uploads) {
+        const put = await this.blobs.put(u.data);
+        if (put.created) created.push(put.key);
+        puts.push(put);
+      }
+      return await this.db.transaction(async (tx) => {
+        const rows: StoredFile[] = [];
+        for (const [i, u] of uploads.entries()) {
+          const [row] = await tx
+            .insert(storedFiles)
+            .values({
+              key: puts[i].key,
+              sha256: puts[i].sha256,
+              size: puts[i].size,
+              mediaType: u.mediaType,
+              originalName: u.filename,
+            })
+            .returning();
+          rows.push(row);
+        }
+        return work(tx, rows);
+      });
+    } catch (err) {
+      for (const key of created) {
+        const [still] = await this.db
+          .select({ id: storedFiles.id })
+          .from(storedFiles)
+          .where(eq(storedFiles.key, key))
+          .limit(1)
+          .catch(() => [] as { id: number }[]);
+        if (!still) await this.blobs.delete(key).catch(() => undefined);
+      }
+      throw err;
+    }
+  }
+
+  async get(id: number): Promise<StoredFile> {
+    const [row] = await this.db.select().from(storedFiles).where(eq(storedFiles.id, id));
+    if (!row) throw notFound('No such file.');
+    return row;
+  }
+
+  async open(file: StoredFile): Promise<Readable> {
+    try {
+      return await this.blobs.read(file.key);
+    } catch {
+      throw notFound('The file is missing from storage. Please tell the editorial office.');
+    }
+  }
+}

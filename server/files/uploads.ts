@@ -1,0 +1,84 @@
+import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
+import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem } from './content-type.ts';
+
+export interface RawUpload {
+  field: string;
+  filename: string;
+  data: Buffer;
+}
+
+export interface CheckedUpload extends RawUpload {
+  kind: DetectedKind;
+  mediaType: string;
+}
+
+export interface UploadRule {
+  /** The field's name in messages, e.g. "The main submission file". */
+  label: string;
+  accept: DetectedKind[];
+  maxBytes: number;
+  /** Refusal for a file of the wrong kind (the spec's wording where it has one). */
+  wrongType: string;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 2) return `${Math.round((n / 1024 ** 2) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
+const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
+  pdf: ['.pdf'],
+  doc: ['.doc'],
+  docx: ['.docx'],
+  zip: ['.zip'],
+};
+
+/**
+ * Checks an upload by its content: empty, too large, wrong kind (whatever its name says), a name that
+ * contradicts the content, and PDFs that are encrypted or cut short. Throws a 4xx with a clear message.
+ */
+export function checkUpload(upload: RawUpload, rule: UploadRule): CheckedUpload {
+  const field = { [upload.field]: '' };
+  const fail = (err: HttpError) => {
+    field[upload.field] = err.message;
+    return new HttpError(err.status, err.message, field);
+  };
+  if (upload.data.length === 0) throw fail(badRequest(`${rule.label} is empty (0 bytes). Please choose the right file.`));
+  const kind = detectKind(upload.data);
+  // A .docx is a ZIP; where a plain ZIP is wanted, a Word file inside a .zip name is still a ZIP archive.
+  const accepted = rule.accept.includes(kind) || (kind === 'docx' && rule.accept.includes('zip'));
+  if (!accepted) throw fail(unsupportedMediaType(rule.wrongType));
+  if (upload.data.length > rule.maxBytes) {
+    throw fail(payloadTooLarge(`${rule.label} is too large: the limit is ${formatBytes(rule.maxBytes)}.`));
+  }
+  const ext = /\.[A-Za-z0-9]+$/.exec(upload.filename)?.[0]?.toLowerCase();
+  const effective: DetectedKind = kind === 'docx' && !rule.accept.includes('docx') ? 'zip' : kind;
+  if (ext && !(EXTENSIONS[effective] ?? []).includes(ext)) {
+    throw fail(unsupportedMediaType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`));
+  }
+  if (kind === 'pdf') {
+    const problem = pdfProblem(upload.data);
+    if (problem === 'encrypted') {
+      throw fail(
+        new HttpError(422, `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
+      );
+    }
+    if (problem === 'truncated') {
+      throw fail(new HttpError(422, `${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
+    }
+  }
+  const filename = sanitizeFilename(upload.filename) || `upload${EXTENSIONS[effective]?.[0] ?? ''}`;
+  return { ...upload, filename, kind: effective, mediaType: MEDIA_TYPES[effective] };
+}
+
+/** Keeps a readable original name, without paths or control characters. */
+export function sanitizeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // Drop control characters (C0 and DEL) without a regex of them.
+  return [...base]
+    .filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim()
+    .slice(0, 200);
+}

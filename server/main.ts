@@ -1,0 +1,86 @@
+import path from 'node:path';
+import pino from 'pino';
+import { type PagesOptions, buildApp } from './app.ts';
+import { publicUrl } from './config.ts';
+import { buildDir, loadProductionBuild } from './http/ssr.ts';
+import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
+import { seed } from './seed/seed.ts';
+import { createServices } from './services.ts';
+
+/**
+ * The composition root: config → lock → database → services → seed → HTTP. Shuts down gracefully on
+ * SIGINT/SIGTERM (in-flight requests finish, then the database closes and the lock is released).
+ */
+export async function startServer(
+  opts: { runtime?: Runtime; pages?: (log: pino.Logger) => Promise<PagesOptions> } = {},
+) {
+  const { config, lock, database } = opts.runtime ?? (await openRuntime('server'));
+  const log = pino({ level: config.LOG_LEVEL });
+  const services = createServices(config, database, log);
+
+  const seeded = await seed(services, { demo: config.SEED_DEMO });
+  const pages = opts.pages
+    ? await opts.pages(log)
+    : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };
+  const app = await buildApp(services, { pages, logger: log });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal} received: finishing requests, then closing the database.`);
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await app.close();
+      clearInterval(maintenance);
+      services.mailer.close();
+      await database.close();
+    } finally {
+      lock.release();
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  // Housekeeping: old sessions go; PGlite has no autovacuum, so its indexes are vacuumed here.
+  const maintenance = setInterval(
+    () => {
+      void services.accounts.pruneSessions().catch((err) => log.error({ err }, 'session pruning failed'));
+      if (database.kind === 'pglite') {
+        void database.db.execute('VACUUM ANALYZE' as never).catch((err) => log.error({ err }, 'vacuum failed'));
+      }
+    },
+    6 * 3600 * 1000,
+  );
+  maintenance.unref();
+
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const url = config.PUBLIC_URL ? publicUrl(config) : `http://localhost:${port}`;
+  const lines = [
+    '',
+    `  Colophon is running at ${url}`,
+    `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Data folder: ${config.dataDir}`,
+  ];
+  if (seeded.adminPassword) {
+    lines.push(
+      `  Admin account created: username "${config.ADMIN_USERNAME}", password "${seeded.adminPassword}"`,
+      '  (shown only this once: sign in and keep it safe, or set ADMIN_PASSWORD before the first start)',
+    );
+  } else if (seeded.adminCreated) {
+    lines.push(`  Admin account created: username "${config.ADMIN_USERNAME}", password from ADMIN_PASSWORD`);
+  } else {
+    lines.push(`  Admin account: "${config.ADMIN_USERNAME}"`);
+  }
+  if (!config.SMTP_URL) lines.push(`  E-mail: written as .eml files to ${path.join(config.dataDir, 'outbox')}`);
+  console.log(`${lines.join('\n')}\n`);
+  return { app, services, port };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.env.COLOPHON_MAIN === '1') {
+  startServer().catch(exitOnStartupError);
+}

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { MESSAGES } from '../common/messages.ts';
+import { AccountsService } from './accounts/service.ts';
+import { AuditService } from './audit/service.ts';
+import { CatalogService } from './catalog/service.ts';
+import { type Config, publicUrl } from './config.ts';
+import { ContactService } from './contact/service.ts';
+import type { Database } from './db/client.ts';
+import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
+import { FileService } from './files/service.ts';
+import { RateLimiter } from './http/rate-limit.ts';
+import { type Mailer, createMailer } from './mail/mailer.ts';
+import { SettingsService } from './settings/service.ts';
+import { SubmissionsService } from './submissions/service.ts';
+import { SubscriptionsService } from './subscriptions/service.ts';
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** Every service, wired once: the composition root passes this to the API and to the pages. */
+export function createServices(config: Config, database: Database, log: Logger, overrides: { blobs?: BlobStore; mailer?: Mailer } = {}) {
+  const db = database.db;
+  const baseUrl = publicUrl(config);
+  const mailer =
+    overrides.mailer ??
+    createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      log,
+    });
+  const settings = new SettingsService(db);
+  const journalName = async () => (await settings.journal()).name;
+  const audit = new AuditService(db);
+  const files = new FileService(db, overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files')));
+  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests);
+  const accounts = new AccountsService(db, {
+    secret: config.sessionSecret,
+    sessionTtlSeconds: config.SESSION_TTL,
+    audit,
+    mailer,
+    journalName,
+    publicUrl: baseUrl,
+    limits: {
+      login: limiter(config.RATE_LIMIT_LOGIN),
+      loginUser: limiter(config.RATE_LIMIT_LOGIN_USER),
+      register: limiter(config.RATE_LIMIT_REGISTER),
+    },
+  });
+  return {
+    config,
+    database,
+    db,
+    log,
+    mailer,
+    baseUrl,
+    settings,
+    audit,
+    files,
+    accounts,
+    catalog: new CatalogService(db, { files, audit, baseUrl }),
+    submissions: new SubmissionsService(db, {
+      files,
+      audit,
+      mailer,
+      editorialEmail: config.EDITORIAL_EMAIL,
+      journalName,
+      publicUrl: baseUrl,
+    }),
+    contact: new ContactService(db, {
+      mailer,
+      editorialEmail: config.EDITORIAL_EMAIL,
+      limiter: limiter(config.RATE_LIMIT_CONTACT),
+      journalName,
+    }),
+    subscriptions: new SubscriptionsService(db),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,39 @@
+import { eq, sql } from 'drizzle-orm';
+import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { settings } from './tables.ts';
+
+export const JOURNAL_KEY = 'journal';
+
+export class SettingsService {
+  private cache: JournalSettings | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async journal(): Promise<JournalSettings> {
+    if (this.cache) return this.cache;
+    const [row] = await this.db.select().from(settings).where(eq(settings.key, JOURNAL_KEY));
+    if (!row) throw new Error('The journal settings are missing: run the seed (npm start does it on first run).');
+    this.cache = journalSettingsSchema.parse(row.value);
+    return this.cache;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
+    return row?.value as T | undefined;
+  }
+
+  /** Writes a setting only when it is not there yet (seeding is idempotent and never overwrites edits). */
+  async setDefault(tx: Tx, key: string, value: unknown): Promise<void> {
+    await tx.insert(settings).values({ key, value }).onConflictDoNothing();
+  }
+
+  async set(tx: Tx, key: string, value: unknown): Promise<void> {
+    if (key === JOURNAL_KEY) journalSettingsSchema.parse(value);
+    await tx
+      .insert(settings)
+      .values({ key, value })
+      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
+    if (key === JOURNAL_KEY) this.cache = null;
+  }
+}

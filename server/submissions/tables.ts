@@ -1,0 +1,63 @@
+import { index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { users } from '../accounts/tables.ts';
+import { storedFiles } from '../files/tables.ts';
+
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: serial('id').primaryKey(),
+    /** Human reference quoted in e-mails, e.g. COL-2026-0007. */
+    reference: text('reference').notNull().unique(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    articleType: text('article_type').notNull(),
+    keywords: text('keywords').notNull(),
+    abstract: text('abstract').notNull(),
+    conflictOfInterest: text('conflict_of_interest').notNull().default(''),
+    fundingStatement: text('funding_statement').notNull().default(''),
+    dataAvailabilityStatement: text('data_availability_statement').notNull().default(''),
+    status: text('status', {
+      enum: ['submitted', 'under_review', 'revisions_requested', 'revised', 'accepted', 'rejected'],
+    })
+      .notNull()
+      .default('submitted'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('submissions_user_idx').on(t.userId), index('submissions_status_idx').on(t.status)],
+);
+
+export const submissionAuthors = pgTable(
+  'submission_authors',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    affiliation: text('affiliation').notNull(),
+    superscript: text('superscript').notNull().default(''),
+  },
+  (t) => [unique('submission_authors_position_unique').on(t.submissionId, t.position)],
+);
+
+export const submissionFiles = pgTable(
+  'submission_files',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => storedFiles.id, { onDelete: 'restrict' }),
+    kind: text('kind', { enum: ['manuscript', 'additional'] }).notNull(),
+    version: integer('version').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('submission_files_submission_idx').on(t.submissionId)],
+);

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import type { Role, Status } from '../../common/roles.ts';
+import { hashPassword } from '../accounts/passwords.ts';
+import { users } from '../accounts/tables.ts';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { type Database, openDatabase } from '../db/client.ts';
+import type { Mail, Mailer } from '../mail/mailer.ts';
+import { seed } from '../seed/seed.ts';
+import { type Services, createServices } from '../services.ts';
+
+export const silentLog = { info() {}, warn() {}, error() {} };
+
+/** A mailer that keeps what it was asked to send, for assertions. */
+export function captureMailer(): Mailer & { sent: Mail[] } {
+  const sent: Mail[] = [];
+  return {
+    sent,
+    async send(mail) {
+      sent.push(mail);
+    },
+    async sendQuietly(mail) {
+      sent.push(mail);
+      return true;
+    },
+    close() {},
+  };
+}
+
+/**
+ * A database of its own for one test file: in-memory PGlite, or (when DATABASE_URL is set) a fresh
+ * database on that PostgreSQL server, dropped afterwards.
+ */
+export async function testDatabase(): Promise<Database> {
+  const url = process.env.DATABASE_URL;
+  if (!url) return openDatabase({ memory: true });
+  const name = `colophon_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  const database = await openDatabase({ url: dbUrl.toString() });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestContext {
+  services: Services;
+  app: FastifyInstance;
+  mail: Mail[];
+  dataDir: string;
+  /** Creates an account directly in the database. */
+  createUser(opts: { role: Role; status: Status; username?: string; password?: string }): Promise<{
+    id: number;
+    username: string;
+    password: string;
+    email: string;
+  }>;
+  /** Signs in through the API and returns the bearer token. */
+  login(username: string, password: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The API on a fresh database with the journal settings and the admin account (admin / admin-pass-123). */
+export async function createTestContext(env: Record<string, string> = {}, opts: { demo?: boolean } = {}): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+    ADMIN_USERNAME: 'admin',
+    ADMIN_PASSWORD: 'admin-pass-123',
+    RATE_LIMIT_LOGIN: 'off',
+    RATE_LIMIT_LOGIN_USER: 'off',
+    RATE_LIMIT_REGISTER: 'off',
+    RATE_LIMIT_CONTACT: 'off',
+    PUBLIC_URL: 'http://journal.test',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const database = await testDatabase();
+  const mailer = captureMailer();
+  const services = createServices(config, database, silentLog, { mailer });
+  await seed(services, { demo: opts.demo ?? false });
+  const app = await buildApp(services);
+  await app.ready();
+
+  const ctx: TestContext = {
+    services,
+    app,
+    mail: mailer.sent,
+    dataDir,
+    async createUser({ role, status, username, password = 'password-123' }) {
+      const name = username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
+      const email = `${name}@example.org`;
+      const [row] = await services.db
+        .insert(users)
+        .values({
+          username: name,
+          passwordHash: await hashPassword(password),
+          email,
+          fullName: `Test ${name}`,
+          contactNumber: '+91 44 1234 5678',
+          institution: 'Test University',
+          role,
+          status,
+        })
+        .returning({ id: users.id });
+      return { id: row.id, username: name, password, email };
+    },
+    async login(username, password) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+      if (res.statusCode !== 200) throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
+      return res.json().token as string;
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ctx;
+}
+
+/** A multipart body for `app.inject`, built the way a browser builds it. */
+export async function multipart(
+  fields: Record<string, string>,
+  files: Record<string, { name: string; data: Buffer; type?: string }> = {},
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const [k, f] of Object.entries(files)) {
+    form.append(k, new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
+  }
+  const request = new Request('http://local/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type')! },
+  };
+}
+
+export const fixturesDir = path.resolve('tests/fixtures/manuscripts');
+export const fixture = (name: string) => readFileSync(path.join(fixturesDir, name));
+
+/** Decodes a JWT's payload without checking it (the tests check what clients can read). */
+export function jwtPayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+}

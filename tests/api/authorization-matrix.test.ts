@@ -1,0 +1,287 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../server/accounts/tables.ts';
+import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+
+/**
+ * Every API route × every kind of caller → the status they get. Nobody reaches what they should not, and
+ * everybody reaches what the spec (as resolved in issue 2) gives them.
+ */
+const PERSONAS = [
+  'anonymous',
+  'pendingResearcher',
+  'approvedResearcher',
+  'pendingAuthor',
+  'approvedAuthor',
+  'rejectedAuthor',
+  'editor',
+  'admin',
+  'suspended',
+] as const;
+type Persona = (typeof PERSONAS)[number];
+
+type Expect = Record<Persona, number>;
+const all = (status: number): Expect => Object.fromEntries(PERSONAS.map((p) => [p, status])) as Expect;
+const signedIn = (ok: number): Expect => ({ ...all(ok), anonymous: 401, suspended: 403, rejectedAuthor: 403 });
+const editorial = (ok: number): Expect => ({ ...all(403), anonymous: 401, editor: ok, admin: ok });
+const adminOnly = (ok: number): Expect => ({ ...all(403), anonymous: 401, admin: ok });
+const submit: Expect = {
+  ...all(403),
+  anonymous: 401,
+  pendingAuthor: 201,
+  approvedAuthor: 201,
+  editor: 201,
+  admin: 201,
+};
+const download: Expect = {
+  ...all(403),
+  anonymous: 401,
+  approvedResearcher: 200,
+  approvedAuthor: 200,
+  editor: 200,
+  admin: 200,
+};
+
+interface Call {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
+
+let t: TestContext;
+const tokens = {} as Record<Persona, string | null>;
+let articleId = 0;
+let volumeId = 0;
+let seq = 100;
+
+async function call(c: Call, persona: Persona) {
+  const headers: Record<string, string> = { ...(c.headers ?? {}) };
+  if (tokens[persona]) headers.authorization = `Bearer ${tokens[persona]}`;
+  return t.app.inject({ method: c.method, url: c.url, payload: c.payload as never, headers });
+}
+
+const pdf = fixture('manuscript.pdf');
+const author = (name: string) => JSON.stringify([{ name, email: 'a@example.org', affiliation: 'Uni', superscript: '1' }]);
+const firstIssueId = async () => String((await t.services.catalog.editorIssues())[0].id);
+
+/** Logout revokes the caller's session: it stays last among the routes that need one. */
+const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
+  { name: 'GET /api/articles/public/articles', build: () => ({ method: 'GET', url: '/api/articles/public/articles' }), expect: all(200) },
+  {
+    name: 'GET /api/articles/public/article/:id',
+    build: () => ({ method: 'GET', url: `/api/articles/public/article/${articleId}` }),
+    expect: all(200),
+  },
+  { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
+  {
+    name: 'GET /api/articles/:id/download',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/download` }),
+    expect: download,
+  },
+  { name: 'GET /api/auth/me', build: () => ({ method: 'GET', url: '/api/auth/me' }), expect: signedIn(200) },
+  { name: 'GET /api/user/subscription', build: () => ({ method: 'GET', url: '/api/user/subscription' }), expect: signedIn(200) },
+  { name: 'POST /api/user/subscription', build: () => ({ method: 'POST', url: '/api/user/subscription' }), expect: signedIn(200) },
+  { name: 'DELETE /api/user/subscription', build: () => ({ method: 'DELETE', url: '/api/user/subscription' }), expect: signedIn(200) },
+  {
+    name: 'POST /api/submission/submit',
+    build: async () => {
+      const body = await multipart(
+        {
+          title: 'A matrix submission',
+          articleType: 'Research Article',
+          keywords: 'a, b, c, d',
+          abstract: 'An abstract.',
+          authors: author('A. Author'),
+        },
+        { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' } },
+      );
+      return { method: 'POST', url: '/api/submission/submit', ...body };
+    },
+    expect: submit,
+  },
+  { name: 'GET /api/editor/volumes', build: () => ({ method: 'GET', url: '/api/editor/volumes' }), expect: editorial(200) },
+  { name: 'GET /api/editor/issues', build: () => ({ method: 'GET', url: '/api/editor/issues' }), expect: editorial(200) },
+  { name: 'GET /api/editor/articles', build: () => ({ method: 'GET', url: '/api/editor/articles' }), expect: editorial(200) },
+  {
+    name: 'GET /api/editor/pending-users',
+    build: () => ({ method: 'GET', url: '/api/editor/pending-users' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/volume',
+    build: () => ({
+      method: 'POST',
+      url: '/api/editor/volume',
+      payload: { title: `Volume ${++seq}`, volume_number: seq, year: 2026 },
+    }),
+    expect: editorial(201),
+  },
+  {
+    name: 'POST /api/editor/issue',
+    build: () => ({
+      method: 'POST',
+      url: '/api/editor/issue',
+      payload: { title: 'Issue', description: 'An issue', volume_id: volumeId },
+    }),
+    expect: editorial(201),
+  },
+  {
+    name: 'POST /api/articles/admin/upload',
+    build: async () => {
+      const body = await multipart(
+        {
+          title: 'Matrix article',
+          abstract: 'Abstract.',
+          keywords: 'x, y',
+          pages: '1-5',
+          doi: `10.5555/matrix.${++seq}`,
+          issue_id: await firstIssueId(),
+          authors: author('B. Author'),
+        },
+        { pdf: { name: 'article.pdf', data: pdf, type: 'application/pdf' } },
+      );
+      return { method: 'POST', url: '/api/articles/admin/upload', ...body };
+    },
+    expect: editorial(201),
+  },
+  {
+    name: 'POST /api/editor/approve-user/:id',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/approve-user/${(await t.createUser({ role: 'researcher', status: 'pending' })).id}`,
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/reject-user/:id',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/reject-user/${(await t.createUser({ role: 'author', status: 'pending' })).id}`,
+    }),
+    expect: editorial(200),
+  },
+  { name: 'GET /api/admin/users', build: () => ({ method: 'GET', url: '/api/admin/users' }), expect: adminOnly(200) },
+  {
+    name: 'PATCH /api/admin/users/:id',
+    build: async () => ({
+      method: 'PATCH',
+      url: `/api/admin/users/${(await t.createUser({ role: 'researcher', status: 'pending' })).id}`,
+      payload: { role: 'editor', status: 'approved' },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'POST /api/auth/login',
+    build: () => ({ method: 'POST', url: '/api/auth/login', payload: { username: 'nobody', password: 'wrong-password' } }),
+    expect: all(401),
+  },
+  {
+    name: 'POST /api/auth/register',
+    build: () => ({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        username: `reg${++seq}`,
+        password: 'long-enough-1',
+        email: `reg${seq}@example.org`,
+        fullName: 'Reg Istrant',
+        contactNumber: '+91 44 2222 3333',
+        institution: 'Somewhere',
+        role: 'researcher',
+      },
+    }),
+    expect: all(201),
+  },
+  {
+    name: 'POST /contact',
+    build: () => ({
+      method: 'POST',
+      url: '/contact',
+      payload: { name: 'Reader', email: 'reader@example.org', message: 'Hello' },
+    }),
+    expect: all(200),
+  },
+  { name: 'POST /api/auth/logout', build: () => ({ method: 'POST', url: '/api/auth/logout' }), expect: all(200) },
+];
+
+beforeAll(async () => {
+  t = await createTestContext();
+  const signIn = async (role: 'researcher' | 'author' | 'editor', status: 'pending' | 'approved' | 'rejected') => {
+    const u = await t.createUser({ role, status });
+    return t.login(u.username, u.password);
+  };
+  tokens.anonymous = null;
+  tokens.pendingResearcher = await signIn('researcher', 'pending');
+  tokens.approvedResearcher = await signIn('researcher', 'approved');
+  tokens.pendingAuthor = await signIn('author', 'pending');
+  tokens.approvedAuthor = await signIn('author', 'approved');
+  tokens.rejectedAuthor = await signIn('author', 'rejected');
+  tokens.editor = await signIn('editor', 'approved');
+  tokens.admin = await t.login('admin', 'admin-pass-123');
+  // Suspended after signing in: the session is still open, but the account's current status rules.
+  const s = await t.createUser({ role: 'researcher', status: 'approved' });
+  tokens.suspended = await t.login(s.username, s.password);
+  await t.services.db.update(users).set({ status: 'suspended' }).where(eq(users.id, s.id));
+
+  const adminAuth = { authorization: `Bearer ${tokens.admin}` };
+  const vol = await t.app.inject({
+    method: 'POST',
+    url: '/api/editor/volume',
+    headers: adminAuth,
+    payload: { title: 'Volume 1', volume_number: 1, year: 2025 },
+  });
+  volumeId = vol.json().volume.id;
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/editor/issue',
+    headers: adminAuth,
+    payload: { title: 'Issue 1', description: 'First', volume_id: volumeId },
+  });
+  const body = await multipart(
+    {
+      title: 'Seed article',
+      abstract: 'Abstract.',
+      keywords: 'k1, k2',
+      pages: '1-10',
+      doi: '10.5555/matrix.seed',
+      issue_id: await firstIssueId(),
+      authors: author('C. Author'),
+    },
+    { pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' } },
+  );
+  const up = await t.app.inject({
+    method: 'POST',
+    url: '/api/articles/admin/upload',
+    headers: { ...adminAuth, ...body.headers },
+    payload: body.payload,
+  });
+  expect(up.statusCode, up.body).toBe(201);
+  articleId = up.json().article.id;
+});
+
+afterAll(() => t?.close());
+
+describe('authorization matrix', () => {
+  for (const route of ROUTES) {
+    describe(route.name, () => {
+      for (const persona of PERSONAS) {
+        it(`${persona} → ${route.expect[persona]}`, async () => {
+          const res = await call(await route.build(), persona);
+          expect(res.statusCode, res.body).toBe(route.expect[persona]);
+          if (res.statusCode >= 400) expect(res.json().message).toEqual(expect.any(String));
+        });
+      }
+    });
+  }
+
+  it('covers every route of the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const tested = ROUTES.map((r) => r.name);
+    expect(documented.length).toBeGreaterThan(20);
+    for (const d of documented) expect(tested, `${d} is not in the matrix`).toContain(d);
+  });
+});
