@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import path from 'node:path';
 import pino from 'pino';
 import { type PagesOptions, buildApp } from './app.ts';
@@ -49,7 +50,7 @@ export async function startServer(
     () => {
       void services.accounts.pruneSessions().catch((err) => log.error({ err }, 'session pruning failed'));
       if (database.kind === 'pglite') {
-        void database.db.execute('VACUUM ANALYZE' as never).catch((err) => log.error({ err }, 'vacuum failed'));
+        void database.db.execute(sql.raw('VACUUM ANALYZE')).catch((err) => log.error({ err }, 'vacuum failed'));
       }
     },
     6 * 3600 * 1000,
