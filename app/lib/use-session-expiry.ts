@@ -22,22 +22,21 @@ const RESYNC_MS = 60_000;
 export function useSessionExpiry(expiresAt: number | null, serverTime: number) {
   const navigate = useNavigate();
   const { revalidate } = useRevalidator();
-  const revalidateRef = useRef(revalidate);
-  revalidateRef.current = revalidate;
+  // The expiry already acted on: if the server still showed that session afterwards, leaving again would loop.
+  const handled = useRef<number | null>(null);
 
   useEffect(() => {
-    if (expiresAt === null) return;
+    if (expiresAt === null || handled.current === expiresAt) return;
     const skew = serverTime - Date.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let expired = false;
     let lastSync = Date.now();
 
     const check = () => {
       clearTimeout(timer);
-      if (expired) return;
+      if (handled.current === expiresAt) return;
       const left = expiresAt * 1000 + GRACE_MS - (Date.now() + skew);
       if (left <= 0) {
-        expired = true;
+        handled.current = expiresAt;
         void navigate('/home', { replace: true });
         return;
       }
@@ -46,9 +45,9 @@ export function useSessionExpiry(expiresAt: number | null, serverTime: number) {
     const onReturn = () => {
       if (document.visibilityState !== 'visible') return;
       check();
-      if (!expired && Date.now() - lastSync > RESYNC_MS) {
+      if (handled.current !== expiresAt && Date.now() - lastSync > RESYNC_MS) {
         lastSync = Date.now();
-        void revalidateRef.current();
+        void revalidate();
       }
     };
 
@@ -60,5 +59,5 @@ export function useSessionExpiry(expiresAt: number | null, serverTime: number) {
       document.removeEventListener('visibilitychange', onReturn);
       window.removeEventListener('focus', onReturn);
     };
-  }, [expiresAt, serverTime, navigate]);
+  }, [expiresAt, serverTime, navigate, revalidate]);
 }

@@ -6,6 +6,7 @@ import { loginSchema } from '../../common/schemas.ts';
 import { FormAlert } from '../components/FormAlert.tsx';
 import { TextField } from '../components/FormField.tsx';
 import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import { isCrossSite, openSessionHeaders } from '../lib/session.server.ts';
@@ -15,6 +16,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Log in') },
   { name: 'robots', content: 'noindex' },
 ];
+
+export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   return {
@@ -76,11 +79,16 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <p className="lead">
           You are signed in as <strong>{loaderData.signedInAs}</strong>.
         </p>
-        <p>
-          <Link to="/" className="button">
+        <div className="notice-page__actions">
+          <Link to="/" className="button button--primary">
             Go to the home page
           </Link>
-        </p>
+          <Form method="post" action="/logout">
+            <button type="submit" className="button button--secondary">
+              Log out to switch accounts
+            </button>
+          </Form>
+        </div>
       </div>
     );
   }

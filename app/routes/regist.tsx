@@ -6,6 +6,7 @@ import { registerSchema } from '../../common/schemas.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { ChoiceField, TextField } from '../components/FormField.tsx';
 import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/regist';
 
@@ -16,6 +17,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
     content: 'Register as a researcher or an author to submit manuscripts and download articles.',
   },
 ];
+
+export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { signedInAs: context.auth?.user.username ?? null };
