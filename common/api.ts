@@ -105,3 +105,87 @@ export const submissionCreatedResponse = z.object({
   id: z.number(),
   reference: z.string(),
 });
+
+const submissionStatus = z.enum(['submitted', 'under_review', 'revisions_requested', 'revised', 'accepted', 'rejected']);
+
+export const submissionListItem = z.object({
+  id: z.number(),
+  reference: z.string(),
+  title: z.string(),
+  articleType: z.string(),
+  status: submissionStatus,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  submitter: z.string(),
+  submitterName: z.string(),
+  authors: z.array(z.string()),
+});
+
+export const submissionDetail = z.object({
+  id: z.number(),
+  reference: z.string(),
+  title: z.string(),
+  articleType: z.string(),
+  keywords: z.string(),
+  abstract: z.string(),
+  conflictOfInterest: z.string(),
+  fundingStatement: z.string(),
+  dataAvailabilityStatement: z.string(),
+  status: submissionStatus,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  submitter: z.object({ username: z.string(), fullName: z.string(), email: z.string() }),
+  authors: z.array(authorResponse),
+  files: z.array(
+    z.object({
+      id: z.number(),
+      kind: z.enum(['manuscript', 'additional']),
+      version: z.number(),
+      name: z.string(),
+      size: z.number(),
+      mediaType: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
+  history: z.array(
+    z.object({
+      at: z.string(),
+      by: z.string(),
+      from: submissionStatus.nullable(),
+      to: submissionStatus,
+      message: z.string(),
+    }),
+  ),
+  articleId: z.number().nullable(),
+  nextStatuses: z.array(submissionStatus),
+});
+
+export const mySubmission = z.object({
+  id: z.number(),
+  reference: z.string(),
+  title: z.string(),
+  articleType: z.string(),
+  status: submissionStatus,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  lastMessage: z.object({ at: z.string(), by: z.string(), message: z.string() }).nullable(),
+});
+
+export const contactMessageResponse = z.object({
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  message: z.string(),
+  createdAt: z.string(),
+  handledAt: z.string().nullable(),
+});
+
+export const auditEntryResponse = z.object({
+  id: z.number(),
+  actorUsername: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});

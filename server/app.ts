@@ -2,7 +2,8 @@ import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
-import { contactRoute } from './contact/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
+import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
@@ -63,6 +64,8 @@ export async function buildApp(services: Services, opts: { pages?: PagesOptions;
   catalogRoutes(api, services);
   submissionRoutes(api, services);
   subscriptionRoutes(api, services);
+  contactInboxRoutes(api, services);
+  auditRoutes(api, services);
 
   // Unknown API paths answer JSON, not a page.
   app.all('/api/*', async (request, reply) =>

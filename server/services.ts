@@ -75,6 +75,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       editorialEmail: config.EDITORIAL_EMAIL,
       limiter: limiter(config.RATE_LIMIT_CONTACT),
       journalName,
+      audit,
     }),
     subscriptions: new SubscriptionsService(db),
   };

@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { count, desc } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { auditLog } from './tables.ts';
 
@@ -28,7 +28,22 @@ export class AuditService {
     });
   }
 
-  list(limit = 100, offset = 0) {
-    return this.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).offset(offset);
+  async page(limit: number, offset: number) {
+    const [rows, [{ total }]] = await Promise.all([
+      this.db.select().from(auditLog).orderBy(desc(auditLog.id)).limit(limit).offset(offset),
+      this.db.select({ total: count() }).from(auditLog),
+    ]);
+    return {
+      total,
+      entries: rows.map((r) => ({
+        id: r.id,
+        actorUsername: r.actorUsername,
+        action: r.action,
+        targetType: r.targetType,
+        targetId: r.targetId,
+        details: r.details,
+        createdAt: r.createdAt.toISOString(),
+      })),
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
@@ -67,6 +67,39 @@ export class CatalogService {
         .filter((i) => i.volumeId === v.id)
         .map((i) => ({ ...presentIssue(i), articles: hydrated.filter((a) => a.issue_id === i.id) })),
     }));
+  }
+
+  /**
+   * The browse tree without the articles: volumes newest first, each with its issues in order and how
+   * many published articles each holds. Two queries, however large the archive.
+   */
+  async browseIndex() {
+    const [volumeRows, issueRows] = await Promise.all([
+      this.db.select().from(volumes).orderBy(desc(volumes.volumeNumber)),
+      this.db
+        .select({
+          issue: issues,
+          articleCount: sql<number>`(select count(*)::int from ${articles} where ${articles.issueId} = ${issues.id} and ${articles.status} = 'published')`,
+        })
+        .from(issues)
+        .orderBy(asc(issues.issueNumber)),
+    ]);
+    return volumeRows.map((v) => ({
+      ...presentVolume(v),
+      issues: issueRows
+        .filter((r) => r.issue.volumeId === v.id)
+        .map((r) => ({ ...presentIssue(r.issue), article_count: r.articleCount })),
+    }));
+  }
+
+  /** One issue's published articles, in page order. */
+  async issueArticles(issueId: number): Promise<PublicArticle[]> {
+    const rows = await this.db
+      .select()
+      .from(articles)
+      .where(and(eq(articles.issueId, issueId), eq(articles.status, 'published')))
+      .orderBy(asc(articles.firstPage), asc(articles.id));
+    return this.hydrate(rows);
   }
 
   /** One article as readers see it; unpublished articles only for `includeUnpublished` (editors). */
@@ -200,27 +233,36 @@ export class CatalogService {
   }
 
   async uploadArticle(actor: SessionUser, input: ArticleUploadFields, pdf: CheckedUpload) {
-    const [issue] = await this.db.select().from(issues).where(eq(issues.id, input.issue_id));
-    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
-    await this.assertDoiFree(input.doi);
     const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+    const id = await this.publishNew(actor, {
+      issueId: input.issue_id,
+      title: input.title,
+      abstract: input.abstract,
+      keywords: input.keywords,
+      firstPage: Number(first),
+      lastPage: Number(last),
+      doi: input.doi,
+      authors: input.authors,
+      pdf,
+    });
+    return this.article(id, { includeUnpublished: true });
+  }
+
+  /** Stores the PDF and publishes the article with its authors, all or nothing; returns its id. */
+  async publishNew(
+    actor: SessionUser,
+    a: Omit<Parameters<CatalogService['insertArticle']>[2], 'file'> & { pdf: CheckedUpload; doi: string },
+  ): Promise<number> {
+    const [issue] = await this.db.select().from(issues).where(eq(issues.id, a.issueId));
+    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+    await this.assertDoiFree(a.doi);
     try {
-      const id = await this.deps.files.withStoredFiles([pdf], async (tx, [file]) =>
-        this.insertArticle(tx, actor, {
-          issueId: issue.id,
-          title: input.title,
-          abstract: input.abstract,
-          keywords: input.keywords,
-          firstPage: Number(first),
-          lastPage: Number(last),
-          doi: input.doi,
-          authors: input.authors,
-          file,
-        }),
-      );
-      return this.article(id, { includeUnpublished: true });
+      return await this.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
+        const id = await this.insertArticle(tx, actor, { ...a, file });
+        return id;
+      });
     } catch (err) {
-      if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
+      if (isUniqueViolation(err)) throw this.doiTaken(a.doi);
       throw err;
     }
   }

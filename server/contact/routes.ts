@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { messageResponse } from '../../common/api.ts';
+import { z } from 'zod';
+import { contactMessageResponse, messageResponse } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { contactSchema } from '../../common/schemas.ts';
+import { contactSchema, idParamSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, validationError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
@@ -53,5 +54,49 @@ export async function contactRoute(
       },
       jsonScope,
     );
+  });
+}
+
+const refusals = {
+  401: { description: 'Not signed in', schema: messageResponse },
+  403: { description: 'Not an editor', schema: messageResponse },
+};
+
+/** The editorial office's inbox of contact messages. */
+export function contactInboxRoutes(api: Api, services: Services) {
+  api.route({
+    method: 'GET',
+    path: '/api/editor/messages',
+    tag: 'Editorial',
+    summary: 'Contact-form messages, newest first; filter by handled or not',
+    auth: 'editorial',
+    query: z.object({
+      handled: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    }),
+    responses: {
+      200: { description: 'Messages', schema: z.object({ messages: z.array(contactMessageResponse), total: z.number() }) },
+      400: { description: 'Invalid filter', schema: messageResponse },
+      ...refusals,
+    },
+    handler: ({ query }) => services.contact.list(query),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/messages/:id/handled',
+    tag: 'Editorial',
+    summary: 'Mark a contact message as handled (or, with {"handled": false}, as not handled)',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: z.object({ handled: z.boolean().default(true) }).default({ handled: true }),
+    responses: {
+      200: { description: 'Done', schema: z.object({ id: z.number(), handledAt: z.string().nullable() }) },
+      400: { description: 'Invalid input', schema: messageResponse },
+      ...refusals,
+      404: { description: 'No such message', schema: messageResponse },
+    },
+    handler: ({ auth, params, body }) => services.contact.setHandled(auth!.user, params.id, body.handled),
   });
 }

@@ -1,4 +1,8 @@
+import { and, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { ContactInput } from '../../common/schemas.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import type { AuditService } from '../audit/service.ts';
+import { notFound } from '../http/errors.ts';
 import type { Db } from '../db/client.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -12,6 +16,7 @@ export class ContactService {
       editorialEmail: string;
       limiter: RateLimiter;
       journalName: () => Promise<string>;
+      audit: AuditService;
     },
   ) {}
 
@@ -28,6 +33,54 @@ export class ContactService {
       replyTo: `"${input.name.replace(/["\\\r\n]/g, '')}" <${input.email}>`,
       subject: `[${journal} contact #${row.id}] Message from ${input.name}`,
       text: `${input.name} <${input.email}> wrote through the contact form:\n\n${input.message}\n`,
+    });
+  }
+
+  /** Messages for the editorial office, newest first; `handled` filters by whether they were dealt with. */
+  async list(filter: { handled?: boolean; limit: number; offset: number }) {
+    const where =
+      filter.handled === undefined
+        ? undefined
+        : filter.handled
+          ? isNotNull(contactMessages.handledAt)
+          : isNull(contactMessages.handledAt);
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(contactMessages)
+        .where(where)
+        .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      this.db.select({ total: count() }).from(contactMessages).where(where),
+    ]);
+    return {
+      total,
+      messages: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        email: r.email,
+        message: r.message,
+        createdAt: r.createdAt.toISOString(),
+        handledAt: r.handledAt?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  /** Marks a message as dealt with (or not), recording who did it. */
+  async setHandled(actor: SessionUser, id: number, handled: boolean) {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(contactMessages)
+        .set({ handledAt: handled ? new Date() : null })
+        .where(and(eq(contactMessages.id, id)))
+        .returning();
+      if (!row) throw notFound('No such message.');
+      await this.deps.audit.record(tx, actor, handled ? 'message.handled' : 'message.reopened', {
+        type: 'contact_message',
+        id,
+      });
+      return { id: row.id, handledAt: row.handledAt?.toISOString() ?? null };
     });
   }
 }

@@ -1,13 +1,77 @@
-import { messageResponse, submissionCreatedResponse } from '../../common/api.ts';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  messageResponse,
+  mySubmission,
+  submissionCreatedResponse,
+  submissionDetail,
+  submissionListItem,
+} from '../../common/api.ts';
+import { ARTICLE_TYPES } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { submissionFieldsSchema } from '../../common/schemas.ts';
-import { checkUpload } from '../files/uploads.ts';
+import { doiField, idParamSchema, pagesField, submissionFieldsSchema } from '../../common/schemas.ts';
+import { SUBMISSION_STATUSES, decisionSchema, revisionFieldsSchema } from '../../common/submissions.ts';
+import type { StoredFile } from '../files/service.ts';
+import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, validationError } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
+import { type MultipartBody, readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 
+const refusals = {
+  400: { description: 'Invalid input', schema: messageResponse },
+  401: { description: 'Not signed in', schema: messageResponse },
+  403: { description: 'Not allowed for this account', schema: messageResponse },
+  404: { description: 'No such submission (or not yours)', schema: messageResponse },
+};
+
+const fileParams = z.object({ id: idParamSchema.shape.id, fileId: idParamSchema.shape.id });
+
+/** The manuscript and the optional ZIP of a submission or a revision, checked by content. */
+function manuscriptFiles(services: Services, body: MultipartBody): { manuscript: CheckedUpload; additional?: CheckedUpload } {
+  const { MAX_MANUSCRIPT_SIZE, MAX_ADDITIONAL_SIZE } = services.config;
+  if (!body.files.submissionFile) {
+    throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
+  }
+  const manuscript = checkUpload(body.files.submissionFile, {
+    label: 'The main submission file',
+    accept: ['pdf', 'doc', 'docx'],
+    maxBytes: MAX_MANUSCRIPT_SIZE,
+    wrongType: 'The main submission file must be a Word document (.doc, .docx) or a PDF (.pdf).',
+  });
+  const additional = body.files.additionalZip
+    ? checkUpload(body.files.additionalZip, {
+        label: 'The additional file',
+        accept: ['zip'],
+        maxBytes: MAX_ADDITIONAL_SIZE,
+        wrongType: 'The additional file must be a .zip archive.',
+      })
+    : undefined;
+  return { manuscript, additional };
+}
+
+const readManuscriptForm = (services: Services, request: Parameters<typeof readMultipart>[0]) =>
+  readMultipart(request, {
+    fileFields: ['submissionFile', 'additionalZip'],
+    maxFileBytes: Math.max(services.config.MAX_MANUSCRIPT_SIZE, services.config.MAX_ADDITIONAL_SIZE),
+  });
+
+async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
+  const stream = await services.files.open(file);
+  const name = `${reference}-${file.originalName}`.replace(/["\\\r\n]/g, '');
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_');
+  return reply
+    .header('content-type', file.mediaType)
+    .header('content-length', String(file.size))
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(stream);
+}
+
 export function submissionRoutes(api: Api, services: Services) {
+  const { submissions } = services;
+
   api.route({
     method: 'POST',
     path: '/api/submission/submit',
@@ -22,7 +86,7 @@ export function submissionRoutes(api: Api, services: Services) {
     ],
     responses: {
       201: { description: MESSAGES.submissionSuccess, schema: submissionCreatedResponse },
-      400: { description: 'Invalid input', schema: messageResponse },
+      400: refusals[400],
       401: { description: MESSAGES.mustBeAuthor, schema: messageResponse },
       403: { description: MESSAGES.mustBeAuthor, schema: messageResponse },
       413: { description: 'A file is too large', schema: messageResponse },
@@ -30,33 +94,149 @@ export function submissionRoutes(api: Api, services: Services) {
       422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
     },
     handler: async ({ auth, request, reply }) => {
-      const { MAX_MANUSCRIPT_SIZE, MAX_ADDITIONAL_SIZE } = services.config;
-      const body = await readMultipart(request, {
-        fileFields: ['submissionFile', 'additionalZip'],
-        maxFileBytes: Math.max(MAX_MANUSCRIPT_SIZE, MAX_ADDITIONAL_SIZE),
-      });
+      const body = await readManuscriptForm(services, request);
       const fields = submissionFieldsSchema.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
-      if (!body.files.submissionFile) {
-        throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
-      }
-      const manuscript = checkUpload(body.files.submissionFile, {
-        label: 'The main submission file',
-        accept: ['pdf', 'doc', 'docx'],
-        maxBytes: MAX_MANUSCRIPT_SIZE,
-        wrongType: 'The main submission file must be a Word document (.doc, .docx) or a PDF (.pdf).',
-      });
-      const additional = body.files.additionalZip
-        ? checkUpload(body.files.additionalZip, {
-            label: 'The additional file',
-            accept: ['zip'],
-            maxBytes: MAX_ADDITIONAL_SIZE,
-            wrongType: 'The additional file must be a .zip archive.',
-          })
-        : undefined;
-      const created = await services.submissions.submit(auth!.user, fields.data, manuscript, additional);
+      const { manuscript, additional } = manuscriptFiles(services, body);
+      const created = await submissions.submit(auth!.user, fields.data, manuscript, additional);
       reply.code(201);
       return { message: MESSAGES.submissionSuccess, ...created };
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/mine',
+    tag: 'Submissions',
+    summary: "The signed-in author's submissions, newest first, with the editors' latest message",
+    auth: 'submit',
+    responses: { 200: { description: 'Submissions', schema: z.array(mySubmission) }, 401: refusals[401], 403: refusals[403] },
+    handler: ({ auth }) => submissions.forUser(auth!.user.id),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/:id',
+    tag: 'Submissions',
+    summary: 'One submission with its authors, files (every version) and history: its author, or editors',
+    auth: 'submit',
+    params: idParamSchema,
+    responses: { 200: { description: 'The submission', schema: submissionDetail }, ...refusals },
+    handler: ({ auth, params }) => submissions.detail(params.id, auth!.user),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/:id/files/:fileId',
+    tag: 'Submissions',
+    summary: 'Download one file of a submission (its author, or editors)',
+    auth: 'submit',
+    params: fileParams,
+    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
+    handler: async ({ auth, params, reply }) => {
+      const { reference, file } = await submissions.file(params.id, params.fileId, auth!.user);
+      return sendStoredFile(services, reply, reference, file);
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/submissions/:id/revision',
+    tag: 'Submissions',
+    summary: 'Upload a revised manuscript while revisions are requested (earlier versions are kept)',
+    auth: 'submit',
+    params: idParamSchema,
+    body: revisionFieldsSchema,
+    multipart: [
+      { name: 'submissionFile', description: 'The revised manuscript: .doc, .docx or .pdf', required: true },
+      { name: 'additionalZip', description: 'Optional revised supplementary material (.zip)', required: false },
+    ],
+    responses: {
+      200: { description: 'The submission, now revised', schema: submissionDetail },
+      ...refusals,
+      409: { description: 'Revisions are not requested for this submission', schema: messageResponse },
+      413: { description: 'A file is too large', schema: messageResponse },
+      415: { description: 'A file is not of an accepted type', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
+    },
+    handler: async ({ auth, params, request }) => {
+      const body = await readManuscriptForm(services, request);
+      const fields = revisionFieldsSchema.safeParse(body.fields);
+      if (!fields.success) throw validationError(fields.error);
+      const { manuscript, additional } = manuscriptFiles(services, body);
+      return submissions.revise(auth!.user, params.id, fields.data.message, manuscript, additional);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/submissions',
+    tag: 'Editorial',
+    summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
+    auth: 'editorial',
+    query: z.object({
+      status: z.enum(SUBMISSION_STATUSES).optional(),
+      type: z.enum(ARTICLE_TYPES).optional(),
+      from: z.iso.date('Use a date such as 2026-01-31.').optional(),
+      to: z.iso.date('Use a date such as 2026-01-31.').optional(),
+      q: z.string().trim().max(200).optional(),
+      limit: z.coerce.number().int().min(1).max(200).default(50),
+      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+    }),
+    responses: {
+      200: { description: 'A page of submissions', schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }) },
+      400: refusals[400],
+      401: refusals[401],
+      403: refusals[403],
+    },
+    handler: ({ query }) => submissions.list({ ...query, articleType: query.type }),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/decision',
+    tag: 'Editorial',
+    summary: 'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: decisionSchema,
+    responses: {
+      200: { description: 'The submission after the decision', schema: submissionDetail },
+      ...refusals,
+      409: { description: 'Not a possible move from the current status', schema: messageResponse },
+    },
+    handler: ({ auth, params, body }) => submissions.decide(auth!.user, params.id, body),
+  });
+
+  const publishFields = z.object({ issue_id: z.coerce.number().int().positive('Choose the issue.'), pages: pagesField, doi: doiField });
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/publish',
+    tag: 'Editorial',
+    summary: 'Publish an accepted submission as an article of an issue, with its metadata and authors',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: publishFields,
+    multipart: [{ name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false }],
+    responses: {
+      201: { description: 'Published', schema: messageResponse.extend({ articleId: z.number() }) },
+      ...refusals,
+      409: { description: 'Not accepted, already published, or the DOI is taken', schema: messageResponse },
+      413: { description: 'The PDF is too large', schema: messageResponse },
+      415: { description: 'Not a PDF', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
+    },
+    handler: async ({ auth, params, request, reply }) => {
+      const max = services.config.MAX_ARTICLE_PDF_SIZE;
+      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
+      const fields = publishFields.safeParse(body.fields);
+      if (!fields.success) throw validationError(fields.error);
+      const pdf = body.files.pdf
+        ? checkUpload(body.files.pdf, { label: 'The article PDF', accept: ['pdf'], maxBytes: max, wrongType: 'The article file must be a PDF (.pdf).' })
+        : undefined;
+      const articleId = await submissions.publish(auth!.user, params.id, fields.data, pdf, services.catalog);
+      reply.code(201);
+      return { message: 'Published.', articleId };
     },
   });
 }

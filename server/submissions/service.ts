@@ -1,4 +1,19 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { can } from '../../common/roles.ts';
+import { PAGES_PATTERN } from '../../common/schemas.ts';
+import {
+  type DecisionInput,
+  EDITOR_TRANSITIONS,
+  STATUS_LABELS,
+  type SubmissionStatus,
+  canMove,
+} from '../../common/submissions.ts';
+import { escapeLike } from '../accounts/service.ts';
+import { users } from '../accounts/tables.ts';
+import type { CatalogService } from '../catalog/service.ts';
+import { articles } from '../catalog/tables.ts';
+import { storedFiles } from '../files/tables.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { SubmissionFields } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -6,7 +21,7 @@ import type { Db } from '../db/client.ts';
 import type { FileService } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { submissionAuthors, submissionFiles, submissions } from './tables.ts';
+import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
 
 /** COL-2026-0007: the year of arrival and the submission's number. */
 export function referenceFor(id: number, year: number): string {
@@ -66,6 +81,13 @@ export class SubmissionsService {
           version: 1,
         })),
       );
+      await tx.insert(submissionEvents).values({
+        submissionId: id,
+        actorId: user.id,
+        actorUsername: user.username,
+        fromStatus: null,
+        toStatus: 'submitted',
+      });
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
       return { id, reference };
     });
@@ -99,17 +121,358 @@ export class SubmissionsService {
     });
   }
 
+  // ---- Reading ------------------------------------------------------------------------------------
+
+  /** The editors' desk: every submission, filtered and searched, newest first. */
+  async list(filter: SubmissionFilter) {
+    const conditions = [
+      filter.status ? eq(submissions.status, filter.status) : undefined,
+      filter.articleType ? eq(submissions.articleType, filter.articleType) : undefined,
+      filter.from ? gte(submissions.createdAt, new Date(`${filter.from}T00:00:00Z`)) : undefined,
+      filter.to ? lt(submissions.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000)) : undefined,
+      filter.q
+        ? or(
+            ilike(submissions.title, `%${escapeLike(filter.q)}%`),
+            ilike(submissions.reference, `%${escapeLike(filter.q)}%`),
+            exists(
+              this.db
+                .select({ one: sql`1` })
+                .from(submissionAuthors)
+                .where(
+                  and(
+                    eq(submissionAuthors.submissionId, submissions.id),
+                    ilike(submissionAuthors.name, `%${escapeLike(filter.q)}%`),
+                  ),
+                ),
+            ),
+          )
+        : undefined,
+    ].filter(Boolean);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select({
+          id: submissions.id,
+          reference: submissions.reference,
+          title: submissions.title,
+          articleType: submissions.articleType,
+          status: submissions.status,
+          createdAt: submissions.createdAt,
+          updatedAt: submissions.updatedAt,
+          submitter: users.username,
+          submitterName: users.fullName,
+        })
+        .from(submissions)
+        .innerJoin(users, eq(users.id, submissions.userId))
+        .where(where)
+        .orderBy(desc(submissions.createdAt), desc(submissions.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
+      this.db.select({ total: count() }).from(submissions).where(where),
+    ]);
+    const authors = rows.length
+      ? await this.db
+          .select({ submissionId: submissionAuthors.submissionId, name: submissionAuthors.name })
+          .from(submissionAuthors)
+          .where(inArray(submissionAuthors.submissionId, rows.map((r) => r.id)))
+          .orderBy(asc(submissionAuthors.submissionId), asc(submissionAuthors.position))
+      : [];
+    return {
+      total,
+      submissions: rows.map((r) => ({
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        updatedAt: r.updatedAt.toISOString(),
+        authors: authors.filter((a) => a.submissionId === r.id).map((a) => a.name),
+      })),
+    };
+  }
+
+  /** One submission with its authors, files (every version), history and article; for its author or editors. */
+  async detail(id: number, viewer: SessionUser) {
+    const [row] = await this.db
+      .select({ s: submissions, submitter: users.username, submitterName: users.fullName, submitterEmail: users.email })
+      .from(submissions)
+      .innerJoin(users, eq(users.id, submissions.userId))
+      .where(eq(submissions.id, id));
+    if (!row || (row.s.userId !== viewer.id && !can('editorial', viewer))) throw notFound('Submission not found.');
+    const [authors, files, events, [article]] = await Promise.all([
+      this.db
+        .select()
+        .from(submissionAuthors)
+        .where(eq(submissionAuthors.submissionId, id))
+        .orderBy(asc(submissionAuthors.position)),
+      this.db
+        .select({
+          id: submissionFiles.id,
+          kind: submissionFiles.kind,
+          version: submissionFiles.version,
+          name: storedFiles.originalName,
+          size: storedFiles.size,
+          mediaType: storedFiles.mediaType,
+          createdAt: submissionFiles.createdAt,
+        })
+        .from(submissionFiles)
+        .innerJoin(storedFiles, eq(storedFiles.id, submissionFiles.fileId))
+        .where(eq(submissionFiles.submissionId, id))
+        .orderBy(desc(submissionFiles.version), asc(submissionFiles.kind)),
+      this.db
+        .select()
+        .from(submissionEvents)
+        .where(eq(submissionEvents.submissionId, id))
+        .orderBy(asc(submissionEvents.id)),
+      this.db.select({ id: articles.id }).from(articles).where(eq(articles.submissionId, id)),
+    ]);
+    const s = row.s;
+    return {
+      id: s.id,
+      reference: s.reference,
+      title: s.title,
+      articleType: s.articleType,
+      keywords: s.keywords,
+      abstract: s.abstract,
+      conflictOfInterest: s.conflictOfInterest,
+      fundingStatement: s.fundingStatement,
+      dataAvailabilityStatement: s.dataAvailabilityStatement,
+      status: s.status,
+      createdAt: s.createdAt.toISOString(),
+      updatedAt: s.updatedAt.toISOString(),
+      submitter: { username: row.submitter, fullName: row.submitterName, email: row.submitterEmail },
+      authors: authors.map((a) => ({ name: a.name, email: a.email, affiliation: a.affiliation, superscript: a.superscript })),
+      files: files.map((f) => ({ ...f, createdAt: f.createdAt.toISOString() })),
+      history: events.map((e) => ({
+        at: e.createdAt.toISOString(),
+        by: e.actorUsername,
+        from: e.fromStatus as SubmissionStatus | null,
+        to: e.toStatus as SubmissionStatus,
+        message: e.message,
+      })),
+      articleId: article?.id ?? null,
+      nextStatuses: can('editorial', viewer) ? [...EDITOR_TRANSITIONS[s.status]] : [],
+    };
+  }
+
+  /** An author's own submissions, newest first, with the latest message from the editors. */
   async forUser(userId: number) {
-    return this.db
+    const rows = await this.db
       .select({
         id: submissions.id,
         reference: submissions.reference,
         title: submissions.title,
+        articleType: submissions.articleType,
         status: submissions.status,
         createdAt: submissions.createdAt,
+        updatedAt: submissions.updatedAt,
       })
       .from(submissions)
       .where(eq(submissions.userId, userId))
       .orderBy(desc(submissions.id));
+    const events = rows.length
+      ? await this.db
+          .select()
+          .from(submissionEvents)
+          .where(and(inArray(submissionEvents.submissionId, rows.map((r) => r.id)), sql`${submissionEvents.message} <> ''`))
+          .orderBy(desc(submissionEvents.id))
+      : [];
+    return rows.map((r) => {
+      const last = events.find((e) => e.submissionId === r.id);
+      return {
+        ...r,
+        createdAt: r.createdAt.toISOString(),
+        updatedAt: r.updatedAt.toISOString(),
+        lastMessage: last ? { at: last.createdAt.toISOString(), by: last.actorUsername, message: last.message } : null,
+      };
+    });
   }
+
+  /** A stored file of a submission, for its author or editors. */
+  async file(id: number, fileId: number, viewer: SessionUser) {
+    const detail = await this.detail(id, viewer);
+    const [row] = await this.db
+      .select({ fileId: submissionFiles.fileId })
+      .from(submissionFiles)
+      .where(and(eq(submissionFiles.id, fileId), eq(submissionFiles.submissionId, id)));
+    if (!row) throw notFound('File not found.');
+    const file = await this.deps.files.get(row.fileId);
+    return { reference: detail.reference, file, stream: await this.deps.files.open(file) };
+  }
+
+  // ---- The editorial road ---------------------------------------------------------------------------
+
+  /** An editor moves a submission on, with a message the author sees and receives by e-mail. */
+  async decide(actor: SessionUser, id: number, input: DecisionInput) {
+    const updated = await this.db.transaction(async (tx) => {
+      const [current] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update');
+      if (!current) throw notFound('Submission not found.');
+      if (!canMove(current.status, input.status)) {
+        throw conflict(
+          `A submission that is ${STATUS_LABELS[current.status].toLowerCase()} cannot be moved to ${STATUS_LABELS[input.status].toLowerCase()}.`,
+        );
+      }
+      const [row] = await tx
+        .update(submissions)
+        .set({ status: input.status, updatedAt: new Date() })
+        .where(eq(submissions.id, id))
+        .returning();
+      await tx.insert(submissionEvents).values({
+        submissionId: id,
+        actorId: actor.id,
+        actorUsername: actor.username,
+        fromStatus: current.status,
+        toStatus: input.status,
+        message: input.message,
+      });
+      await this.deps.audit.record(tx, actor, 'submission.decide', { type: 'submission', id }, {
+        reference: current.reference,
+        from: current.status,
+        to: input.status,
+      });
+      return row;
+    });
+    const [owner] = await this.db.select().from(users).where(eq(users.id, updated.userId));
+    const journal = await this.deps.journalName();
+    await this.deps.mailer.sendQuietly({
+      to: owner.email,
+      subject: `[${updated.reference}] ${STATUS_LABELS[updated.status]}: ${updated.title}`,
+      text: `Dear ${owner.fullName},
+
+Your manuscript "${updated.title}" (${updated.reference}) submitted to ${journal} is now: ${STATUS_LABELS[updated.status]}.
+
+Message from the editorial office:
+
+${input.message}
+
+${updated.status === 'revisions_requested' ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
+
+` : ''}You can follow your submissions at ${this.deps.publicUrl}/my-submissions
+
+With best regards,
+The editorial office
+`,
+    });
+    return this.detail(id, actor);
+  }
+
+  /**
+   * The author uploads a revised manuscript while revisions are requested: a new version beside the
+   * earlier ones (which are kept), and the submission becomes "revised".
+   */
+  async revise(user: SessionUser, id: number, note: string, manuscript: CheckedUpload, additional?: CheckedUpload) {
+    const [current] = await this.db.select().from(submissions).where(eq(submissions.id, id));
+    if (!current || current.userId !== user.id) throw notFound('Submission not found.');
+    if (current.status !== 'revisions_requested') {
+      throw conflict('A revised manuscript can be uploaded only when the editors have requested revisions.');
+    }
+    const uploads = additional ? [manuscript, additional] : [manuscript];
+    const version = await this.deps.files.withStoredFiles(uploads, async (tx, files) => {
+      // Lock the row: two revision uploads at once must not both pass the status check.
+      const [locked] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update');
+      if (locked.status !== 'revisions_requested') {
+        throw conflict('A revised manuscript can be uploaded only when the editors have requested revisions.');
+      }
+      const [{ max }] = await tx
+        .select({ max: sql<number>`coalesce(max(${submissionFiles.version}), 0)::int` })
+        .from(submissionFiles)
+        .where(eq(submissionFiles.submissionId, id));
+      const next = max + 1;
+      await tx.insert(submissionFiles).values(
+        files.map((f, i) => ({
+          submissionId: id,
+          fileId: f.id,
+          kind: i === 0 ? ('manuscript' as const) : ('additional' as const),
+          version: next,
+        })),
+      );
+      await tx.update(submissions).set({ status: 'revised', updatedAt: new Date() }).where(eq(submissions.id, id));
+      await tx.insert(submissionEvents).values({
+        submissionId: id,
+        actorId: user.id,
+        actorUsername: user.username,
+        fromStatus: 'revisions_requested',
+        toStatus: 'revised',
+        message: note,
+      });
+      await this.deps.audit.record(tx, user, 'submission.revise', { type: 'submission', id }, {
+        reference: current.reference,
+        version: next,
+      });
+      return next;
+    });
+    await this.deps.mailer.sendQuietly({
+      to: this.deps.editorialEmail,
+      replyTo: user.email,
+      subject: `[${current.reference}] Revised manuscript (version ${version}): ${current.title}`,
+      text: `${user.fullName} (${user.username}) uploaded version ${version} of "${current.title}".
+
+${note ? `Their note:
+
+${note}
+
+` : ''}Open the submission: ${this.deps.publicUrl}/editor-dashboard
+`,
+    });
+    await this.deps.mailer.sendQuietly({
+      to: user.email,
+      subject: `[${current.reference}] Your revised manuscript has been received`,
+      text: `Dear ${user.fullName},
+
+Thank you: version ${version} of "${current.title}" (${current.reference}) has been received and is with the editors again.
+
+With best regards,
+The editorial office
+`,
+    });
+    return this.detail(id, user);
+  }
+
+  /**
+   * Publishes an accepted submission as an article of an issue in one step: its metadata and authors come
+   * over, with the final PDF (uploaded here, or the latest manuscript version when that is a PDF).
+   */
+  async publish(
+    actor: SessionUser,
+    id: number,
+    input: { issue_id: number; pages: string; doi: string },
+    finalPdf: CheckedUpload | undefined,
+    catalog: CatalogService,
+  ): Promise<number> {
+    const detail = await this.detail(id, actor);
+    if (detail.status !== 'accepted') throw conflict('Only an accepted submission can be published.');
+    if (detail.articleId) throw conflict(`This submission is already published as article ${detail.articleId}.`);
+    let pdf = finalPdf;
+    if (!pdf) {
+      const latest = detail.files.find((f) => f.kind === 'manuscript');
+      if (!latest || latest.mediaType !== 'application/pdf') {
+        throw badRequest('Upload the final PDF: the latest manuscript is not a PDF.', { pdf: 'Upload the final PDF.' });
+      }
+      const { file } = await this.file(id, latest.id, actor);
+      const chunks: Buffer[] = [];
+      for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
+      pdf = { field: 'pdf', filename: file.originalName, data: Buffer.concat(chunks), kind: 'pdf', mediaType: 'application/pdf' };
+    }
+    const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+    return catalog.publishNew(actor, {
+      issueId: input.issue_id,
+      title: detail.title,
+      abstract: detail.abstract,
+      keywords: detail.keywords,
+      firstPage: Number(first),
+      lastPage: Number(last),
+      doi: input.doi,
+      articleType: detail.articleType,
+      submissionId: id,
+      authors: detail.authors,
+      pdf,
+    });
+  }
+}
+
+export interface SubmissionFilter {
+  status?: SubmissionStatus;
+  articleType?: string;
+  from?: string;
+  to?: string;
+  q?: string;
+  limit: number;
+  offset: number;
 }

@@ -1,4 +1,5 @@
 import { index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { SUBMISSION_STATUSES } from '../../common/submissions.ts';
 import { users } from '../accounts/tables.ts';
 import { storedFiles } from '../files/tables.ts';
 
@@ -18,15 +19,17 @@ export const submissions = pgTable(
     conflictOfInterest: text('conflict_of_interest').notNull().default(''),
     fundingStatement: text('funding_statement').notNull().default(''),
     dataAvailabilityStatement: text('data_availability_statement').notNull().default(''),
-    status: text('status', {
-      enum: ['submitted', 'under_review', 'revisions_requested', 'revised', 'accepted', 'rejected'],
-    })
+    status: text('status', { enum: SUBMISSION_STATUSES })
       .notNull()
       .default('submitted'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('submissions_user_idx').on(t.userId), index('submissions_status_idx').on(t.status)],
+  (t) => [
+    index('submissions_user_idx').on(t.userId),
+    index('submissions_status_idx').on(t.status),
+    index('submissions_created_idx').on(t.createdAt),
+  ],
 );
 
 export const submissionAuthors = pgTable(
@@ -60,4 +63,23 @@ export const submissionFiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('submission_files_submission_idx').on(t.submissionId)],
+);
+
+/** The history of a submission: every status change, with the editor's message to the author. */
+export const submissionEvents = pgTable(
+  'submission_events',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    actorUsername: text('actor_username').notNull(),
+    /** Null for the arrival itself. */
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    message: text('message').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('submission_events_submission_idx').on(t.submissionId)],
 );

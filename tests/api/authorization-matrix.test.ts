@@ -33,6 +33,16 @@ const submit: Expect = {
   editor: 201,
   admin: 201,
 };
+/** Reading or revising someone else's submission: authors and editors alike find nothing there to revise. */
+const notOwner: Expect = {
+  ...all(403),
+  anonymous: 401,
+  pendingAuthor: 404,
+  approvedAuthor: 404,
+  editor: 404,
+  admin: 404,
+};
+const ownerOrEditor: Expect = { ...notOwner, editor: 200, admin: 200 };
 const download: Expect = {
   ...all(403),
   anonymous: 401,
@@ -54,6 +64,33 @@ const tokens = {} as Record<Persona, string | null>;
 let articleId = 0;
 let volumeId = 0;
 let seq = 100;
+let submitterToken = '';
+let messageId = 0;
+
+/** A fresh submission by a dedicated author (none of the personas), optionally moved on by the admin. */
+async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: number }> {
+  const body = await multipart(
+    { title: `Submission ${++seq}`, articleType: 'Research Article', keywords: 'k', abstract: 'A.', authors: author('S. Author') },
+    { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' } },
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/submission/submit',
+    headers: { authorization: `Bearer ${submitterToken}`, ...body.headers },
+    payload: body.payload,
+  });
+  const id = res.json().id as number;
+  for (const status of moves) {
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/submissions/${id}/decision`,
+      headers: { authorization: `Bearer ${tokens.admin}` },
+      payload: { status, message: 'Moved on.' },
+    });
+  }
+  const detail = await t.app.inject({ method: 'GET', url: `/api/submissions/${id}`, headers: { authorization: `Bearer ${tokens.admin}` } });
+  return { id, fileId: detail.json().files[0].id };
+}
 
 async function call(c: Call, persona: Persona) {
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
@@ -100,6 +137,55 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     },
     expect: submit,
   },
+  { name: 'GET /api/submissions/mine', build: () => ({ method: 'GET', url: '/api/submissions/mine' }), expect: { ...submit, pendingAuthor: 200, approvedAuthor: 200, editor: 200, admin: 200 } },
+  {
+    name: 'GET /api/submissions/:id',
+    build: async () => ({ method: 'GET', url: `/api/submissions/${(await newSubmission()).id}` }),
+    expect: ownerOrEditor,
+  },
+  {
+    name: 'GET /api/submissions/:id/files/:fileId',
+    build: async () => {
+      const s = await newSubmission();
+      return { method: 'GET', url: `/api/submissions/${s.id}/files/${s.fileId}` };
+    },
+    expect: ownerOrEditor,
+  },
+  {
+    name: 'POST /api/submissions/:id/revision',
+    build: async () => {
+      const s = await newSubmission('under_review', 'revisions_requested');
+      const body = await multipart({}, { submissionFile: { name: 'v2.pdf', data: pdf, type: 'application/pdf' } });
+      return { method: 'POST', url: `/api/submissions/${s.id}/revision`, ...body };
+    },
+    expect: notOwner,
+  },
+  { name: 'GET /api/editor/submissions', build: () => ({ method: 'GET', url: '/api/editor/submissions' }), expect: editorial(200) },
+  {
+    name: 'POST /api/editor/submissions/:id/decision',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/submissions/${(await newSubmission()).id}/decision`,
+      payload: { status: 'under_review', message: 'Reviewing.' },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/submissions/:id/publish',
+    build: async () => {
+      const s = await newSubmission('under_review', 'accepted');
+      const body = await multipart({ issue_id: await firstIssueId(), pages: '1-2', doi: `10.5555/matrix.sub.${++seq}` });
+      return { method: 'POST', url: `/api/editor/submissions/${s.id}/publish`, ...body };
+    },
+    expect: editorial(201),
+  },
+  { name: 'GET /api/editor/messages', build: () => ({ method: 'GET', url: '/api/editor/messages' }), expect: editorial(200) },
+  {
+    name: 'POST /api/editor/messages/:id/handled',
+    build: () => ({ method: 'POST', url: `/api/editor/messages/${messageId}/handled` }),
+    expect: editorial(200),
+  },
+  { name: 'GET /api/editor/audit', build: () => ({ method: 'GET', url: '/api/editor/audit' }), expect: editorial(200) },
   { name: 'GET /api/editor/volumes', build: () => ({ method: 'GET', url: '/api/editor/volumes' }), expect: editorial(200) },
   { name: 'GET /api/editor/issues', build: () => ({ method: 'GET', url: '/api/editor/issues' }), expect: editorial(200) },
   { name: 'GET /api/editor/articles', build: () => ({ method: 'GET', url: '/api/editor/articles' }), expect: editorial(200) },
@@ -223,6 +309,12 @@ beforeAll(async () => {
   const s = await t.createUser({ role: 'researcher', status: 'approved' });
   tokens.suspended = await t.login(s.username, s.password);
   await t.services.db.update(users).set({ status: 'suspended' }).where(eq(users.id, s.id));
+
+  const submitter = await t.createUser({ role: 'author', status: 'approved' });
+  submitterToken = await t.login(submitter.username, submitter.password);
+  const contact = await t.app.inject({ method: 'POST', url: '/contact', payload: { name: 'N', email: 'n@example.org', message: 'M' } });
+  expect(contact.statusCode).toBe(200);
+  messageId = (await t.services.contact.list({ limit: 1, offset: 0 })).messages[0].id;
 
   const adminAuth = { authorization: `Bearer ${tokens.admin}` };
   const vol = await t.app.inject({
