@@ -34,15 +34,17 @@ fi
 
 # 3. Build, then the product as a newcomer starts it
 note "build"
+built=false
 if npm run --silent build; then
+  built=true
   run_vitest smoke --config vitest.smoke.config.ts
 else
   echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/build.json"
   status=1
 fi
 
-# 4. Browser tests
-if compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
+# 4. Browser tests (on the build above; a failed build is already counted)
+if [ "$built" = true ] && compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
   if ! command -v chromium >/dev/null && [ ! -x /usr/bin/chromium ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
       note "installing Debian's Chromium for the browser tests"
@@ -51,7 +53,14 @@ if compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
   fi
   if [ -x /usr/bin/chromium ]; then
     note "playwright"
+    # The servers come from playwright.config.ts (tests/e2e/serve.mjs on temporary data folders), on the
+    # build made above. The JSON report is what sum-results.mjs counts.
     PLAYWRIGHT_JSON_OUTPUT_NAME="$results/playwright.pw.json" npx playwright test --reporter=list,json || status=1
+    if [ ! -s "$results/playwright.pw.json" ]; then
+      note "Playwright wrote no report: it stopped before running the suite (see above)"
+      echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/playwright-no-report.json"
+      status=1
+    fi
   else
     note "Browser tests NOT RUN: Chromium is missing. Install it with: apt-get install -y chromium"
     echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/chromium-missing.json"

@@ -4,6 +4,7 @@ import { accountRoutes } from './accounts/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
+import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/routes.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
@@ -24,7 +25,10 @@ export interface PagesOptions {
  * The HTTP application: the JSON API under /api, POST /contact, and (unless `pages` is omitted, as in API
  * tests) every page through React Router.
  */
-export async function buildApp(services: Services, opts: { pages?: PagesOptions; logger?: FastifyBaseLogger } = {}) {
+export async function buildApp(
+  services: Services,
+  opts: { pages?: PagesOptions; logger?: FastifyBaseLogger; discovery?: DiscoveryOptions } = {},
+) {
   const app: FastifyInstance = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     trustProxy: services.config.TRUST_PROXY,
@@ -66,11 +70,15 @@ export async function buildApp(services: Services, opts: { pages?: PagesOptions;
   subscriptionRoutes(api, services);
   contactInboxRoutes(api, services);
   auditRoutes(api, services);
+  exportRoutes(api, services);
 
   // Unknown API paths answer JSON, not a page.
   app.all('/api/*', async (request, reply) =>
     reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}.` }),
   );
+
+  // OAI-PMH, sitemap, robots.txt and feeds: plain routes, before the pages' catch-all.
+  await crawlerRoutes(app, services, opts.discovery);
 
   if (opts.pages) {
     await registerPages(app, services, {

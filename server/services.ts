@@ -5,12 +5,14 @@ import { AuditService } from './audit/service.ts';
 import { CatalogService } from './catalog/service.ts';
 import { type Config, publicUrl } from './config.ts';
 import { ContactService } from './contact/service.ts';
+import { ContentService } from './content/service.ts';
 import type { Database } from './db/client.ts';
 import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
 import { SettingsService } from './settings/service.ts';
+import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
 
@@ -78,6 +80,8 @@ export function createServices(config: Config, database: Database, log: Logger, 
       audit,
     }),
     subscriptions: new SubscriptionsService(db),
+    content: new ContentService(settings),
+    similarity: new SimilarityService(db, { files, log }),
   };
 }
 

@@ -1,4 +1,5 @@
 import { Form, Link, useLocation } from 'react-router';
+import { type Role, type Status, can } from '../../common/roles.ts';
 import { isCurrentPath } from '../lib/paths.ts';
 import { Logo } from './Logo.tsx';
 
@@ -14,7 +15,7 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
-  user: { username: string } | null;
+  user: { username: string; role?: Role; status?: Status } | null;
 }
 
 export function SiteHeader({ journalName, issn, user }: HeaderProps) {
@@ -45,6 +46,15 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
           <div className="site-nav__account">
             {user ? (
               <>
+                {user.role && user.status && can('submit', { role: user.role, status: user.status }) ? (
+                  <ul className="site-nav__list">
+                    <li>
+                      <Link to="/my-submissions" aria-current={current('/my-submissions')}>
+                        My submissions
+                      </Link>
+                    </li>
+                  </ul>
+                ) : null}
                 <span className="welcome">Welcome, {user.username}</span>
                 <Form method="post" action="/logout" className="logout-form">
                   <button type="submit" className="button button--on-dark">

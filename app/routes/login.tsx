@@ -20,9 +20,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export const headers: Route.HeadersFunction = retryAfterHeaders;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
   return {
     signedInAs: context.auth?.user.username ?? null,
-    redirectTo: safeRedirectPath(new URL(request.url).searchParams.get('redirectTo')),
+    redirectTo: safeRedirectPath(params.get('redirectTo')),
+    // Sent here from /submission while signed out: say why (spec section 6).
+    notice: params.get('reason') === 'author' ? MESSAGES.mustBeAuthor : null,
   };
 }
 
@@ -98,6 +101,11 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <div className="form-card">
         <h1>Log in</h1>
         <p className="form-card__intro">Sign in to submit manuscripts and download articles.</p>
+        {loaderData.notice && !failure ? (
+          <p className="alert alert--info" role="alert">
+            {loaderData.notice}
+          </p>
+        ) : null}
         {failure ? (
           <FormAlert
             attempt={failure}

@@ -7,3 +7,4 @@ export * from '../files/tables.ts';
 export * from '../settings/tables.ts';
 export * from '../submissions/tables.ts';
 export * from '../subscriptions/tables.ts';
+export * from '../similarity/tables.ts';

@@ -3,6 +3,7 @@ import { type JournalSettings, journalSettingsSchema } from '../../common/journa
 import { type DemoArticle, demoArticles, demoIssue, demoVolume } from '../../content/demo-articles.ts';
 import { journalDefaults } from '../../content/journal.ts';
 import { users } from '../accounts/tables.ts';
+import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
@@ -65,6 +66,8 @@ export async function seed(
 
   const defaults = journalSettingsSchema.parse(journalDefaults({ email: config.EDITORIAL_EMAIL }));
   await services.settings.setDefault(db, JOURNAL_KEY, defaults);
+  // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
+  await seedContent(services.settings, db);
 
   const [existingAdmin] = await db
     .select({ id: users.id })

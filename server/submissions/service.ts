@@ -442,10 +442,10 @@ The editorial office
     let pdf = finalPdf;
     if (!pdf) {
       const latest = detail.files.find((f) => f.kind === 'manuscript');
-      if (!latest || latest.mediaType !== 'application/pdf') {
+      if (latest?.mediaType !== 'application/pdf') {
         throw badRequest('Upload the final PDF: the latest manuscript is not a PDF.', { pdf: 'Upload the final PDF.' });
       }
-      const { file } = await this.file(id, latest.id, actor);
+      const { file } = await this.file(id, latest!.id, actor);
       const chunks: Buffer[] = [];
       for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
       pdf = { field: 'pdf', filename: file.originalName, data: Buffer.concat(chunks), kind: 'pdf', mediaType: 'application/pdf' };

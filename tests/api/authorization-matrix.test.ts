@@ -101,6 +101,8 @@ async function call(c: Call, persona: Persona) {
 const pdf = fixture('manuscript.pdf');
 const author = (name: string) => JSON.stringify([{ name, email: 'a@example.org', affiliation: 'Uni', superscript: '1' }]);
 const firstIssueId = async () => String((await t.services.catalog.editorIssues())[0].id);
+/** The issue of the seed article (published, with a DOI and a PDF): what the deposit exports need. */
+const seedIssueId = async () => (await t.services.catalog.article(articleId)).issue_id;
 
 /** Logout revokes the caller's session: it stays last among the routes that need one. */
 const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
@@ -189,6 +191,21 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   { name: 'GET /api/editor/volumes', build: () => ({ method: 'GET', url: '/api/editor/volumes' }), expect: editorial(200) },
   { name: 'GET /api/editor/issues', build: () => ({ method: 'GET', url: '/api/editor/issues' }), expect: editorial(200) },
   { name: 'GET /api/editor/articles', build: () => ({ method: 'GET', url: '/api/editor/articles' }), expect: editorial(200) },
+  {
+    name: 'GET /api/editor/export/crossref/issue/:id',
+    build: async () => ({ method: 'GET', url: `/api/editor/export/crossref/issue/${await seedIssueId()}` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/export/crossref/article/:id',
+    build: () => ({ method: 'GET', url: `/api/editor/export/crossref/article/${articleId}` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/export/doaj/issue/:id',
+    build: async () => ({ method: 'GET', url: `/api/editor/export/doaj/issue/${await seedIssueId()}` }),
+    expect: editorial(200),
+  },
   {
     name: 'GET /api/editor/pending-users',
     build: () => ({ method: 'GET', url: '/api/editor/pending-users' }),

@@ -240,6 +240,14 @@ describe('reading', () => {
     expect(unknown.json().message).toMatch(/No API route/);
   });
 
+  it('counts the issues of each volume and the articles of each issue', async () => {
+    const vols = (await t.app.inject({ method: 'GET', url: '/api/editor/volumes', headers: auth })).json();
+    expect(vols.find((v: { id: number }) => v.id === volumeId).issue_count).toBe(2);
+    const iss = (await t.app.inject({ method: 'GET', url: '/api/editor/issues', headers: auth })).json();
+    expect(iss.find((i: { id: number }) => i.id === issueId).article_count).toBe(1);
+    expect(iss.find((i: { id: number }) => i.id !== issueId).article_count).toBe(0);
+  });
+
   it('pages the editor article list and reports the total', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/editor/articles?limit=1&offset=0', headers: auth });
     expect(res.statusCode).toBe(200);

@@ -1,0 +1,8 @@
+/**
+ * HTML the server rendered from the journal's Markdown and sanitized (server/content/markdown.ts). The
+ * browser never parses Markdown: it gets the same HTML on the first load and on client navigation.
+ */
+export function Markdown({ html, className }: { html: string; className?: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server with an allow-list
+  return <div className={className ? `prose ${className}` : 'prose'} dangerouslySetInnerHTML={{ __html: html }} />;
+}

@@ -1,0 +1,193 @@
+import { type FormEvent, useRef, useState } from 'react';
+import { LIMITS } from '../../../common/limits.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { FileField } from './FileField.tsx';
+import { TextAreaField } from './fields.tsx';
+import { SubmissionAlert } from './SubmissionAlert.tsx';
+import { UploadProgress } from './UploadProgress.tsx';
+import {
+  ADDITIONAL_RULE,
+  MANUSCRIPT_RULE,
+  type UploadField,
+  type UploadLimits,
+  formatBytes,
+} from './upload-rules.ts';
+import { useHydrated } from './use-hydrated.ts';
+import { uploadFailure, useUpload } from './use-upload.ts';
+
+export interface RevisionFormState {
+  note: string;
+  errors: Record<string, string>;
+  message: string;
+}
+
+export const REVISION_FAILED_PREFIX = 'Upload failed: ';
+
+/**
+ * The revised manuscript (and optionally a new ZIP) with a note to the editors. The earlier versions stay.
+ * With JavaScript: checked first, then uploaded to the API with progress and Cancel; without: a plain form
+ * post to the page's action.
+ */
+export function RevisionForm({
+  submissionId,
+  limits,
+  initial,
+  onRevised,
+}: {
+  submissionId: number;
+  limits: UploadLimits;
+  initial: RevisionFormState | null;
+  onRevised: () => void;
+}) {
+  const hydrated = useHydrated();
+  const upload = useUpload();
+  const [note, setNote] = useState(initial?.note ?? '');
+  const [files, setFiles] = useState<Record<UploadField, File | null>>({
+    submissionFile: null,
+    additionalZip: null,
+  });
+  const [refusals, setRefusals] = useState<Partial<Record<UploadField, string>>>({});
+  const [errors, setErrors] = useState<Record<string, string>>(initial?.errors ?? {});
+  const [failure, setFailure] = useState<{ message: string; attempt: number } | null>(
+    initial ? { message: initial.message, attempt: 0 } : null,
+  );
+  const [notice, setNotice] = useState<string | null>(null);
+  const attempts = useRef(0);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const reminder = initial
+    ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
+    : undefined;
+
+  function chooseFile(field: UploadField, file: File | null, problem: string | null) {
+    setFiles((prev) => ({ ...prev, [field]: file }));
+    setRefusals((prev) => ({ ...prev, [field]: problem ?? undefined }));
+    setErrors((prev) => {
+      const next = { ...prev };
+      if (problem) next[field] = problem;
+      else delete next[field];
+      return next;
+    });
+  }
+
+  function fail(message: string, nextErrors: Record<string, string>) {
+    setErrors(nextErrors);
+    attempts.current += 1;
+    setFailure({ message, attempt: attempts.current });
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (upload.uploading) return;
+    setNotice(null);
+    const found: Record<string, string> = {};
+    if (!files.submissionFile) found.submissionFile = refusals.submissionFile ?? MESSAGES.mainFileMissing;
+    if (refusals.additionalZip && !files.additionalZip) found.additionalZip = refusals.additionalZip;
+    if (note.length > LIMITS.message)
+      found.message = `The note must be at most ${LIMITS.message} characters.`;
+    const first = Object.values(found)[0];
+    if (first) {
+      fail(first, found);
+      return;
+    }
+    const body = new FormData();
+    body.append('message', note);
+    body.append(MANUSCRIPT_RULE.field, files.submissionFile!);
+    if (files.additionalZip) body.append(ADDITIONAL_RULE.field, files.additionalZip);
+    setFailure(null);
+    const result = await upload.start(
+      `/api/submissions/${submissionId}/revision`,
+      body,
+      (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0),
+    );
+    if (result.kind === 'aborted') {
+      setNotice(
+        'Upload cancelled. Nothing was sent to the editors; choose “Upload revised manuscript” again when ready.',
+      );
+      submitRef.current?.focus();
+      return;
+    }
+    if (result.kind === 'response' && result.status === 200) {
+      onRevised();
+      return;
+    }
+    const refused = uploadFailure(result);
+    const fieldErrors = { ...refused.errors };
+    delete fieldErrors._;
+    fail(refused.message, fieldErrors);
+  }
+
+  return (
+    <form
+      method="post"
+      encType="multipart/form-data"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      className="form revision-form"
+      aria-busy={upload.uploading || undefined}
+    >
+      {failure ? (
+        <SubmissionAlert
+          prefix={REVISION_FAILED_PREFIX}
+          message={failure.message}
+          errors={errors}
+          attempt={failure.attempt}
+        />
+      ) : null}
+      {notice ? (
+        <p role="status" className="alert alert--info">
+          {notice}
+        </p>
+      ) : null}
+      <FileField
+        rule={MANUSCRIPT_RULE}
+        maxBytes={limits.manuscript}
+        label="Revised manuscript"
+        required
+        hint={`Word (.doc, .docx) or PDF (.pdf), up to ${formatBytes(limits.manuscript)}.`}
+        file={files.submissionFile}
+        error={errors.submissionFile}
+        reminder={reminder}
+        disabled={upload.uploading}
+        onChoose={(file, problem) => chooseFile('submissionFile', file, problem)}
+      />
+      <FileField
+        rule={ADDITIONAL_RULE}
+        maxBytes={limits.additional}
+        label="Revised additional files"
+        hint={`One .zip archive, up to ${formatBytes(limits.additional)}, if the supplementary material changed.`}
+        file={files.additionalZip}
+        error={errors.additionalZip}
+        reminder={reminder}
+        disabled={upload.uploading}
+        onChoose={(file, problem) => chooseFile('additionalZip', file, problem)}
+      />
+      <TextAreaField
+        name="message"
+        label="Note to the editors"
+        rows={5}
+        maxLength={LIMITS.message}
+        hint="What changed, and how you answered the reviewers' comments."
+        value={note}
+        onValue={setNote}
+        error={errors.message}
+      />
+      <div className="form-actions">
+        {upload.progress ? (
+          <UploadProgress
+            label="Uploading your revised manuscript"
+            progress={upload.progress}
+            onCancel={upload.cancel}
+          />
+        ) : null}
+        <button
+          ref={submitRef}
+          type="submit"
+          className="button button--primary"
+          aria-disabled={upload.uploading || undefined}
+        >
+          {upload.uploading ? 'Uploading…' : 'Upload revised manuscript'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,431 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ARTICLE_TYPES, LIMITS } from '../../../common/limits.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { AuthorsEditor, type KeyedAuthor, authorButtonId } from './AuthorsEditor.tsx';
+import {
+  type AuthorDraft,
+  type AuthorEdit,
+  type AuthorKey,
+  type SubmissionValues,
+  TEXT_FIELDS,
+  type TextFieldName,
+  authorFieldName,
+  authorsJson,
+  blankAuthor,
+  checkFields,
+  editAuthors,
+  emptyValues,
+  fieldDomId,
+} from './draft.ts';
+import { FileField } from './FileField.tsx';
+import { InputField, SelectField, TextAreaField } from './fields.tsx';
+import { SubmissionAlert } from './SubmissionAlert.tsx';
+import { UploadProgress } from './UploadProgress.tsx';
+import {
+  ADDITIONAL_RULE,
+  MANUSCRIPT_RULE,
+  type UploadField,
+  type UploadLimits,
+  formatBytes,
+} from './upload-rules.ts';
+import { useHydrated } from './use-hydrated.ts';
+import { uploadFailure, useUpload } from './use-upload.ts';
+
+/** What the page's action sends back to a browser without JavaScript: the form as it was posted. */
+export interface SubmissionFormState {
+  values: SubmissionValues;
+  authors: AuthorDraft[];
+  errors: Record<string, string>;
+  /** Set when the post was refused; absent when it only edited the author list. */
+  message?: string;
+}
+
+export interface Submitted {
+  id: number;
+  reference: string;
+}
+
+const SUBMIT_URL = '/api/submission/submit';
+
+const keywordCount = (text: string) => text.split(/[,;]/).filter((k) => k.trim()).length;
+
+/**
+ * The manuscript submission form (spec sections 3 and 5). With JavaScript it checks everything with the
+ * server's schema and the file rules first, then uploads to the API with a progress bar and Cancel; without
+ * it, it is a plain multipart form posted to the page's action, which runs the same checks.
+ */
+export function SubmissionForm({
+  limits,
+  initial,
+  onSubmitted,
+}: {
+  limits: UploadLimits;
+  initial: SubmissionFormState | null;
+  onSubmitted: (submitted: Submitted) => void;
+}) {
+  const hydrated = useHydrated();
+  const upload = useUpload();
+  const keySeq = useRef(0);
+  const withKey = (a: AuthorDraft): KeyedAuthor => ({ ...a, key: `author-${keySeq.current++}` });
+
+  const [values, setValues] = useState<SubmissionValues>(() => initial?.values ?? emptyValues());
+  const [authors, setAuthors] = useState<KeyedAuthor[]>(() =>
+    (initial?.authors.length ? initial.authors : [blankAuthor()]).map(withKey),
+  );
+  const [files, setFiles] = useState<Record<UploadField, File | null>>({
+    submissionFile: null,
+    additionalZip: null,
+  });
+  const [refusals, setRefusals] = useState<Partial<Record<UploadField, string>>>({});
+  const [errors, setErrors] = useState<Record<string, string>>(() => initial?.errors ?? {});
+  const [failure, setFailure] = useState<{ message: string; attempt: number } | null>(() =>
+    initial?.message ? { message: initial.message, attempt: 0 } : null,
+  );
+  const [notice, setNotice] = useState<string | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const pendingFocus = useRef<string | null>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const attempts = useRef(0);
+  // After a refused post without JavaScript the browser has dropped the chosen files: say so beside them.
+  const reminder = initial?.message
+    ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
+    : undefined;
+
+  useEffect(() => {
+    if (!pendingFocus.current) return;
+    document.getElementById(pendingFocus.current)?.focus();
+    pendingFocus.current = null;
+  });
+
+  /** Once errors are showing, each one goes away as soon as its field is right. */
+  function refreshErrors(nextValues: SubmissionValues, nextAuthors: readonly AuthorDraft[], key: string) {
+    if (!errors[key]) return;
+    const checked = checkFields(nextValues, nextAuthors);
+    const fresh = checked.ok ? undefined : checked.errors[key];
+    setErrors((prev) => {
+      const next = { ...prev };
+      if (fresh) next[key] = fresh;
+      else delete next[key];
+      return next;
+    });
+  }
+
+  function setValue(name: TextFieldName, value: string) {
+    const next = { ...values, [name]: value };
+    setValues(next);
+    refreshErrors(next, authors, name);
+  }
+
+  function setAuthorValue(index: number, key: AuthorKey, value: string) {
+    const next = authors.map((a, i) => (i === index ? { ...a, [key]: value } : a));
+    setAuthors(next);
+    refreshErrors(values, next, authorFieldName(index, key));
+  }
+
+  function editAuthorList(edit: AuthorEdit) {
+    const next = editAuthors(authors, edit, () => withKey(blankAuthor()));
+    if (next === authors || next.length === 0) return;
+    // Errors follow their author to the new position.
+    const order = editAuthors(
+      authors.map((_, i) => i),
+      edit,
+      () => -1,
+    );
+    setErrors((prev) => {
+      const out: Record<string, string> = {};
+      for (const [key, message] of Object.entries(prev)) {
+        const m = /^authors\.(\d+)\.(\w+)$/.exec(key);
+        if (!m) out[key] = message;
+        else if (order.includes(Number(m[1])))
+          out[`authors.${order.indexOf(Number(m[1]))}.${m[2]}`] = message;
+      }
+      return out;
+    });
+    setAuthors(next);
+    const n = next.length;
+    if (edit.op === 'add') {
+      setAnnouncement(`Author ${n} added.`);
+      pendingFocus.current = fieldDomId(authorFieldName(n - 1, 'name'));
+    } else if (edit.op === 'remove') {
+      setAnnouncement(
+        `Author ${edit.index + 1} removed. ${n === 1 ? 'One author remains.' : `${n} authors remain.`}`,
+      );
+      pendingFocus.current = fieldDomId(authorFieldName(Math.min(edit.index, n - 1), 'name'));
+    } else {
+      const to = edit.op === 'up' ? edit.index - 1 : edit.index + 1;
+      setAnnouncement(`Author ${edit.index + 1} moved ${edit.op}; now author ${to + 1}.`);
+      const same = edit.op === 'up' ? to > 0 : to < n - 1;
+      pendingFocus.current = authorButtonId(to, same ? edit.op : edit.op === 'up' ? 'down' : 'up');
+    }
+  }
+
+  function chooseFile(field: UploadField, file: File | null, problem: string | null) {
+    setFiles((prev) => ({ ...prev, [field]: file }));
+    setRefusals((prev) => ({ ...prev, [field]: problem ?? undefined }));
+    setErrors((prev) => {
+      const next = { ...prev };
+      if (problem) next[field] = problem;
+      else delete next[field];
+      return next;
+    });
+  }
+
+  function fail(message: string, nextErrors: Record<string, string>) {
+    setErrors(nextErrors);
+    attempts.current += 1;
+    setFailure({ message, attempt: attempts.current });
+  }
+
+  async function onSubmit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (upload.uploading) return;
+    setNotice(null);
+
+    const checked = checkFields(values, authors);
+    const found: Record<string, string> = checked.ok ? {} : { ...checked.errors };
+    if (!files.submissionFile) found.submissionFile = refusals.submissionFile ?? MESSAGES.mainFileMissing;
+    if (refusals.additionalZip && !files.additionalZip) found.additionalZip = refusals.additionalZip;
+    const first = Object.values(found)[0];
+    if (first) {
+      fail(first, found);
+      return;
+    }
+
+    const body = new FormData();
+    for (const name of TEXT_FIELDS) body.append(name, values[name]);
+    body.append('authors', authorsJson(authors));
+    body.append(MANUSCRIPT_RULE.field, files.submissionFile!);
+    if (files.additionalZip) body.append(ADDITIONAL_RULE.field, files.additionalZip);
+    const bytes = (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0);
+
+    setFailure(null);
+    const result = await upload.start(SUBMIT_URL, body, bytes);
+    if (result.kind === 'aborted') {
+      setNotice('Upload cancelled. Nothing was submitted; the form still holds everything you entered.');
+      submitRef.current?.focus();
+      return;
+    }
+    if (result.kind === 'response' && result.status === 201) {
+      const created = result.body as { id: number; reference: string };
+      onSubmitted({ id: created.id, reference: created.reference });
+      return;
+    }
+    const refused = uploadFailure(result);
+    const fieldErrors = { ...refused.errors };
+    delete fieldErrors._;
+    fail(refused.message, fieldErrors);
+  }
+
+  const uploading = upload.uploading;
+  const keywords = keywordCount(values.keywords);
+
+  return (
+    <form
+      method="post"
+      encType="multipart/form-data"
+      noValidate={hydrated}
+      onSubmit={onSubmit}
+      className="form submission-form"
+      aria-describedby="submission-required-note"
+      aria-busy={uploading || undefined}
+    >
+      {hydrated ? null : (
+        // Without JavaScript, Enter in a text field presses the form's first submit button: make it this one,
+        // not "Add another author".
+        <button type="submit" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          Submit manuscript
+        </button>
+      )}
+      {failure ? (
+        <SubmissionAlert
+          prefix={MESSAGES.submissionFailedPrefix}
+          message={failure.message}
+          errors={errors}
+          attempt={failure.attempt}
+        />
+      ) : null}
+      {notice ? (
+        <p role="status" className="alert alert--info submission-notice">
+          {notice}
+        </p>
+      ) : null}
+
+      <p id="submission-required-note" className="form-note">
+        Fields marked <span className="req">*</span> are required.
+      </p>
+
+      <section className="form-section" aria-labelledby="section-article">
+        <h2 id="section-article" className="form-section__title">
+          <span className="form-section__number" aria-hidden="true">
+            1
+          </span>
+          The article
+        </h2>
+        <InputField
+          name="title"
+          label="Title"
+          required
+          maxLength={LIMITS.title}
+          value={values.title}
+          onValue={(v) => setValue('title', v)}
+          error={errors.title}
+        />
+        <SelectField
+          name="articleType"
+          label="Article type"
+          required
+          placeholder="Choose the article type"
+          options={ARTICLE_TYPES}
+          value={values.articleType}
+          onValue={(v) => setValue('articleType', v)}
+          error={errors.articleType}
+        />
+        <InputField
+          name="keywords"
+          label="Keywords"
+          required
+          maxLength={LIMITS.keywords}
+          hint={
+            <>
+              4–5 keywords, separated by commas, e.g.{' '}
+              <i>edge computing, IoT, energy efficiency, task offloading</i>.
+              {keywords ? ` You have ${keywords}.` : null}
+            </>
+          }
+          value={values.keywords}
+          onValue={(v) => setValue('keywords', v)}
+          error={errors.keywords}
+        />
+        <TextAreaField
+          name="abstract"
+          label="Abstract"
+          required
+          rows={8}
+          maxLength={LIMITS.abstract}
+          hint="Plain text, as it should appear with the article."
+          value={values.abstract}
+          onValue={(v) => setValue('abstract', v)}
+          error={errors.abstract}
+        />
+      </section>
+
+      <section className="form-section" aria-labelledby="section-authors">
+        <h2 id="section-authors" className="form-section__title">
+          <span className="form-section__number" aria-hidden="true">
+            2
+          </span>
+          Authors
+        </h2>
+        <p className="form-section__intro">
+          In the order they should appear on the article. Name, email and affiliation are required for each
+          author.
+          {hydrated ? null : ' Without JavaScript, add and arrange the authors before choosing the files.'}
+        </p>
+        <AuthorsEditor
+          authors={authors}
+          errors={errors}
+          hydrated={hydrated}
+          disabled={uploading}
+          announcement={announcement}
+          onEdit={editAuthorList}
+          onChange={setAuthorValue}
+        />
+      </section>
+
+      <section className="form-section" aria-labelledby="section-statements">
+        <h2 id="section-statements" className="form-section__title">
+          <span className="form-section__number" aria-hidden="true">
+            3
+          </span>
+          Statements
+        </h2>
+        <TextAreaField
+          name="conflictOfInterest"
+          label="Conflict of interest"
+          rows={3}
+          maxLength={LIMITS.statement}
+          hint="Any financial or personal relationship that could be seen to influence the work, or “None”."
+          value={values.conflictOfInterest}
+          onValue={(v) => setValue('conflictOfInterest', v)}
+          error={errors.conflictOfInterest}
+        />
+        <TextAreaField
+          name="fundingStatement"
+          label="Funding statement"
+          rows={3}
+          maxLength={LIMITS.statement}
+          hint="Funders and grant numbers."
+          value={values.fundingStatement}
+          onValue={(v) => setValue('fundingStatement', v)}
+          error={errors.fundingStatement}
+        />
+        <TextAreaField
+          name="dataAvailabilityStatement"
+          label="Data availability statement"
+          rows={3}
+          maxLength={LIMITS.statement}
+          hint="Where the data behind the results can be found, or why it cannot be shared."
+          value={values.dataAvailabilityStatement}
+          onValue={(v) => setValue('dataAvailabilityStatement', v)}
+          error={errors.dataAvailabilityStatement}
+        />
+      </section>
+
+      <section className="form-section" aria-labelledby="section-files">
+        <h2 id="section-files" className="form-section__title">
+          <span className="form-section__number" aria-hidden="true">
+            4
+          </span>
+          Files
+        </h2>
+        <FileField
+          rule={MANUSCRIPT_RULE}
+          maxBytes={limits.manuscript}
+          label="Main manuscript file"
+          required
+          hint={`Word (.doc, .docx) or PDF (.pdf), up to ${formatBytes(limits.manuscript)}.`}
+          file={files.submissionFile}
+          error={errors.submissionFile}
+          reminder={reminder}
+          disabled={uploading}
+          onChoose={(file, problem) => chooseFile('submissionFile', file, problem)}
+        />
+        <FileField
+          rule={ADDITIONAL_RULE}
+          maxBytes={limits.additional}
+          label="Additional files"
+          hint={`Figures, data or supplementary material as one .zip archive, up to ${formatBytes(limits.additional)}.`}
+          file={files.additionalZip}
+          error={errors.additionalZip}
+          reminder={reminder}
+          disabled={uploading}
+          onChoose={(file, problem) => chooseFile('additionalZip', file, problem)}
+        />
+      </section>
+
+      <div className="form-actions">
+        {upload.progress ? (
+          <UploadProgress
+            label="Uploading your submission"
+            progress={upload.progress}
+            onCancel={upload.cancel}
+          />
+        ) : null}
+        <button
+          id="submission-submit"
+          ref={submitRef}
+          type="submit"
+          className="button button--primary button--large"
+          // Not `disabled`: focus stays on the button while the upload runs (a second press does nothing).
+          aria-disabled={uploading || undefined}
+        >
+          {uploading ? 'Submitting…' : 'Submit manuscript'}
+        </button>
+        <p className="form-actions__note">
+          You and the editorial office will receive an acknowledgement by email with the manuscript's
+          reference number.
+        </p>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * The two files of a submission (or a revision): what each may be, and the words used when one is refused.
+ * The page checks a chosen file with these before uploading it; the page actions hand the same rules to the
+ * server's `checkUpload`, and the API (server/submissions/routes.ts) words its refusals the same way, so an
+ * author reads one message whichever side refuses.
+ */
+export type UploadField = 'submissionFile' | 'additionalZip';
+
+export interface FileRule {
+  field: UploadField;
+  /** The file's name in messages, e.g. "The main submission file". */
+  label: string;
+  /** What the server's content check may call it. */
+  accept: ('pdf' | 'doc' | 'docx' | 'zip')[];
+  /** Names the file picker offers and the page accepts. */
+  extensions: readonly string[];
+  /** The `accept` attribute of the file input. */
+  acceptAttr: string;
+  wrongType: string;
+}
+
+export const MANUSCRIPT_RULE: FileRule = {
+  field: 'submissionFile',
+  label: 'The main submission file',
+  accept: ['pdf', 'doc', 'docx'],
+  extensions: ['.pdf', '.doc', '.docx'],
+  acceptAttr:
+    '.pdf,.doc,.docx,application/pdf,application/msword,application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  wrongType: 'The main submission file must be a Word document (.doc, .docx) or a PDF (.pdf).',
+};
+
+export const ADDITIONAL_RULE: FileRule = {
+  field: 'additionalZip',
+  label: 'The additional file',
+  accept: ['zip'],
+  extensions: ['.zip'],
+  acceptAttr: '.zip,application/zip,application/x-zip-compressed',
+  wrongType: 'The additional file must be a .zip archive.',
+};
+
+export interface UploadLimits {
+  /** Bytes (the server's MAX_MANUSCRIPT_SIZE). */
+  manuscript: number;
+  /** Bytes (the server's MAX_ADDITIONAL_SIZE). */
+  additional: number;
+}
+
+/** "43 KB", "20 MB": the same rounding as the server's messages. */
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 2) return `${Math.round((n / 1024 ** 2) * 10) / 10} MB`;
+  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+  return `${n} bytes`;
+}
+
+/** What the first bytes say a file is. A .docx is a ZIP, so both read as "zip" here. */
+type Sniffed = 'pdf' | 'doc' | 'zip' | 'other';
+
+const EXPECTED: Record<string, Sniffed> = { '.pdf': 'pdf', '.doc': 'doc', '.docx': 'zip', '.zip': 'zip' };
+
+function sniff(bytes: Uint8Array): Sniffed {
+  const starts = (sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  // PDF readers accept the header anywhere in the first KB; so does the server.
+  const head = String.fromCharCode(...bytes.subarray(0, 1024));
+  if (head.includes('%PDF-')) return 'pdf';
+  if (starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
+  if (starts([0x50, 0x4b, 0x03, 0x04]) || starts([0x50, 0x4b, 0x05, 0x06])) return 'zip';
+  return 'other';
+}
+
+export function extensionOf(name: string): string {
+  return /\.[A-Za-z0-9]+$/.exec(name)?.[0]?.toLowerCase() ?? '';
+}
+
+/**
+ * Why a chosen file cannot be uploaded, or null when it may be: empty, a name the field does not take, too
+ * large, or content that is not what its name says (a PNG renamed .pdf). Encrypted and damaged PDFs are
+ * left to the server, which reads the whole file.
+ */
+export async function fileProblem(
+  file: Blob & { name: string },
+  rule: FileRule,
+  maxBytes: number,
+): Promise<string | null> {
+  if (file.size === 0) return `${rule.label} is empty (0 bytes). Please choose the right file.`;
+  const ext = extensionOf(file.name);
+  if (!rule.extensions.includes(ext)) return `${rule.wrongType} "${file.name}" is not one of these.`;
+  if (file.size > maxBytes) return `${rule.label} is too large: the limit is ${formatBytes(maxBytes)}.`;
+  let head: Uint8Array;
+  try {
+    head = new Uint8Array(await file.slice(0, 1024).arrayBuffer());
+  } catch {
+    return `"${file.name}" could not be read. Please choose it again.`;
+  }
+  if (sniff(head) !== EXPECTED[ext]) {
+    return `${rule.wrongType} (The file's content does not match its name "${file.name}".)`;
+  }
+  return null;
+}

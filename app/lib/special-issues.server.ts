@@ -1,0 +1,8 @@
+import type { WebContext } from '../../server/web-context.ts';
+
+/** Every call for papers with its status now, and what the special-issue pages' heads need. */
+export async function loadSpecialIssues(context: WebContext, path: string) {
+  const { content, settings, baseUrl } = context.services;
+  const [issues, journal] = await Promise.all([content.specialIssues(new Date()), settings.journal()]);
+  return { issues, journalName: journal.name, email: journal.email, canonicalUrl: `${baseUrl}${path}` };
+}

@@ -1,0 +1,309 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, data, redirect, useRevalidator } from 'react-router';
+import { can } from '../../common/roles.ts';
+import { STATUS_LABELS } from '../../common/submissions.ts';
+import { revisionFieldsSchema } from '../../common/submissions.ts';
+import { DateText } from '../components/submission/DateText.tsx';
+import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
+import { StatusBadge } from '../components/submission/StatusBadge.tsx';
+import { errorsByField } from '../components/submission/draft.ts';
+import { formatBytes } from '../components/submission/upload-rules.ts';
+import { asClientError } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { isCrossSite } from '../lib/session.server.ts';
+import submissionCss from '../styles/submission.css?url';
+import type { Route } from './+types/my-submissions.$id';
+import { checkedManuscriptFiles, readUploadForm, uploadLimits } from './submission.server.ts';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  {
+    title: pageTitle(
+      matches,
+      loaderData ? `${loaderData.submission.reference}: ${loaderData.submission.title}` : 'Submission',
+    ),
+  },
+  {
+    name: 'description',
+    content: loaderData
+      ? `Status, history and files of manuscript ${loaderData.submission.reference}.`
+      : 'A submitted manuscript: its status, history and files.',
+  },
+  { name: 'robots', content: 'noindex' },
+];
+
+function submissionId(param: string | undefined): number {
+  const id = Number(param);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
+  return id;
+}
+
+/** The author's own submission; anyone else's (even for an editor, who has the desk) is "not found". */
+async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
+  const auth = context.auth!;
+  try {
+    const detail = await context.services.submissions.detail(id, auth.user);
+    if (detail.submitter.username !== auth.user.username) throw data(null, { status: 404 });
+    return detail;
+  } catch (err) {
+    const refused = asClientError(err);
+    if (refused?.status === 404) throw data(null, { status: 404 });
+    throw err;
+  }
+}
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  const id = submissionId(params.id);
+  if (!context.auth) throw redirect(`/login?${new URLSearchParams({ redirectTo: `/my-submissions/${id}` })}`);
+  if (!can('submit', context.auth.user)) throw redirect('/my-submissions');
+  const detail = await ownSubmission(context, id);
+  const { nextStatuses: _editorsOnly, submitter: _me, ...submission } = detail;
+  return {
+    submission,
+    username: context.auth.user.username,
+    limits: uploadLimits(context),
+    revised: new URL(request.url).searchParams.get('revised') === '1',
+  };
+}
+
+/** The revision form posted without JavaScript. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const id = submissionId(params.id);
+  const limits = uploadLimits(context);
+  const fail = (status: number, message: string, errors: Record<string, string> = {}, note = '') =>
+    data<RevisionFormState & { ok: false }>({ ok: false, note, errors, message }, { status });
+  let form: FormData;
+  try {
+    form = await readUploadForm(request, limits);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message);
+  }
+  const note = typeof form.get('message') === 'string' ? (form.get('message') as string) : '';
+  const auth = context.auth;
+  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.', {}, note);
+  if (!auth || !can('submit', auth.user))
+    return fail(401, 'Please log in again to upload the revision.', {}, note);
+  const fields = revisionFieldsSchema.safeParse({ message: note });
+  if (!fields.success) {
+    const errors = errorsByField(fields.error);
+    return fail(400, Object.values(errors)[0] ?? 'Invalid request.', errors, note);
+  }
+  try {
+    const { manuscript, additional } = await checkedManuscriptFiles(form, limits);
+    await context.services.submissions.revise(auth.user, id, fields.data.message, manuscript, additional);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors, note);
+  }
+  return redirect(`/my-submissions/${id}?revised=1`);
+}
+
+type Submission = Route.ComponentProps['loaderData']['submission'];
+type SubmissionFile = Submission['files'][number];
+
+export default function MySubmission({ loaderData, actionData }: Route.ComponentProps) {
+  const { submission: s, username, limits } = loaderData;
+  const revalidator = useRevalidator();
+  const [revisedHere, setRevisedHere] = useState(false);
+  const latestVersion = Math.max(0, ...s.files.map((f) => f.version));
+  const request = s.history.findLast((e) => e.to === 'revisions_requested');
+
+  return (
+    <div className="page submission-detail">
+      <p className="breadcrumb">
+        <Link to="/my-submissions">
+          <span aria-hidden="true">← </span>My submissions
+        </Link>
+      </p>
+      <header className="submission-detail__header">
+        <p className="reference">{s.reference}</p>
+        <h1 className="submission-detail__title">{s.title}</h1>
+        <p className="submission-detail__status">
+          Status: <StatusBadge status={s.status} />
+          <span className="muted">
+            {' '}
+            · last update <DateText iso={s.updatedAt} />
+          </span>
+        </p>
+      </header>
+
+      {loaderData.revised || revisedHere ? <RevisionReceived version={latestVersion} /> : null}
+
+      {s.status === 'revisions_requested' ? (
+        <section id="revision" className="panel panel--action" aria-labelledby="revision-title">
+          <h2 id="revision-title">Upload a revised manuscript</h2>
+          <p>
+            The editors have asked for revisions. Upload the revised manuscript; the earlier versions are
+            kept, and the editors are told at once.
+          </p>
+          {request?.message ? (
+            <>
+              <p className="editor-message__from">
+                The editors' request, <DateText iso={request.at} />:
+              </p>
+              <blockquote className="editor-message__text">{request.message}</blockquote>
+            </>
+          ) : null}
+          <RevisionForm
+            submissionId={s.id}
+            limits={limits}
+            initial={actionData ?? null}
+            onRevised={() => {
+              setRevisedHere(true);
+              void revalidator.revalidate();
+            }}
+          />
+        </section>
+      ) : null}
+
+      <div className="submission-detail__grid">
+        <section className="panel" aria-labelledby="history-title">
+          <h2 id="history-title">History</h2>
+          <ol className="timeline">
+            {[...s.history].reverse().map((event) => (
+              <li key={`${event.at}-${event.to}`} className="timeline__item">
+                <p className="timeline__head">
+                  <StatusBadge status={event.to} />{' '}
+                  <span className="timeline__when">
+                    <DateText iso={event.at} time />
+                  </span>
+                </p>
+                <p className="timeline__what">
+                  {event.from === null
+                    ? 'You submitted the manuscript.'
+                    : event.by === username
+                      ? `You uploaded a revised manuscript (${STATUS_LABELS[event.from].toLowerCase()} → ${STATUS_LABELS[event.to].toLowerCase()}).`
+                      : `The editorial office moved it from ${STATUS_LABELS[event.from].toLowerCase()} to ${STATUS_LABELS[event.to].toLowerCase()}.`}
+                </p>
+                {event.message ? (
+                  <blockquote className="editor-message__text">
+                    <p className="visually-hidden">
+                      {event.by === username ? 'Your note:' : 'Message from the editors:'}
+                    </p>
+                    {event.message}
+                  </blockquote>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+
+        <section className="panel" aria-labelledby="files-title">
+          <h2 id="files-title">Files</h2>
+          <FilesByVersion submissionId={s.id} files={s.files} />
+        </section>
+      </div>
+
+      <section className="panel" aria-labelledby="details-title">
+        <h2 id="details-title">The manuscript as submitted</h2>
+        <dl className="details-list">
+          <div>
+            <dt>Article type</dt>
+            <dd>{s.articleType}</dd>
+          </div>
+          <div>
+            <dt>Submitted</dt>
+            <dd>
+              <DateText iso={s.createdAt} time />
+            </dd>
+          </div>
+          <div>
+            <dt>Keywords</dt>
+            <dd>{s.keywords}</dd>
+          </div>
+          <div>
+            <dt>Authors</dt>
+            <dd>
+              <ol className="author-list">
+                {s.authors.map((a) => (
+                  <li key={`${a.email}|${a.name}|${a.affiliation}`}>
+                    <strong>{a.name}</strong>
+                    {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}{' '}
+                    <span className="muted">({a.email})</span>
+                  </li>
+                ))}
+              </ol>
+            </dd>
+          </div>
+          <div>
+            <dt>Abstract</dt>
+            <dd className="prose-text">{s.abstract}</dd>
+          </div>
+          {(
+            [
+              ['Conflict of interest', s.conflictOfInterest],
+              ['Funding statement', s.fundingStatement],
+              ['Data availability statement', s.dataAvailabilityStatement],
+            ] as const
+          ).map(([term, text]) => (
+            <div key={term}>
+              <dt>{term}</dt>
+              <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+    </div>
+  );
+}
+
+function RevisionReceived({ version }: { version: number }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className="alert alert--success">
+      <p>
+        <strong>Your revised manuscript has been received</strong> (version {version}). The editors have been
+        told, and an acknowledgement is on its way to your email.
+      </p>
+    </div>
+  );
+}
+
+function FilesByVersion({ submissionId, files }: { submissionId: number; files: SubmissionFile[] }) {
+  const versions = [...new Set(files.map((f) => f.version))].sort((a, b) => b - a);
+  if (!versions.length) return <p className="muted">No files.</p>;
+  return (
+    <ol className="versions">
+      {versions.map((version) => {
+        const inVersion = files
+          .filter((f) => f.version === version)
+          .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'manuscript' ? -1 : 1));
+        const when = inVersion[0]?.createdAt;
+        return (
+          <li key={version} className="version">
+            <h3 className="version__title">
+              Version {version}
+              <span className="version__label">
+                {version === 1 ? ' · original submission' : ' · revision'}
+                {version === versions[0] && versions.length > 1 ? ' (latest)' : ''}
+              </span>
+            </h3>
+            {when ? (
+              <p className="version__when muted">
+                <DateText iso={when} />
+              </p>
+            ) : null}
+            <ul className="file-list">
+              {inVersion.map((f) => (
+                <li key={f.id}>
+                  <span className="file-list__kind">
+                    {f.kind === 'manuscript' ? 'Manuscript' : 'Additional files'}
+                  </span>
+                  <a href={`/api/submissions/${submissionId}/files/${f.id}`} download={f.name}>
+                    {f.name}
+                  </a>{' '}
+                  <span className="muted">({formatBytes(f.size)})</span>
+                </li>
+              ))}
+            </ul>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}

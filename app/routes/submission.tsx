@@ -1,0 +1,239 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, data, redirect } from 'react-router';
+import { MESSAGES } from '../../common/messages.ts';
+import { can } from '../../common/roles.ts';
+import {
+  SubmissionForm,
+  type SubmissionFormState,
+  type Submitted,
+} from '../components/submission/SubmissionForm.tsx';
+import type { UploadLimits } from '../components/submission/upload-rules.ts';
+import {
+  authorsFromForm,
+  blankAuthor,
+  checkFields,
+  editAuthors,
+  parseIntent,
+  valuesFromForm,
+} from '../components/submission/draft.ts';
+import { asClientError } from '../lib/forms.server.ts';
+import { journalNameFrom, pageTitle } from '../lib/meta.ts';
+import { isCrossSite } from '../lib/session.server.ts';
+import submissionCss from '../styles/submission.css?url';
+import type { Route } from './+types/submission';
+import { checkedManuscriptFiles, readUploadForm, uploadLimits } from './submission.server.ts';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) => {
+  const journal = journalNameFrom(matches) ?? 'the journal';
+  return [
+    { title: pageTitle(matches, 'Submit a manuscript') },
+    {
+      name: 'description',
+      content: `Submit a manuscript to ${journal}: research articles, review articles and novel data collection articles, as Word or PDF, with optional supplementary files.`,
+    },
+  ];
+};
+
+/** Signed out: to the login page, which says why, and back here afterwards (spec section 6). */
+const LOGIN_FOR_SUBMISSION = `/login?${new URLSearchParams({ redirectTo: '/submission', reason: 'author' })}`;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const auth = context.auth;
+  if (!auth) throw redirect(LOGIN_FOR_SUBMISSION);
+  const { user } = auth;
+  if (!can('submit', user)) {
+    return { allowed: false as const, username: user.username, role: user.role, status: user.status };
+  }
+  // After a form post without JavaScript, the page is shown again (post/redirect/get) with the reference.
+  const submittedId = Number(new URL(request.url).searchParams.get('submitted'));
+  let submitted: Submitted | null = null;
+  if (Number.isInteger(submittedId) && submittedId > 0) {
+    const mine = await context.services.submissions.forUser(user.id);
+    const found = mine.find((s) => s.id === submittedId);
+    if (found) submitted = { id: found.id, reference: found.reference };
+  }
+  return { allowed: true as const, limits: uploadLimits(context), submitted };
+}
+
+type ActionResult = SubmissionFormState & { ok: false };
+
+/**
+ * The form posted without JavaScript: an edit of the author list (URL-encoded, files not sent), or the
+ * submission itself (multipart), checked with the same schema and file rules as the API.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const limits = uploadLimits(context);
+  let form: FormData;
+  try {
+    form = await readUploadForm(request, limits);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return data<ActionResult>(
+      {
+        ok: false,
+        values: valuesFromForm(new FormData()),
+        authors: [blankAuthor()],
+        errors: {},
+        message: `${refused.message} What you typed could not be kept; please fill in the form again.`,
+      },
+      { status: refused.status },
+    );
+  }
+  const values = valuesFromForm(form);
+  const authors = authorsFromForm(form);
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<ActionResult>({ ok: false, values, authors, errors, message }, { status });
+
+  const edit = parseIntent(form.get('intent'));
+  if (edit)
+    return data<ActionResult>({
+      ok: false,
+      values,
+      authors: editAuthors(authors, edit, blankAuthor),
+      errors: {},
+    });
+
+  const auth = context.auth;
+  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.');
+  if (!auth || !can('submit', auth.user)) return fail(auth ? 403 : 401, MESSAGES.mustBeAuthor);
+
+  const checked = checkFields(values, authors);
+  const errors: Record<string, string> = checked.ok ? {} : { ...checked.errors };
+  let files: Awaited<ReturnType<typeof checkedManuscriptFiles>> | null = null;
+  let status = 400;
+  try {
+    files = await checkedManuscriptFiles(form, limits);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    Object.assign(errors, refused.errors);
+    if (!Object.keys(refused.errors).length) errors.submissionFile = refused.message;
+    if (checked.ok) status = refused.status;
+  }
+  if (!checked.ok || !files) return fail(status, Object.values(errors)[0] ?? 'Invalid request.', errors);
+
+  try {
+    const created = await context.services.submissions.submit(
+      auth.user,
+      checked.data,
+      files.manuscript,
+      files.additional,
+    );
+    return redirect(`/submission?submitted=${created.id}`);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors);
+  }
+}
+
+export default function Submission({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.allowed) return <NeedsAuthorAccount {...loaderData} />;
+  return (
+    <SubmissionPage
+      limits={loaderData.limits}
+      submitted={loaderData.submitted}
+      actionData={actionData ?? null}
+    />
+  );
+}
+
+function SubmissionPage({
+  limits,
+  submitted: submittedByPost,
+  actionData,
+}: {
+  limits: UploadLimits;
+  submitted: Submitted | null;
+  actionData: ActionResult | null;
+}) {
+  const [submitted, setSubmitted] = useState<Submitted | null>(submittedByPost);
+  // A new key after each submission: the form starts again empty.
+  const [formKey, setFormKey] = useState(0);
+  useEffect(() => setSubmitted(submittedByPost), [submittedByPost]);
+
+  return (
+    <div className="page submission-page">
+      <header className="submission-page__header">
+        <p className="eyebrow">For authors</p>
+        <h1>Submit a manuscript</h1>
+        <p className="lead">
+          Send your manuscript to the editorial board for peer review. Please read the{' '}
+          <Link to="/instructions">instructions for authors</Link> first, and complete the{' '}
+          <Link to="/copyright">copyright form</Link>.
+        </p>
+      </header>
+      {submitted ? <SubmissionSuccess key={submitted.id} submitted={submitted} /> : null}
+      <SubmissionForm
+        key={formKey}
+        limits={limits}
+        initial={formKey === 0 ? actionData : null}
+        onSubmitted={(created) => {
+          setSubmitted(created);
+          setFormKey((k) => k + 1);
+        }}
+      />
+    </div>
+  );
+}
+
+function SubmissionSuccess({ submitted }: { submitted: Submitted }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.scrollIntoView({ block: 'center' });
+  }, []);
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className="alert alert--success submission-success">
+      <p className="submission-success__message">{MESSAGES.submissionSuccess}</p>
+      <p>
+        Your manuscript's reference number is <strong className="reference">{submitted.reference}</strong>.
+        Please quote it in any message about this manuscript; an acknowledgement is on its way to your email.
+      </p>
+      <p>
+        <Link to={`/my-submissions/${submitted.id}`}>Follow it in My submissions</Link>
+      </p>
+    </div>
+  );
+}
+
+function NeedsAuthorAccount({ username, role, status }: { username: string; role: string; status: string }) {
+  const blocked = status === 'rejected' || status === 'suspended';
+  return (
+    <div className="page page--narrow submission-page">
+      <h1>Submit a manuscript</h1>
+      <div className="alert alert--info" role="alert">
+        {blocked ? (
+          <p>
+            Your account <strong>{username}</strong>{' '}
+            {status === 'rejected' ? 'was not approved' : 'is suspended'} and cannot submit manuscripts.
+            Please <Link to="/contact">contact the editorial office</Link>.
+          </p>
+        ) : (
+          <p>
+            Submitting a manuscript needs an <strong>author</strong> account. You are signed in as{' '}
+            <strong>{username}</strong>, a {role} account.
+          </p>
+        )}
+      </div>
+      {blocked ? null : (
+        <>
+          <h2>How to get an author account</h2>
+          <ul className="submission-options">
+            <li>
+              <Link to="/contact">Contact the editorial office</Link> and ask for your account to be changed
+              to an author account; or
+            </li>
+            <li>
+              log out and <Link to="/regist">register an author account</Link>: authors can submit right away,
+              before the editorial board approves the account.
+            </li>
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

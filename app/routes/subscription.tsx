@@ -1,0 +1,159 @@
+import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { can } from '../../common/roles.ts';
+import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
+import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { textField } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { readerLinks } from '../lib/reader-page.ts';
+import { isCrossSite } from '../lib/session.server.ts';
+import type { Route } from './+types/subscription';
+
+export const links: Route.LinksFunction = readerLinks;
+
+const SUBSCRIBED = 'You are subscribed to new-issue alerts.';
+const UNSUBSCRIBED = 'You will no longer receive new-issue alerts.';
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'New-issue alerts') },
+  {
+    name: 'description',
+    content: 'Subscribe to e-mail alerts when a new issue of the journal is published, and find the papers published so far.',
+  },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = context.auth?.user;
+  if (!user) return { state: 'signed-out' as const };
+  if (!can('signedIn', user)) return { state: 'not-allowed' as const, username: user.username };
+  const { subscriptions, catalog, settings } = context.services;
+  const [subscribed, journal] = await Promise.all([subscriptions.isSubscribed(user.id), settings.journal()]);
+  if (!subscribed) return { state: 'not-subscribed' as const, username: user.username, email: user.email };
+  const canDownload = journal.downloads === 'open' || can('download', user);
+  const papers = await catalog.papers();
+  return {
+    state: 'subscribed' as const,
+    username: user.username,
+    email: user.email,
+    canDownload,
+    papers: papers.map((p) => ({
+      id: p.id,
+      title: p.title,
+      // Accounts that may not download yet get the download page, which says why.
+      pdfHref: canDownload ? p.pdfPath : `/download/${p.id}`,
+    })),
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = context.auth?.user;
+  if (!user) throw redirect('/login?redirectTo=%2Fsubscription');
+  if (isCrossSite(request)) return data({ ok: false as const, message: 'Cross-site requests are not allowed.' }, { status: 403 });
+  if (!can('signedIn', user)) {
+    return data({ ok: false as const, message: 'This account cannot subscribe to alerts.' }, { status: 403 });
+  }
+  const intent = textField(await request.formData(), 'intent');
+  const { subscriptions } = context.services;
+  if (intent === 'subscribe') {
+    await subscriptions.subscribe(user.id);
+    return { ok: true as const, message: SUBSCRIBED };
+  }
+  if (intent === 'unsubscribe') {
+    await subscriptions.unsubscribe(user.id);
+    return { ok: true as const, message: UNSUBSCRIBED };
+  }
+  return data({ ok: false as const, message: 'Choose to subscribe or to unsubscribe.' }, { status: 400 });
+}
+
+export default function Subscription({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formAction === '/subscription';
+  const outcome = actionData ? (
+    actionData.ok ? (
+      <FormStatus>
+        <p>{actionData.message}</p>
+      </FormStatus>
+    ) : (
+      <FormAlert attempt={actionData} message={actionData.message} />
+    )
+  ) : null;
+
+  return (
+    <JournalPageLayout
+      title="New-issue alerts"
+      lead="Get an e-mail when a new issue is published, and keep the list of published papers at hand."
+      className="subscription-page"
+    >
+      {outcome}
+      {loaderData.state === 'signed-out' ? (
+        <div className="subscription-box">
+          <p>Alerts are sent to your account’s e-mail address, so please sign in first.</p>
+          <p className="subscription-box__actions">
+            <Link to="/login?redirectTo=%2Fsubscription" className="button button--primary">
+              Log in to subscribe
+            </Link>
+            <Link to="/regist" className="button button--secondary">
+              Register
+            </Link>
+          </p>
+        </div>
+      ) : null}
+
+      {loaderData.state === 'not-allowed' ? (
+        <p className="alert alert--info">
+          The account <strong>{loaderData.username}</strong> cannot subscribe to alerts. Please{' '}
+          <Link to="/contact">contact the editorial office</Link>.
+        </p>
+      ) : null}
+
+      {loaderData.state === 'not-subscribed' ? (
+        <div className="subscription-box">
+          <p>
+            You are not subscribed. Subscribe to receive an e-mail at <strong>{loaderData.email}</strong> when a new
+            issue is published. You can unsubscribe at any time.
+          </p>
+          <Form method="post">
+            <input type="hidden" name="intent" value="subscribe" />
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {busy ? 'Subscribing…' : 'Subscribe to new-issue alerts'}
+            </button>
+          </Form>
+        </div>
+      ) : null}
+
+      {loaderData.state === 'subscribed' ? (
+        <>
+          <div className="subscription-box">
+            <p>
+              You are subscribed: alerts go to <strong>{loaderData.email}</strong>.
+            </p>
+            <Form method="post">
+              <input type="hidden" name="intent" value="unsubscribe" />
+              <button type="submit" className="button button--secondary" disabled={busy}>
+                {busy ? 'Unsubscribing…' : 'Unsubscribe'}
+              </button>
+            </Form>
+          </div>
+          <section aria-labelledby="papers-title" className="papers">
+            <h2 id="papers-title">Published papers</h2>
+            {loaderData.papers.length ? (
+              <ol className="papers__list">
+                {loaderData.papers.map((p) => (
+                  <li key={p.id} className="papers__item">
+                    <Link to={`/article/${p.id}`} className="papers__title">
+                      {p.title}
+                    </Link>
+                    <a href={p.pdfHref} className="papers__pdf" aria-label={`PDF: ${p.title}`}>
+                      PDF
+                    </a>
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <p className="muted">No papers have been published yet.</p>
+            )}
+          </section>
+        </>
+      ) : null}
+    </JournalPageLayout>
+  );
+}

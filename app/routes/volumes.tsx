@@ -1,0 +1,266 @@
+import { useEffect, useRef } from 'react';
+import { Form, Link, redirect, useNavigate, useNavigation } from 'react-router';
+import { formatPages } from '../../common/citation.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import { monthYear } from '../../server/catalog/present.ts';
+import { ArticleListItem, type ListedArticle } from '../components/ArticleListItem.tsx';
+import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { pageTitle } from '../lib/meta.ts';
+import { readerLinks } from '../lib/reader-page.ts';
+import { issueHref, notFound } from '../lib/route-params.ts';
+import type { Route } from './+types/volumes';
+
+export const links: Route.LinksFunction = readerLinks;
+
+const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+function positiveInt(value: string | null): number | null {
+  return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+/**
+ * /volumes?volume=N&issue=M shows that issue; /volumes?volume=N that volume's newest issue; /volumes the
+ * newest issue of all. A volume or issue that does not exist is a 404. The selector form (no JavaScript)
+ * sends `show` with its choice: its issue list may belong to the previously shown volume, so then an
+ * issue missing from the chosen volume means "that volume's newest", and the answer redirects to the
+ * clean address.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { catalog, settings, baseUrl } = context.services;
+  const url = new URL(request.url);
+  const fromForm = url.searchParams.has('show');
+  const volumeParam = url.searchParams.get('volume');
+  const issueParam = url.searchParams.get('issue');
+  const [index, journal] = await Promise.all([catalog.browseIndex(), settings.journal()]);
+
+  let volume: (typeof index)[number] | undefined;
+  let issue: (typeof index)[number]['issues'][number] | undefined;
+  if (volumeParam === null) {
+    if (issueParam !== null && !fromForm) notFound();
+    volume = index.find((v) => v.issues.length) ?? index[0];
+    issue = volume?.issues.at(-1);
+  } else {
+    volume = index.find((v) => v.volume_number === positiveInt(volumeParam));
+    if (!volume) notFound();
+    if (issueParam === null || issueParam === '') {
+      issue = volume.issues.at(-1);
+    } else {
+      issue = volume.issues.find((i) => i.issue_number === positiveInt(issueParam));
+      if (!issue) {
+        if (!fromForm) notFound();
+        issue = volume.issues.at(-1);
+      }
+    }
+  }
+  if (fromForm && volume) throw redirect(issueHref(volume.volume_number, issue?.issue_number));
+
+  const articles = issue ? await catalog.issueArticles(issue.id) : [];
+  const selected = volume && issue ? { volume: volume.volume_number, issue: issue.issue_number } : null;
+  const issueDate = (i: { publication_date: string | null }, year: number) =>
+    i.publication_date ? monthYear(i.publication_date) : String(year);
+
+  return {
+    journalName: journal.name,
+    canonicalUrl:
+      volumeParam === null ? `${baseUrl}/volumes` : `${baseUrl}${issueHref(volume!.volume_number, issue?.issue_number)}`,
+    selected,
+    volume: volume
+      ? { number: volume.volume_number, title: volume.title, year: volume.year }
+      : null,
+    issue:
+      volume && issue
+        ? {
+            number: issue.issue_number,
+            title: issue.title,
+            description: issue.description,
+            date: issueDate(issue, volume.year),
+          }
+        : null,
+    articles: articles.map(
+      (a): ListedArticle => ({
+        id: a.id,
+        title: a.title,
+        articleType: a.article_type,
+        authors: a.authors.map((au) => au.name),
+        pages: formatPages(a.pages),
+        doi: a.doi,
+        date: a.publication_date,
+        dateLabel: longDate.format(new Date(`${a.publication_date}T00:00:00Z`)),
+      }),
+    ),
+    tree: index.map((v) => ({
+      number: v.volume_number,
+      title: v.title,
+      year: v.year,
+      issues: v.issues.map((i) => ({
+        number: i.issue_number,
+        title: i.title,
+        date: issueDate(i, v.year),
+        articleCount: i.article_count,
+      })),
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [{ title: pageTitle(matches, 'Page not found') }];
+  const { issue, volume, journalName, articles } = loaderData;
+  const where = volume && issue ? `Volume ${volume.number}, Issue ${issue.number}` : null;
+  const description = where
+    ? `Table of contents of ${journalName}, ${where} (${issue!.date}): ${articles.length} article${articles.length === 1 ? '' : 's'}. Open access under CC BY 4.0.`
+    : `Browse every volume and issue of ${journalName}.`;
+  return [
+    { title: pageTitle(matches, where ? `${where} · Volumes` : 'Volumes') },
+    { name: 'description', content: description },
+    { tagName: 'link', rel: 'canonical', href: loaderData.canonicalUrl },
+  ];
+};
+
+export default function Volumes({ loaderData }: Route.ComponentProps) {
+  const { selected, volume, issue, articles, tree } = loaderData;
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const loading = navigation.state === 'loading' && navigation.location.pathname === '/volumes';
+  const issuesOfVolume = tree.find((v) => v.number === volume?.number)?.issues ?? [];
+
+  // With scripts, choosing in a select shows the choice at once; the page stays, and so does focus. The
+  // selects are left uncontrolled (a controlled one would jump back until the new issue has loaded) and
+  // follow the page whenever it changes by other means (a link in the list below, Back).
+  const go = (href: string) => navigate(href, { preventScrollReset: true });
+  const volumeRef = useRef<HTMLSelectElement>(null);
+  const issueRef = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (volumeRef.current) volumeRef.current.value = String(volume?.number ?? '');
+    if (issueRef.current) issueRef.current.value = String(issue?.number ?? '');
+  }, [volume?.number, issue?.number]);
+
+  return (
+    <JournalPageLayout
+      title="Volumes and Issues"
+      lead="Every issue of the journal, newest first. Choose a volume and an issue to see its articles."
+      className="volumes-page"
+    >
+      {tree.length === 0 ? (
+        <p className="muted">No volumes have been published yet.</p>
+      ) : (
+        <>
+          <Form method="get" action="/volumes" className="issue-picker" aria-label="Choose an issue">
+            <div className="issue-picker__field">
+              <label htmlFor="pick-volume">Volume</label>
+              <select
+                id="pick-volume"
+                name="volume"
+                ref={volumeRef}
+                defaultValue={String(volume?.number ?? '')}
+                onChange={(e) => go(issueHref(Number(e.currentTarget.value)))}
+              >
+                {tree.map((v) => (
+                  <option key={v.number} value={v.number}>
+                    Volume {v.number} ({v.year})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="issue-picker__field">
+              <label htmlFor="pick-issue">Issue</label>
+              <select
+                id="pick-issue"
+                name="issue"
+                ref={issueRef}
+                defaultValue={String(issue?.number ?? '')}
+                disabled={issuesOfVolume.length === 0}
+                onChange={(e) => volume && go(issueHref(volume.number, Number(e.currentTarget.value)))}
+              >
+                {issuesOfVolume.length === 0 ? <option value="">No issues yet</option> : null}
+                {issuesOfVolume.map((i) => (
+                  <option key={i.number} value={i.number}>
+                    Issue {i.number} ({i.date})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <button type="submit" name="show" value="" className="button button--secondary issue-picker__submit">
+              Show issue
+            </button>
+          </Form>
+
+          <section
+            className="issue-toc"
+            aria-labelledby="issue-toc-title"
+            aria-busy={loading ? true : undefined}
+          >
+            {volume && issue ? (
+              <>
+                <h2 id="issue-toc-title">
+                  Volume {volume.number}, Issue {issue.number}
+                  <span className="issue-toc__date"> · {issue.date}</span>
+                </h2>
+                {issue.title && issue.title !== `Issue ${issue.number}` ? (
+                  <p className="issue-toc__title">{issue.title}</p>
+                ) : null}
+                {issue.description ? <p className="issue-toc__description">{issue.description}</p> : null}
+                {articles.length ? (
+                  <ol className="toc-list">
+                    {articles.map((a) => (
+                      <li key={a.id}>
+                        <ArticleListItem article={a} />
+                      </li>
+                    ))}
+                  </ol>
+                ) : (
+                  <p className="empty-issue">{MESSAGES.emptyIssue}</p>
+                )}
+              </>
+            ) : (
+              <>
+                <h2 id="issue-toc-title">Volume {volume?.number}</h2>
+                <p className="muted">No issues have been published in this volume yet.</p>
+              </>
+            )}
+            <p role="status" className="visually-hidden">
+              {selected
+                ? `Showing Volume ${selected.volume}, Issue ${selected.issue}: ${articles.length || 'no'} article${articles.length === 1 ? '' : 's'}.`
+                : ''}
+            </p>
+          </section>
+
+          <nav className="browse-tree" aria-labelledby="browse-title">
+            <h2 id="browse-title">All volumes and issues</h2>
+            <ul className="browse-tree__volumes">
+              {tree.map((v) => (
+                <li key={v.number}>
+                  <h3 className="browse-tree__volume">
+                    Volume {v.number} <span className="muted">({v.year})</span>
+                  </h3>
+                  {v.issues.length ? (
+                    <ul className="browse-tree__issues">
+                      {v.issues.map((i) => {
+                        const current = selected?.volume === v.number && selected.issue === i.number;
+                        return (
+                          <li key={i.number} className="browse-tree__issue">
+                            <Link
+                              to={issueHref(v.number, i.number)}
+                              preventScrollReset
+                              aria-current={current ? 'page' : undefined}
+                            >
+                              Issue {i.number}, {i.date}
+                            </Link>{' '}
+                            <span className="muted">
+                              ({i.articleCount ? `${i.articleCount} article${i.articleCount === 1 ? '' : 's'}` : 'under review'})
+                            </span>
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  ) : (
+                    <p className="muted">No issues yet.</p>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </>
+      )}
+    </JournalPageLayout>
+  );
+}

@@ -1,0 +1,121 @@
+import type { EditorialBoard } from '../common/content.ts';
+
+/**
+ * The editorial board as first seeded (settings key `content.editorial-board`); afterwards the editorial
+ * office edits it in the database. The people and institutions are fictional demo entries, and their
+ * e-mail addresses use the reserved `.example` top-level domain, so nothing is ever sent to anyone real.
+ */
+export const editorialBoard: EditorialBoard = [
+  {
+    name: 'Prof. Meenakshi Raghavan',
+    role: 'editor-in-chief',
+    affiliation: 'Department of Computer Science and Engineering, Kaveri Institute of Technology, Coimbatore',
+    country: 'India',
+    researchAreas: ['Machine learning', 'Trustworthy and explainable AI', 'Data mining'],
+    email: 'm.raghavan@kaveri-tech.example',
+  },
+  {
+    name: 'Prof. Tomasz Wierzbicki',
+    role: 'associate-editor-in-chief',
+    affiliation: 'Faculty of Electronics and Information Technology, Vistula University of Technology, Warsaw',
+    country: 'Poland',
+    researchAreas: ['Distributed systems', 'Cloud computing', 'Big data platforms'],
+    email: 't.wierzbicki@vistula-tech.example',
+  },
+  {
+    name: 'Prof. Aisha Bello',
+    role: 'associate-editor-in-chief',
+    affiliation: 'Department of Electrical and Electronic Engineering, Savannah Federal University of Technology',
+    country: 'Nigeria',
+    researchAreas: ['Renewable energy systems', 'Power electronics', 'Smart grids'],
+    email: 'a.bello@savannah-tech.example',
+  },
+  {
+    name: 'Dr. Karthik Subramanian',
+    role: 'associate-editor',
+    affiliation: 'School of Computing, Nilgiri University, Udhagamandalam',
+    country: 'India',
+    researchAreas: ['Internet of Things', 'Embedded systems', 'Edge computing'],
+    email: 'karthik.s@nilgiri-university.example',
+  },
+  {
+    name: 'Dr. Elena Marchetti',
+    role: 'associate-editor',
+    affiliation: 'Department of Information Engineering, University of Monteverde',
+    country: 'Italy',
+    researchAreas: ['Software engineering', 'Formal verification', 'Model-based testing'],
+    email: 'elena.marchetti@monteverde-univ.example',
+  },
+  {
+    name: 'Dr. Hiroshi Tanabe',
+    role: 'associate-editor',
+    affiliation: 'Graduate School of Engineering, Kitakami Institute of Science, Sendai',
+    country: 'Japan',
+    researchAreas: ['Robotics', 'Motion planning', 'Human–robot interaction'],
+    email: 'h.tanabe@kitakami-science.example',
+  },
+  {
+    name: 'Dr. Priya Natarajan',
+    role: 'associate-editor',
+    affiliation: 'Department of Information Technology, Coromandel College of Engineering, Chennai',
+    country: 'India',
+    researchAreas: ['Cybersecurity', 'Blockchain systems', 'Applied cryptography'],
+    email: 'priya.natarajan@coromandel-engg.example',
+  },
+  {
+    name: 'Dr. Daniel Hoffmann',
+    role: 'board-member',
+    affiliation: 'Institute for Visual Computing, Rheinau University of Applied Sciences',
+    country: 'Germany',
+    researchAreas: ['Scientific visualization', 'Computer graphics', 'Multimedia systems'],
+    email: 'd.hoffmann@rheinau-uas.example',
+  },
+  {
+    name: 'Dr. Fatima Zahra El Amrani',
+    role: 'board-member',
+    affiliation: 'National School of Computer Science and Systems Analysis, Atlas University, Rabat',
+    country: 'Morocco',
+    researchAreas: ['Natural language processing', 'Data-centric AI', 'Information retrieval'],
+    email: 'f.elamrani@atlas-univ.example',
+  },
+  {
+    name: 'Dr. Lucas Pereira',
+    role: 'board-member',
+    affiliation: 'Institute of Computing, Federal University of Serra Azul',
+    country: 'Brazil',
+    researchAreas: ['Software testing', 'Mutation testing', 'Search-based software engineering'],
+    email: 'lucas.pereira@serra-azul.example',
+  },
+  {
+    name: 'Dr. Anjali Deshpande',
+    role: 'board-member',
+    affiliation: 'Centre for Data Science, Deccan Institute of Engineering and Management, Pune',
+    country: 'India',
+    researchAreas: ['Big data analytics', 'Stream processing', 'Health informatics'],
+    email: 'anjali.deshpande@deccan-iem.example',
+  },
+  {
+    name: "Dr. Ciarán O'Connor",
+    role: 'board-member',
+    affiliation: 'School of Computer Science, Shannon Technological University',
+    country: 'Ireland',
+    researchAreas: ['Network security', 'Intrusion detection', 'Security of cyber-physical systems'],
+    email: 'ciaran.oconnor@shannon-tu.example',
+  },
+  {
+    name: 'Dr. Nguyen Thi Lan',
+    role: 'board-member',
+    affiliation: 'Faculty of Electrical Engineering, Red River University of Science and Technology, Hanoi',
+    country: 'Vietnam',
+    researchAreas: ['Photovoltaic systems', 'Battery management', 'Energy forecasting'],
+    email: 'lan.nguyen@redriver-ust.example',
+  },
+  {
+    name: 'Dr. Rajesh Kumar Iyer',
+    role: 'board-member',
+    affiliation: 'Department of Instrumentation and Control Engineering, Vaigai College of Technology, Madurai',
+    country: 'India',
+    researchAreas: ['Industrial automation', 'Control systems', 'Digital twins'],
+    email: 'rk.iyer@vaigai-tech.example',
+  },
+];

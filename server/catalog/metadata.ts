@@ -1,0 +1,205 @@
+import { doiUrl, keywordList, pageRange } from '../../common/citation.ts';
+import type { JournalSettings } from '../../common/journal.ts';
+import type { PublicArticle } from './present.ts';
+
+/**
+ * What an article page tells machines, in the server's HTML: Highwire Press `citation_*` tags (Google
+ * Scholar), Dublin Core, Open Graph, and schema.org JSON-LD. Pure: the article, the journal's settings and
+ * the site's base URL in; tags out. The page renders them; nothing here knows about React.
+ */
+
+export type MetaTag = { name: string; content: string } | { property: string; content: string };
+
+export interface ArticleMetadata {
+  /** The article's title, for <title>. */
+  title: string;
+  /** A short description (the abstract, cut at a word). */
+  description: string;
+  canonicalUrl: string;
+  /** Highwire, then Dublin Core, then Open Graph tags, in the order they go into the page. */
+  tags: MetaTag[];
+  /** <link> elements: the canonical address and the Dublin Core schema. */
+  links: { rel: string; href: string }[];
+  /** A schema.org ScholarlyArticle; serialise it with `serializeJsonLd`. */
+  jsonLd: Record<string, unknown>;
+}
+
+type JournalFacts = Pick<
+  JournalSettings,
+  'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'publisherAddress' | 'language' | 'license'
+>;
+
+type ArticleFacts = Pick<
+  PublicArticle,
+  | 'id'
+  | 'title'
+  | 'abstract'
+  | 'keywords'
+  | 'pages'
+  | 'doi'
+  | 'authors'
+  | 'public_pdf_url'
+  | 'publication_date'
+  | 'volume_number'
+  | 'issue_number'
+>;
+
+const DESCRIPTION_LENGTH = 300;
+
+/** The text cut at a word boundary to at most `max` characters, with an ellipsis when cut. */
+export function truncate(text: string, max = DESCRIPTION_LENGTH): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, '')}…`;
+}
+
+/** "2025/03/01" from "2025-03-01": the date format Google Scholar asks for. */
+export const highwireDate = (isoDate: string) => isoDate.slice(0, 10).replaceAll('-', '/');
+
+function absolute(baseUrl: string, pathOrUrl: string): string {
+  return new URL(pathOrUrl, `${baseUrl.replace(/\/+$/, '')}/`).toString();
+}
+
+export function articleMetadata(
+  article: ArticleFacts,
+  journal: JournalFacts,
+  baseUrl: string,
+): ArticleMetadata {
+  const url = absolute(baseUrl, `/article/${article.id}`);
+  const pdfUrl = article.public_pdf_url ? absolute(baseUrl, article.public_pdf_url) : null;
+  const keywords = keywordList(article.keywords);
+  const { first, last } = pageRange(article.pages);
+  const date = article.publication_date.slice(0, 10);
+  const description = truncate(article.abstract);
+  const doiLink = article.doi ? doiUrl(article.doi) : null;
+  const volume = String(article.volume_number);
+  const issue = String(article.issue_number);
+
+  const name = (n: string, content: string | number): MetaTag => ({ name: n, content: String(content) });
+  const property = (p: string, content: string): MetaTag => ({ property: p, content });
+
+  const highwire: MetaTag[] = [
+    name('citation_journal_title', journal.name),
+    name('citation_journal_abbrev', journal.abbreviation),
+    name('citation_issn', journal.issnOnline),
+    name('citation_publisher', journal.publisher),
+    // Each author is followed by their own institution and e-mail: Scholar pairs them by position.
+    ...article.authors.flatMap((a) => [
+      name('citation_author', a.name),
+      ...(a.affiliation ? [name('citation_author_institution', a.affiliation)] : []),
+      ...(a.email ? [name('citation_author_email', a.email)] : []),
+    ]),
+    name('citation_title', article.title),
+    name('citation_language', journal.language),
+    name('citation_publication_date', highwireDate(date)),
+    name('citation_volume', volume),
+    name('citation_issue', issue),
+    name('citation_firstpage', first),
+    name('citation_lastpage', last),
+    ...(article.doi ? [name('citation_doi', article.doi)] : []),
+    name('citation_abstract_html_url', url),
+    name('citation_abstract', article.abstract),
+    ...keywords.map((k) => name('citation_keywords', k)),
+    ...(pdfUrl ? [name('citation_pdf_url', pdfUrl)] : []),
+  ];
+
+  const dublinCore: MetaTag[] = [
+    name('DC.title', article.title),
+    ...article.authors.map((a) => name('DC.creator', a.name)),
+    name('DC.date', date),
+    name('DC.type', 'Text'),
+    name('DC.format', 'text/html'),
+    name('DC.language', journal.language),
+    name('DC.identifier', doiLink ?? url),
+    ...(article.doi ? [name('DC.identifier.doi', article.doi)] : []),
+    name('DC.rights', journal.license.url),
+    name('DC.publisher', journal.publisher),
+    name('DC.source', journal.name),
+    name('DC.source.issn', journal.issnOnline),
+    name('DC.source.volume', volume),
+    name('DC.source.issue', issue),
+    name('DC.citation.spage', first),
+    name('DC.citation.epage', last),
+    ...keywords.map((k) => name('DC.subject', k)),
+    name('DC.description', article.abstract),
+  ];
+
+  const openGraph: MetaTag[] = [
+    property('og:title', article.title),
+    property('og:type', 'article'),
+    property('og:url', url),
+    property('og:description', description),
+    property('og:site_name', journal.name),
+    property('article:published_time', date),
+    ...keywords.map((k) => property('article:tag', k)),
+  ];
+
+  const periodical = {
+    '@type': 'Periodical',
+    name: journal.name,
+    alternateName: journal.abbreviation,
+    issn: journal.issnOnline,
+    publisher: { '@type': 'Organization', name: journal.publisher },
+  };
+
+  const jsonLd: Record<string, unknown> = {
+    '@context': 'https://schema.org',
+    '@type': 'ScholarlyArticle',
+    '@id': url,
+    url,
+    mainEntityOfPage: url,
+    headline: article.title,
+    name: article.title,
+    author: article.authors.map((a) => ({
+      '@type': 'Person',
+      name: a.name,
+      ...(a.affiliation ? { affiliation: { '@type': 'Organization', name: a.affiliation } } : {}),
+    })),
+    datePublished: date,
+    inLanguage: journal.language,
+    isPartOf: {
+      '@type': 'PublicationIssue',
+      issueNumber: issue,
+      datePublished: date,
+      isPartOf: { '@type': 'PublicationVolume', volumeNumber: volume, isPartOf: periodical },
+    },
+    publisher: { '@type': 'Organization', name: journal.publisher, address: journal.publisherAddress },
+    license: journal.license.url,
+    isAccessibleForFree: true,
+    ...(article.doi
+      ? {
+          identifier: { '@type': 'PropertyValue', propertyID: 'DOI', value: article.doi, url: doiLink },
+          sameAs: doiLink,
+        }
+      : {}),
+    keywords,
+    abstract: article.abstract,
+    description,
+    pageStart: String(first),
+    pageEnd: String(last),
+    pagination: `${first}-${last}`,
+    ...(pdfUrl ? { encoding: { '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl } } : {}),
+  };
+
+  return {
+    title: article.title,
+    description,
+    canonicalUrl: url,
+    tags: [...highwire, ...dublinCore, ...openGraph],
+    links: [
+      { rel: 'canonical', href: url },
+      { rel: 'schema.DC', href: 'http://purl.org/dc/elements/1.1/' },
+    ],
+    jsonLd,
+  };
+}
+
+/**
+ * JSON for a <script type="application/ld+json"> element. `<`, `>` and `&` become \u escapes (still the
+ * same JSON), so text such as "</script>" in an abstract cannot end the element; U+2028/2029 likewise.
+ */
+export function serializeJsonLd(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,0 +1,89 @@
+import { numberAffiliations } from '../../common/citation.ts';
+import type { JournalSettings } from '../../common/journal.ts';
+import { iso6392b } from './languages.ts';
+import type { Work } from './works.ts';
+import { el, renderXml, textEl } from './xml.ts';
+
+/**
+ * DOAJ article XML (https://doaj.org/static/doaj/doajArticles.xsd): one `record` per article, for the
+ * publisher to upload (DOAJ does not harvest). `fullTextUrl` is the PDF itself, as DOAJ requires, never
+ * the landing page. Checked offline in the tests with `../shared/schemas/validate doaj FILE`.
+ */
+
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+
+type JournalFacts = Pick<JournalSettings, 'name' | 'issnOnline' | 'publisher' | 'language'>;
+
+/** DOAJ's free-text document type, from ours. */
+function documentType(articleType: string): string {
+  const t = articleType.toLowerCase();
+  if (t.includes('review')) return 'review';
+  if (t.includes('editorial')) return 'editorial';
+  if (t.includes('letter')) return 'letter';
+  return 'article';
+}
+
+/** Works without a PDF cannot be listed (DOAJ needs the full text): the caller leaves them out. */
+export function doajRecords(journal: JournalFacts, works: Work[]): string {
+  const lang = iso6392b(journal.language);
+  const langAttr = lang ? { language: lang } : null;
+  const records = works.map((w) => {
+    const { authors, affiliations } = numberAffiliations(w.authors);
+    const named = affiliations.filter((a) => a.text);
+    return el(
+      'record',
+      null,
+      textEl('language', lang),
+      el('publisher', null, journal.publisher),
+      el('journalTitle', null, journal.name),
+      el('eissn', null, journal.issnOnline),
+      el('publicationDate', null, w.publicationDate),
+      el('volume', null, String(w.volume.number)),
+      el('issue', null, String(w.issue.number)),
+      w.firstPage !== null ? el('startPage', null, String(w.firstPage)) : null,
+      w.firstPage !== null && w.lastPage !== null ? el('endPage', null, String(w.lastPage)) : null,
+      textEl('doi', w.doi),
+      el('publisherRecordId', null, String(w.id)),
+      el('documentType', null, documentType(w.articleType)),
+      el('title', langAttr, w.title),
+      authors.length
+        ? el(
+            'authors',
+            null,
+            authors.map((a) =>
+              el(
+                'author',
+                null,
+                el('name', null, a.name),
+                textEl('email', a.email),
+                a.affiliation.trim() ? el('affiliationId', null, a.mark) : null,
+              ),
+            ),
+          )
+        : null,
+      named.length
+        ? el(
+            'affiliationsList',
+            null,
+            named.map((a) => el('affiliationName', { affiliationId: a.mark }, a.text)),
+          )
+        : null,
+      textEl('abstract', w.abstract, langAttr),
+      el('fullTextUrl', { format: 'pdf' }, w.pdfUrl!),
+      w.keywords.length
+        ? el(
+            'keywords',
+            langAttr,
+            w.keywords.map((k) => el('keyword', null, k)),
+          )
+        : null,
+    );
+  });
+  return renderXml(
+    el(
+      'records',
+      { 'xmlns:xsi': XSI, 'xsi:noNamespaceSchemaLocation': 'https://doaj.org/static/doaj/doajArticles.xsd' },
+      records,
+    ),
+  );
+}

@@ -1,0 +1,169 @@
+import { numberAffiliations } from '../../common/citation.ts';
+import type { JournalSettings } from '../../common/journal.ts';
+import { splitName } from './names.ts';
+import type { Work } from './works.ts';
+import { type XmlElement, el, textEl } from './xml.ts';
+
+/**
+ * JATS (Journal Article Tag Suite, 1.3) front matter generated from our metadata: `<article>` with
+ * `<front>` only (journal-meta and article-meta), the way OJS's JATS template serves it over OAI-PMH.
+ * The body stays in the PDF. Elements follow the order the JATS content models require.
+ */
+
+export const JATS_SCHEMA = 'https://jats.nlm.nih.gov/publishing/1.3/xsd/JATS-journalpublishing1-3.xsd';
+/** JATS elements have no namespace; OAI-PMH names one for the format all the same (as OJS does). */
+export const JATS_NAMESPACE = 'http://jats.nlm.nih.gov';
+const XLINK = 'http://www.w3.org/1999/xlink';
+const ALI = 'http://www.niso.org/schemas/ali/1.0/';
+
+type JournalFacts = Pick<
+  JournalSettings,
+  'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'publisherAddress' | 'language' | 'license'
+>;
+
+/** "research-article" from "Research Article": JATS's article-type values are lower-case and hyphenated. */
+export function jatsArticleType(type: string): string {
+  const t = type.trim().toLowerCase();
+  if (t.includes('review')) return 'review-article';
+  if (t.includes('case')) return 'case-report';
+  if (t.includes('editorial')) return 'editorial';
+  if (t.includes('letter')) return 'letter';
+  if (t.includes('short') || t.includes('brief')) return 'brief-report';
+  if (t.includes('data')) return 'data-paper';
+  if (t.includes('research') || t.includes('original')) return 'research-article';
+  return 'other';
+}
+
+function dateParts(isoDate: string) {
+  const [year, month, day] = isoDate.slice(0, 10).split('-');
+  return [textEl('day', day), textEl('month', month), textEl('year', year)];
+}
+
+/**
+ * The article's JATS front matter. `namespace` is the default namespace declared on `<article>`: `''`
+ * (the default) undeclares an enclosing one, as inside an OAI-PMH response, where JATS's unqualified
+ * elements would otherwise fall into the OAI namespace.
+ */
+export function jatsArticle(
+  work: Work,
+  journal: JournalFacts,
+  opts: { namespace?: string } = {},
+): XmlElement {
+  const { authors, affiliations } = numberAffiliations(
+    work.authors.map((a) => ({ ...a, affiliation: a.affiliation.trim() })),
+  );
+  const hasAff = (mark: string) => affiliations.some((a) => a.mark === mark && a.text);
+  const year = work.publicationDate.slice(0, 4);
+
+  const contribs = authors.map((a) => {
+    const n = splitName(a.name);
+    return el(
+      'contrib',
+      { 'contrib-type': 'author' },
+      el(
+        'name',
+        { 'name-style': n.given ? 'western' : 'given-only' },
+        // JATS's <name> needs a surname unless it is given-only.
+        n.given
+          ? [el('surname', null, n.surname), el('given-names', null, n.given)]
+          : el('given-names', null, n.surname),
+        textEl('suffix', n.suffix),
+      ),
+      textEl('email', a.email),
+      hasAff(a.mark) ? el('xref', { 'ref-type': 'aff', rid: `aff${work.id}-${a.mark}` }, a.mark) : null,
+    );
+  });
+  const affs = affiliations
+    .filter((a) => a.text)
+    .map((a) =>
+      el(
+        'aff',
+        { id: `aff${work.id}-${a.mark}` },
+        el('label', null, a.mark),
+        el('institution', null, a.text),
+      ),
+    );
+
+  const articleMeta = el(
+    'article-meta',
+    null,
+    el('article-id', { 'pub-id-type': 'publisher-id' }, String(work.id)),
+    work.doi ? el('article-id', { 'pub-id-type': 'doi' }, work.doi) : null,
+    el(
+      'article-categories',
+      null,
+      el('subj-group', { 'subj-group-type': 'heading' }, el('subject', null, work.articleType)),
+    ),
+    el('title-group', null, el('article-title', null, work.title)),
+    authors.length ? el('contrib-group', null, contribs, affs) : null,
+    el(
+      'pub-date',
+      { 'publication-format': 'electronic', 'date-type': 'pub' },
+      dateParts(work.publicationDate),
+    ),
+    el('volume', null, String(work.volume.number)),
+    el('issue', null, String(work.issue.number)),
+    textEl('issue-title', work.issue.title),
+    work.firstPage !== null ? el('fpage', null, String(work.firstPage)) : null,
+    work.firstPage !== null && work.lastPage !== null ? el('lpage', null, String(work.lastPage)) : null,
+    el(
+      'permissions',
+      null,
+      el('copyright-statement', null, `© ${year} The Author(s).`),
+      el('copyright-year', null, year),
+      el('copyright-holder', null, 'The Author(s)'),
+      el(
+        'license',
+        { 'license-type': 'open-access', 'xlink:href': journal.license.url },
+        el('ali:license_ref', null, journal.license.url),
+        el(
+          'license-p',
+          null,
+          `This article is published under the ${journal.license.name} licence (${journal.license.url}).`,
+        ),
+      ),
+    ),
+    el('self-uri', { 'xlink:href': work.url, 'content-type': 'text/html' }),
+    work.pdfUrl ? el('self-uri', { 'xlink:href': work.pdfUrl, 'content-type': 'application/pdf' }) : null,
+    work.abstract ? el('abstract', null, el('p', null, work.abstract)) : null,
+    work.keywords.length
+      ? el(
+          'kwd-group',
+          { 'kwd-group-type': 'author' },
+          work.keywords.map((k) => el('kwd', null, k)),
+        )
+      : null,
+  );
+
+  const journalMeta = el(
+    'journal-meta',
+    null,
+    el('journal-id', { 'journal-id-type': 'publisher-id' }, journal.abbreviation),
+    el(
+      'journal-title-group',
+      null,
+      el('journal-title', null, journal.name),
+      el('abbrev-journal-title', { 'abbrev-type': 'publisher' }, journal.abbreviation),
+    ),
+    el('issn', { 'publication-format': 'electronic', 'pub-type': 'epub' }, journal.issnOnline),
+    el(
+      'publisher',
+      null,
+      el('publisher-name', null, journal.publisher),
+      textEl('publisher-loc', journal.publisherAddress),
+    ),
+  );
+
+  return el(
+    'article',
+    {
+      xmlns: opts.namespace ?? '',
+      'xmlns:xlink': XLINK,
+      'xmlns:ali': ALI,
+      'article-type': jatsArticleType(work.articleType),
+      'dtd-version': '1.3',
+      'xml:lang': journal.language,
+    },
+    el('front', null, journalMeta, articleMeta),
+  );
+}

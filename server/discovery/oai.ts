@@ -1,0 +1,554 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { JournalSettings } from '../../common/journal.ts';
+import { DC_NAMESPACE, OAI_DC_NAMESPACE, OAI_DC_SCHEMA, oaiDc } from './dublin-core.ts';
+import { JATS_NAMESPACE, JATS_SCHEMA, jatsArticle } from './jats.ts';
+import type { PlaceFilter, Selection, Work, WorkReader } from './works.ts';
+import { type XmlChild, type XmlElement, el, renderXml } from './xml.ts';
+
+/**
+ * OAI-PMH 2.0 (https://www.openarchives.org/OAI/openarchivesprotocol.html): the six verbs over the
+ * published articles, as a pure request → XML function (the route only reads the arguments and sends the
+ * text). Choices, declared in Identify and kept everywhere:
+ *
+ * - identifiers `oai:{host}:article/{id}`; datestamps are the article's `updated_at`, in UTC, at seconds
+ *   granularity (`YYYY-MM-DDThh:mm:ssZ`); `from`/`until` also take days (`YYYY-MM-DD`), both the same way;
+ * - deletedRecord `transient`: an unpublished (withdrawn) article stays in the lists as a header with
+ *   `status="deleted"` and no metadata, so harvesters learn that it went; we do not promise to keep such
+ *   headers forever;
+ * - sets: `volume:{n}` and `volume:{n}:issue:{m}` (numbers as printed), a hierarchy: a record in an issue
+ *   is in its volume too, and its header names both;
+ * - paging: stateless resumption tokens (the query and the last id seen, signed with the server's secret)
+ *   that never expire; records are listed in id order, so pages neither repeat nor skip a record while
+ *   the catalogue changes. `completeListSize` and `cursor` are on every token.
+ */
+
+export const OAI_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/';
+const OAI_SCHEMA = 'http://www.openarchives.org/OAI/2.0/OAI-PMH.xsd';
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const OAI_IDENTIFIER_NAMESPACE = 'http://www.openarchives.org/OAI/2.0/oai-identifier';
+
+export const OAI_GRANULARITY = 'YYYY-MM-DDThh:mm:ssZ';
+export const OAI_DELETED_RECORD = 'transient';
+
+export const METADATA_FORMATS = [
+  { prefix: 'oai_dc', schema: OAI_DC_SCHEMA, namespace: OAI_DC_NAMESPACE },
+  { prefix: 'jats', schema: JATS_SCHEMA, namespace: JATS_NAMESPACE },
+] as const;
+type MetadataPrefix = (typeof METADATA_FORMATS)[number]['prefix'];
+
+export type OaiErrorCode =
+  | 'badArgument'
+  | 'badResumptionToken'
+  | 'badVerb'
+  | 'cannotDisseminateFormat'
+  | 'idDoesNotExist'
+  | 'noRecordsMatch'
+  | 'noMetadataFormats'
+  | 'noSetHierarchy';
+
+class OaiError extends Error {
+  constructor(
+    readonly code: OaiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Which arguments each verb takes: required, optional, or exclusive (the resumption token). */
+const VERBS: Record<string, { required: string[]; optional: string[]; exclusive?: string }> = {
+  Identify: { required: [], optional: [] },
+  ListMetadataFormats: { required: [], optional: ['identifier'] },
+  ListSets: { required: [], optional: [], exclusive: 'resumptionToken' },
+  GetRecord: { required: ['identifier', 'metadataPrefix'], optional: [] },
+  ListIdentifiers: {
+    required: ['metadataPrefix'],
+    optional: ['from', 'until', 'set'],
+    exclusive: 'resumptionToken',
+  },
+  ListRecords: {
+    required: ['metadataPrefix'],
+    optional: ['from', 'until', 'set'],
+    exclusive: 'resumptionToken',
+  },
+};
+
+type ListVerb = 'ListIdentifiers' | 'ListRecords';
+
+// ---- Dates ----------------------------------------------------------------------------------------
+
+export interface OaiDate {
+  date: Date;
+  granularity: 'day' | 'seconds';
+}
+
+/** A UTC datestamp at seconds granularity: "2025-03-01T10:15:00Z". */
+export function oaiDatestamp(d: Date): string {
+  return `${d.toISOString().slice(0, 19)}Z`;
+}
+
+/** A `from`/`until` value, at day or seconds granularity; null when it is neither or not a real date. */
+export function parseOaiDate(text: string): OaiDate | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})Z)?$/.exec(text);
+  if (!m) return null;
+  const [y, mo, d, h = '0', mi = '0', s = '0'] = m.slice(1);
+  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  // Reject what Date would roll over: 2025-02-30, 24:00:00, 12:60:00.
+  if (
+    date.getUTCFullYear() !== Number(y) ||
+    date.getUTCMonth() !== Number(mo) - 1 ||
+    date.getUTCDate() !== Number(d) ||
+    date.getUTCHours() !== Number(h) ||
+    date.getUTCMinutes() !== Number(mi) ||
+    date.getUTCSeconds() !== Number(s)
+  ) {
+    return null;
+  }
+  return { date, granularity: m[4] === undefined ? 'day' : 'seconds' };
+}
+
+/** The first instant after `until`: datestamps are whole seconds, `until` includes its whole day/second. */
+function afterUntil(until: OaiDate): Date {
+  return new Date(until.date.getTime() + (until.granularity === 'day' ? 86_400_000 : 1000));
+}
+
+// ---- Sets -----------------------------------------------------------------------------------------
+
+/** setSpec syntax from the protocol's schema. */
+const SET_SPEC_SYNTAX = /^[A-Za-z0-9\-_.!~*'()]+(:[A-Za-z0-9\-_.!~*'()]+)*$/;
+
+export function parseSetSpec(spec: string): PlaceFilter | null {
+  const m = /^volume:([1-9]\d{0,8})(?::issue:([1-9]\d{0,8}))?$/.exec(spec);
+  if (!m) return null;
+  return { volume: Number(m[1]), ...(m[2] ? { issue: Number(m[2]) } : {}) };
+}
+
+export const volumeSetSpec = (volume: number) => `volume:${volume}`;
+export const issueSetSpec = (volume: number, issue: number) => `volume:${volume}:issue:${issue}`;
+
+// ---- Resumption tokens ----------------------------------------------------------------------------
+
+const tokenPayload = z.object({
+  v: z.literal(1),
+  verb: z.enum(['ListIdentifiers', 'ListRecords']),
+  m: z.enum(['oai_dc', 'jats']),
+  s: z.string().optional(),
+  f: z.string().optional(),
+  u: z.string().optional(),
+  /** The last id already sent. */
+  a: z.number().int().min(0),
+  /** How many records were sent before the page this token asks for. */
+  c: z.number().int().min(0),
+});
+type TokenPayload = z.infer<typeof tokenPayload>;
+
+class Tokens {
+  constructor(private readonly secret: string) {}
+
+  private sign(body: string): string {
+    return createHmac('sha256', this.secret)
+      .update(`oai-resumption-token:${body}`)
+      .digest('base64url')
+      .slice(0, 22);
+  }
+
+  encode(p: TokenPayload): string {
+    const body = Buffer.from(JSON.stringify(p)).toString('base64url');
+    return `${body}.${this.sign(body)}`;
+  }
+
+  decode(token: string): TokenPayload | null {
+    const m = /^([A-Za-z0-9_-]{1,2000})\.([A-Za-z0-9_-]{22})$/.exec(token);
+    if (!m) return null;
+    const expected = Buffer.from(this.sign(m[1]));
+    const given = Buffer.from(m[2]);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+    try {
+      const parsed = tokenPayload.safeParse(JSON.parse(Buffer.from(m[1], 'base64url').toString('utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+// ---- The repository -------------------------------------------------------------------------------
+
+export interface OaiDeps {
+  works: WorkReader;
+  journal: () => Promise<JournalSettings>;
+  /** The site's public address, without a trailing slash. */
+  baseUrl: string;
+  /** Signs resumption tokens. */
+  secret: string;
+  /** Records per ListIdentifiers/ListRecords response. */
+  pageSize: number;
+  now?: () => Date;
+}
+
+export class OaiRepository {
+  private readonly tokens: Tokens;
+  readonly baseUrl: string;
+  /** The namespace part of our identifiers: the public host name. */
+  readonly host: string;
+
+  constructor(private readonly deps: OaiDeps) {
+    if (!Number.isInteger(deps.pageSize) || deps.pageSize < 1)
+      throw new Error('OAI page size must be a positive integer');
+    this.tokens = new Tokens(deps.secret);
+    this.baseUrl = `${deps.baseUrl}/oai`;
+    this.host = new URL(deps.baseUrl).hostname;
+  }
+
+  identifier(articleId: number): string {
+    return `oai:${this.host}:article/${articleId}`;
+  }
+
+  /** The article id an identifier names, or null when it is not one of ours. */
+  articleIdOf(identifier: string): number | null {
+    const prefix = `oai:${this.host}:article/`;
+    if (!identifier.startsWith(prefix)) return null;
+    const rest = identifier.slice(prefix.length);
+    return /^[1-9]\d{0,9}$/.test(rest) && Number(rest) <= 2_147_483_647 ? Number(rest) : null;
+  }
+
+  /** Answers one request, given its arguments (query string or form body), as the XML document. */
+  async respond(args: URLSearchParams): Promise<string> {
+    const values = new Map<string, string[]>();
+    for (const [k, v] of args) values.set(k, [...(values.get(k) ?? []), v]);
+
+    const verbs = values.get('verb') ?? [];
+    const spec = verbs.length === 1 ? VERBS[verbs[0]] : undefined;
+    if (!spec || !Object.hasOwn(VERBS, verbs[0])) {
+      const message =
+        verbs.length === 0
+          ? 'The verb argument is missing.'
+          : verbs.length > 1
+            ? 'The verb argument is repeated.'
+            : `"${verbs[0]}" is not an OAI-PMH verb.`;
+      return this.document(null, [this.error('badVerb', message)]);
+    }
+    const verb = verbs[0];
+
+    const problems: string[] = [];
+    const allowed = new Set([
+      ...spec.required,
+      ...spec.optional,
+      ...(spec.exclusive ? [spec.exclusive] : []),
+    ]);
+    for (const [k, v] of values) {
+      if (k === 'verb') continue;
+      if (!allowed.has(k)) problems.push(`"${k}" is not an argument of ${verb}.`);
+      else if (v.length > 1) problems.push(`The argument "${k}" is repeated.`);
+      else if (v[0] === '') problems.push(`The argument "${k}" is empty.`);
+    }
+    const exclusive = spec.exclusive && values.has(spec.exclusive);
+    if (exclusive && values.size > 2) {
+      problems.push(`${spec.exclusive} is an exclusive argument: send it with the verb alone.`);
+    }
+    if (!exclusive) {
+      for (const r of spec.required) if (!values.has(r)) problems.push(`${verb} needs the argument "${r}".`);
+    }
+    if (problems.length) {
+      return this.document(
+        null,
+        problems.map((p) => this.error('badArgument', p)),
+      );
+    }
+
+    const one = (k: string) => values.get(k)?.[0];
+    const requestAttrs: Record<string, string> = { verb };
+    for (const [k, v] of values) requestAttrs[k] = v[0];
+
+    try {
+      let body: XmlElement;
+      switch (verb) {
+        case 'Identify':
+          body = await this.identify();
+          break;
+        case 'ListMetadataFormats':
+          body = await this.listMetadataFormats(one('identifier'));
+          break;
+        case 'ListSets':
+          body = await this.listSets(one('resumptionToken'));
+          break;
+        case 'GetRecord':
+          body = await this.getRecord(one('identifier')!, one('metadataPrefix')!);
+          break;
+        default:
+          body = await this.list(verb as ListVerb, {
+            token: one('resumptionToken'),
+            metadataPrefix: one('metadataPrefix'),
+            from: one('from'),
+            until: one('until'),
+            set: one('set'),
+          });
+      }
+      return this.document(requestAttrs, [body]);
+    } catch (err) {
+      if (!(err instanceof OaiError)) throw err;
+      // badArgument found late (dates, sets) still leaves the request element bare, as the protocol says.
+      const attrs = err.code === 'badArgument' ? null : requestAttrs;
+      return this.document(attrs, [this.error(err.code, err.message)]);
+    }
+  }
+
+  private error(code: OaiErrorCode, message: string) {
+    return el('error', { code }, message);
+  }
+
+  private document(requestAttrs: Record<string, string> | null, content: XmlChild[]): string {
+    const now = this.deps.now?.() ?? new Date();
+    return renderXml(
+      el(
+        'OAI-PMH',
+        { xmlns: OAI_NAMESPACE, 'xmlns:xsi': XSI, 'xsi:schemaLocation': `${OAI_NAMESPACE} ${OAI_SCHEMA}` },
+        el('responseDate', null, oaiDatestamp(now)),
+        el('request', requestAttrs, this.baseUrl),
+        content,
+      ),
+    );
+  }
+
+  // ---- Verbs --------------------------------------------------------------------------------------
+
+  private async identify(): Promise<XmlElement> {
+    const journal = await this.deps.journal();
+    const earliest = await this.deps.works.earliestChange(true);
+    const earliestDatestamp = earliest ? oaiDatestamp(earliest) : `${journal.startYear}-01-01T00:00:00Z`;
+    const sampleHost = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/.test(this.host);
+    return el(
+      'Identify',
+      null,
+      el('repositoryName', null, journal.name),
+      el('baseURL', null, this.baseUrl),
+      el('protocolVersion', null, '2.0'),
+      el('adminEmail', null, journal.email),
+      el('earliestDatestamp', null, earliestDatestamp),
+      el('deletedRecord', null, OAI_DELETED_RECORD),
+      el('granularity', null, OAI_GRANULARITY),
+      // The oai-identifier description is only valid for a host name with a dot (not "localhost").
+      sampleHost
+        ? el(
+            'description',
+            null,
+            el(
+              'oai-identifier',
+              {
+                xmlns: OAI_IDENTIFIER_NAMESPACE,
+                'xsi:schemaLocation': `${OAI_IDENTIFIER_NAMESPACE} http://www.openarchives.org/OAI/2.0/oai-identifier.xsd`,
+              },
+              el('scheme', null, 'oai'),
+              el('repositoryIdentifier', null, this.host),
+              el('delimiter', null, ':'),
+              el('sampleIdentifier', null, this.identifier(1)),
+            ),
+          )
+        : null,
+    );
+  }
+
+  private async listMetadataFormats(identifier: string | undefined): Promise<XmlElement> {
+    if (identifier !== undefined) {
+      const work = await this.findWork(identifier);
+      // A withdrawn article is only a deleted header now: no format can carry its metadata.
+      if (work.status !== 'published') {
+        throw new OaiError(
+          'noMetadataFormats',
+          `${identifier} has been withdrawn: no metadata is available for it.`,
+        );
+      }
+    }
+    return el(
+      'ListMetadataFormats',
+      null,
+      METADATA_FORMATS.map((f) =>
+        el(
+          'metadataFormat',
+          null,
+          el('metadataPrefix', null, f.prefix),
+          el('schema', null, f.schema),
+          el('metadataNamespace', null, f.namespace),
+        ),
+      ),
+    );
+  }
+
+  private async listSets(token: string | undefined): Promise<XmlElement> {
+    if (token !== undefined) {
+      throw new OaiError(
+        'badResumptionToken',
+        'The set list is never split: this resumption token is not ours.',
+      );
+    }
+    const tree = await this.deps.works.volumesWithIssues();
+    if (!tree.length) throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
+    return el(
+      'ListSets',
+      null,
+      tree.map(({ volume, issues }) => [
+        el(
+          'set',
+          null,
+          el('setSpec', null, volumeSetSpec(volume.volumeNumber)),
+          el('setName', null, `Volume ${volume.volumeNumber} (${volume.year})`),
+        ),
+        issues.map((issue) =>
+          el(
+            'set',
+            null,
+            el('setSpec', null, issueSetSpec(volume.volumeNumber, issue.issueNumber)),
+            el('setName', null, `Volume ${volume.volumeNumber}, Issue ${issue.issueNumber}: ${issue.title}`),
+            issue.description.trim()
+              ? el(
+                  'setDescription',
+                  null,
+                  el(
+                    'oai_dc:dc',
+                    {
+                      'xmlns:oai_dc': OAI_DC_NAMESPACE,
+                      'xmlns:dc': DC_NAMESPACE,
+                      'xsi:schemaLocation': `${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`,
+                    },
+                    el('dc:description', null, issue.description.trim()),
+                  ),
+                )
+              : null,
+          ),
+        ),
+      ]),
+    );
+  }
+
+  private async getRecord(identifier: string, prefix: string): Promise<XmlElement> {
+    const format = this.format(prefix);
+    const work = await this.findWork(identifier);
+    return el('GetRecord', null, this.record(work, format, await this.deps.journal()));
+  }
+
+  private async list(
+    verb: ListVerb,
+    args: { token?: string; metadataPrefix?: string; from?: string; until?: string; set?: string },
+  ): Promise<XmlElement> {
+    let query: TokenPayload;
+    if (args.token !== undefined) {
+      const decoded = this.tokens.decode(args.token);
+      if (!decoded || decoded.verb !== verb) {
+        throw new OaiError(
+          'badResumptionToken',
+          'The resumption token is invalid (or belongs to another verb).',
+        );
+      }
+      query = decoded;
+    } else {
+      query = {
+        v: 1,
+        verb,
+        m: this.format(args.metadataPrefix!),
+        ...(args.set !== undefined ? { s: args.set } : {}),
+        ...(args.from !== undefined ? { f: args.from } : {}),
+        ...(args.until !== undefined ? { u: args.until } : {}),
+        a: 0,
+        c: 0,
+      };
+    }
+    const selection = await this.selection(query, args.token !== undefined);
+    const { works, more } = await this.deps.works.selectPage(selection, query.a, this.deps.pageSize);
+    if (!works.length && query.c === 0) {
+      throw new OaiError('noRecordsMatch', 'No records match these arguments.');
+    }
+    const total = await this.deps.works.selectCount(selection);
+    const tokenAttrs = { completeListSize: String(total), cursor: String(query.c) };
+    let token: XmlElement | null = null;
+    if (more) {
+      const next = this.tokens.encode({ ...query, a: works[works.length - 1].id, c: query.c + works.length });
+      token = el('resumptionToken', tokenAttrs, next);
+    } else if (query.c > 0) {
+      // The last part of a split list carries an empty token.
+      token = el('resumptionToken', tokenAttrs);
+    }
+    const journal = await this.deps.journal();
+    return el(
+      verb,
+      null,
+      verb === 'ListRecords'
+        ? works.map((w) => this.record(w, query.m, journal))
+        : works.map((w) => this.header(w)),
+      token,
+    );
+  }
+
+  // ---- Helpers ------------------------------------------------------------------------------------
+
+  private format(prefix: string): MetadataPrefix {
+    const f = METADATA_FORMATS.find((x) => x.prefix === prefix);
+    if (!f) {
+      throw new OaiError(
+        'cannotDisseminateFormat',
+        `"${prefix}" is not a metadata format of this repository (${METADATA_FORMATS.map((x) => x.prefix).join(', ')}).`,
+      );
+    }
+    return f.prefix;
+  }
+
+  private async findWork(identifier: string): Promise<Work> {
+    const id = this.articleIdOf(identifier);
+    const work = id === null ? null : await this.deps.works.work(id);
+    if (!work) throw new OaiError('idDoesNotExist', `${identifier} is not an identifier of this repository.`);
+    return work;
+  }
+
+  /** The database selection a list request stands for; throws the protocol's errors for bad arguments. */
+  private async selection(q: TokenPayload, fromToken: boolean): Promise<Selection> {
+    // Inside a token the arguments were checked when it was issued; failing now means it was tampered with.
+    const fail = (message: string) =>
+      new OaiError(
+        fromToken ? 'badResumptionToken' : 'badArgument',
+        fromToken ? 'The resumption token is invalid.' : message,
+      );
+    const from = q.f !== undefined ? parseOaiDate(q.f) : undefined;
+    const until = q.u !== undefined ? parseOaiDate(q.u) : undefined;
+    if (from === null)
+      throw fail(`from "${q.f}" is not a date in the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ.`);
+    if (until === null)
+      throw fail(`until "${q.u}" is not a date in the form YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ.`);
+    if (from && until && from.granularity !== until.granularity) {
+      throw fail('from and until must have the same granularity.');
+    }
+    if (from && until && from.date > until.date) throw fail('from is later than until.');
+    let place: PlaceFilter | undefined;
+    if (q.s !== undefined) {
+      if (!SET_SPEC_SYNTAX.test(q.s)) throw fail(`"${q.s}" is not a setSpec.`);
+      if (!(await this.deps.works.volumesWithIssues()).length) {
+        throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
+      }
+      const parsed = parseSetSpec(q.s);
+      if (!parsed) throw new OaiError('noRecordsMatch', `There is no set "${q.s}".`);
+      place = parsed;
+    }
+    return {
+      includeUnpublished: true,
+      place,
+      from: from?.date,
+      untilExclusive: until ? afterUntil(until) : undefined,
+    };
+  }
+
+  private header(work: Work): XmlElement {
+    return el(
+      'header',
+      work.status === 'published' ? null : { status: 'deleted' },
+      el('identifier', null, this.identifier(work.id)),
+      el('datestamp', null, oaiDatestamp(work.updatedAt)),
+      el('setSpec', null, volumeSetSpec(work.volume.number)),
+      el('setSpec', null, issueSetSpec(work.volume.number, work.issue.number)),
+    );
+  }
+
+  private record(work: Work, prefix: MetadataPrefix, journal: JournalSettings): XmlElement {
+    if (work.status !== 'published') return el('record', null, this.header(work));
+    const metadata = prefix === 'oai_dc' ? oaiDc(work, journal) : jatsArticle(work, journal);
+    return el('record', null, this.header(work), el('metadata', null, metadata));
+  }
+}

@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { messageResponse } from '../../common/api.ts';
+import { idParamSchema } from '../../common/schemas.ts';
+import type { Api } from '../http/api.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import { crossrefDeposit } from './crossref.ts';
+import { doajRecords } from './doaj.ts';
+import { type FeedSpec, atomFeed, rssFeed } from './feeds.ts';
+import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from './links.ts';
+import { OaiRepository } from './oai.ts';
+import { PUBLIC_PAGES, type SitemapEntry, issueListingPath, robotsTxt, sitemapXml } from './sitemap.ts';
+import { type Work, WorkReader } from './works.ts';
+
+export interface DiscoveryOptions {
+  /** Records per OAI-PMH ListRecords/ListIdentifiers response (default 100). */
+  oaiPageSize?: number;
+}
+
+export const DEFAULT_OAI_PAGE_SIZE = 100;
+/** How many articles the journal-wide feeds carry. */
+export const FEED_SIZE = 20;
+
+const XML = 'text/xml; charset=utf-8';
+
+/** The newest of some dates (or `fallback` when there are none). */
+function newest(dates: (Date | null | undefined)[], fallback: Date): Date {
+  let best: Date | null = null;
+  for (const d of dates) if (d && (!best || d > best)) best = d;
+  return best ?? fallback;
+}
+
+/**
+ * Sends a crawler document with an ETag (its bytes' hash) and Last-Modified, answering 304 when the
+ * client's copy is current (If-None-Match first, else If-Modified-Since, as RFC 9110 orders them).
+ */
+function sendCacheable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  doc: { body: string; type: string; lastModified?: Date },
+) {
+  const etag = `"${createHash('sha256').update(doc.body).digest('base64url').slice(0, 27)}"`;
+  reply.header('etag', etag).header('cache-control', 'public, max-age=300');
+  const lastModified = doc.lastModified
+    ? new Date(Math.floor(doc.lastModified.getTime() / 1000) * 1000)
+    : null;
+  if (lastModified) reply.header('last-modified', lastModified.toUTCString());
+  const ifNoneMatch = request.headers['if-none-match'];
+  const ifModifiedSince = request.headers['if-modified-since'];
+  let fresh = false;
+  if (ifNoneMatch) {
+    fresh = ifNoneMatch
+      .split(',')
+      .map((t) => t.trim().replace(/^W\//, ''))
+      .some((t) => t === etag || t === '*');
+  } else if (ifModifiedSince && lastModified) {
+    const since = Date.parse(ifModifiedSince);
+    fresh = !Number.isNaN(since) && lastModified.getTime() <= since;
+  }
+  if (fresh) return reply.code(304).send();
+  return reply.type(doc.type).send(doc.body);
+}
+
+/**
+ * What indexers, harvesters and feed readers fetch: OAI-PMH at /oai, the sitemap, robots.txt and the
+ * feeds. Plain routes (not the JSON API), registered before the pages so that they never reach them.
+ */
+export async function crawlerRoutes(app: FastifyInstance, services: Services, opts: DiscoveryOptions = {}) {
+  const { settings, baseUrl } = services;
+  const works = new WorkReader(services.db, baseUrl);
+  const oai = new OaiRepository({
+    works,
+    journal: () => settings.journal(),
+    baseUrl,
+    secret: services.config.sessionSecret,
+    pageSize: opts.oaiPageSize ?? DEFAULT_OAI_PAGE_SIZE,
+  });
+
+  // OAI-PMH: GET with a query string, or POST with a form-encoded body, as the protocol allows.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    const answer = async (args: URLSearchParams, reply: FastifyReply) => {
+      const xml = await oai.respond(args);
+      return reply.type(XML).header('cache-control', 'no-store').send(xml);
+    };
+    scope.get(DISCOVERY_PATHS.oai, (request, reply) => {
+      const q = request.url.indexOf('?');
+      return answer(new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1)), reply);
+    });
+    scope.post(DISCOVERY_PATHS.oai, (request, reply) =>
+      answer(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), reply),
+    );
+  });
+
+  app.get(DISCOVERY_PATHS.robots, (request, reply) =>
+    sendCacheable(request, reply, { body: robotsTxt(baseUrl), type: 'text/plain; charset=utf-8' }),
+  );
+
+  app.get(DISCOVERY_PATHS.sitemap, async (request, reply) => {
+    const [stamps, tree] = await Promise.all([works.publishedStamps(), works.volumesWithIssues()]);
+    const epoch = new Date(Date.UTC((await settings.journal()).startYear, 0, 1));
+    const latestByIssue = new Map<number, Date>();
+    for (const s of stamps)
+      latestByIssue.set(s.issueId, newest([latestByIssue.get(s.issueId), s.updatedAt], epoch));
+    const siteChanged = stamps.length
+      ? newest(
+          stamps.map((s) => s.updatedAt),
+          epoch,
+        )
+      : null;
+    const entries: SitemapEntry[] = PUBLIC_PAGES.map((path) => ({
+      path,
+      lastmod: path === '/' || path === '/volumes' ? siteChanged : null,
+    }));
+    // Volumes newest first, as the Volumes page lists them; only issues with published articles.
+    for (const { volume, issues } of [...tree].reverse()) {
+      for (const issue of issues) {
+        const changed = latestByIssue.get(issue.id);
+        if (changed)
+          entries.push({ path: issueListingPath(volume.volumeNumber, issue.issueNumber), lastmod: changed });
+      }
+    }
+    for (const s of stamps) entries.push({ path: `/article/${s.id}`, lastmod: s.updatedAt });
+    return sendCacheable(request, reply, {
+      body: sitemapXml(baseUrl, entries),
+      type: 'application/xml; charset=utf-8',
+      lastModified: siteChanged ?? undefined,
+    });
+  });
+
+  const feedSpec = async (
+    selfUrl: string,
+    issue?: { volume: number; issue: number },
+  ): Promise<FeedSpec | null> => {
+    const journal = await settings.journal();
+    const epoch = new Date(Date.UTC(journal.startYear, 0, 1));
+    if (!issue) {
+      const list = await works.latest(FEED_SIZE);
+      return {
+        title: journal.name,
+        description: `The latest articles of ${journal.name}.`,
+        pageUrl: `${baseUrl}/`,
+        selfUrl,
+        works: list,
+        updated: newest(
+          list.map((w) => w.updatedAt),
+          epoch,
+        ),
+      };
+    }
+    const found = await works.issue(issue);
+    if (!found) return null;
+    const list: Work[] = await works.issueWorks(found.issue.id);
+    return {
+      title: `${journal.name}: Volume ${issue.volume}, Issue ${issue.issue}`,
+      description: `${found.issue.title}. ${found.issue.description}`.trim(),
+      pageUrl: `${baseUrl}${issueListingPath(issue.volume, issue.issue)}`,
+      selfUrl,
+      works: list,
+      updated: newest([found.issue.updatedAt, ...list.map((w) => w.updatedAt)], epoch),
+    };
+  };
+
+  const feed = (kind: 'rss' | 'atom') => async (request: FastifyRequest, reply: FastifyReply) => {
+    const params = request.params as { volume?: string; issue?: string };
+    let place: { volume: number; issue: number } | undefined;
+    if (params.volume !== undefined) {
+      const number = /^[1-9]\d{0,8}$/;
+      if (!number.test(params.volume) || !number.test(params.issue ?? '')) {
+        return reply.code(404).type('text/plain; charset=utf-8').send('No such issue.');
+      }
+      place = { volume: Number(params.volume), issue: Number(params.issue) };
+    }
+    const issuePath = kind === 'rss' ? FEED_PATHS.issueRss : FEED_PATHS.issueAtom;
+    const selfUrl = baseUrl + (place ? issuePath(place.volume, place.issue) : FEED_PATHS[kind]);
+    const spec = await feedSpec(selfUrl, place);
+    if (!spec) return reply.code(404).type('text/plain; charset=utf-8').send('No such issue.');
+    const journal = await settings.journal();
+    return sendCacheable(request, reply, {
+      body: kind === 'rss' ? rssFeed(journal, spec) : atomFeed(journal, spec),
+      type: `${FEED_TYPES[kind]}; charset=utf-8`,
+      lastModified: spec.updated,
+    });
+  };
+
+  app.get(FEED_PATHS.rss, feed('rss'));
+  app.get(FEED_PATHS.atom, feed('atom'));
+  app.get('/volumes/:volume/issues/:issue/feed.rss', feed('rss'));
+  app.get('/volumes/:volume/issues/:issue/feed.atom', feed('atom'));
+}
+
+const exportErrors = {
+  401: { description: 'Not signed in, or the session has ended', schema: messageResponse },
+  403: { description: 'Not allowed for this account', schema: messageResponse },
+  404: { description: 'No such issue or article', schema: messageResponse },
+  409: {
+    description: 'Nothing in it can be exported (no published article with a DOI or a PDF)',
+    schema: messageResponse,
+  },
+};
+
+/** `cjei-crossref-v1i2.xml`: the journal, the format and the place. */
+function exportName(abbreviation: string, format: string, place: string) {
+  const journal =
+    abbreviation
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'journal';
+  return `${journal}-${format}-${place}.xml`;
+}
+
+function sendXmlAttachment(reply: FastifyReply, xml: string, filename: string) {
+  return reply
+    .header('content-type', 'application/xml; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'private, no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(xml);
+}
+
+/** The dashboard's downloads for Crossref (DOI deposit) and DOAJ (article upload): JSON API routes. */
+export function exportRoutes(api: Api, services: Services) {
+  const { settings } = services;
+  const works = new WorkReader(services.db, services.baseUrl);
+
+  const issueOrThrow = async (id: number) => {
+    const found = await works.issue({ id });
+    if (!found) throw notFound('Issue not found.');
+    return found;
+  };
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/export/crossref/issue/:id',
+    tag: 'Editorial',
+    summary: "Crossref deposit XML (schema 5.3.1) for an issue's published articles",
+    description:
+      'One `doi_batch` with the journal, the issue and every published article of it that has a DOI (articles without one are left out; the `X-Skipped-Articles` header lists their ids). Upload it to Crossref to register or update the DOIs.',
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The deposit XML, as an attachment', binary: 'application/xml' },
+      ...exportErrors,
+    },
+    handler: async ({ params, reply }) => {
+      const { issue, volume } = await issueOrThrow(params.id);
+      const all = await works.issueWorks(issue.id);
+      const withDoi = all.filter((w) => w.doi);
+      if (!withDoi.length)
+        throw conflict('This issue has no published article with a DOI: there is nothing to deposit.');
+      const skipped = all.filter((w) => !w.doi).map((w) => w.id);
+      if (skipped.length) reply.header('x-skipped-articles', skipped.join(','));
+      const journal = await settings.journal();
+      const now = new Date();
+      const place = `v${volume.volumeNumber}i${issue.issueNumber}`;
+      const xml = crossrefDeposit(journal, { volume: withDoi[0].volume, issue: withDoi[0].issue }, withDoi, {
+        batchId: `${journal.abbreviation.toLowerCase()}-${place}-${now.getTime()}`,
+        now,
+      });
+      return sendXmlAttachment(reply, xml, exportName(journal.abbreviation, 'crossref', place));
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/export/crossref/article/:id',
+    tag: 'Editorial',
+    summary: 'Crossref deposit XML (schema 5.3.1) for one published article',
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The deposit XML, as an attachment', binary: 'application/xml' },
+      ...exportErrors,
+    },
+    handler: async ({ params, reply }) => {
+      const work = await works.work(params.id);
+      if (!work) throw notFound('Article not found.');
+      if (work.status !== 'published')
+        throw conflict('This article is not published: it cannot be deposited.');
+      if (!work.doi) throw conflict('This article has no DOI: give it one before depositing it.');
+      const journal = await settings.journal();
+      const now = new Date();
+      const xml = crossrefDeposit(journal, { volume: work.volume, issue: work.issue }, [work], {
+        batchId: `${journal.abbreviation.toLowerCase()}-article-${work.id}-${now.getTime()}`,
+        now,
+      });
+      return sendXmlAttachment(
+        reply,
+        xml,
+        exportName(journal.abbreviation, 'crossref', `article-${work.id}`),
+      );
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/export/doaj/issue/:id',
+    tag: 'Editorial',
+    summary: "DOAJ article XML for an issue's published articles",
+    description:
+      'One `record` per published article with a PDF; `fullTextUrl` is the PDF download. Articles without a PDF are left out (the `X-Skipped-Articles` header lists them). Upload it in the DOAJ publisher area.',
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The DOAJ XML, as an attachment', binary: 'application/xml' },
+      ...exportErrors,
+    },
+    handler: async ({ params, reply }) => {
+      const { issue, volume } = await issueOrThrow(params.id);
+      const all = await works.issueWorks(issue.id);
+      const withPdf = all.filter((w) => w.pdfUrl);
+      if (!withPdf.length)
+        throw conflict('This issue has no published article with a PDF: there is nothing to upload.');
+      const skipped = all.filter((w) => !w.pdfUrl).map((w) => w.id);
+      if (skipped.length) reply.header('x-skipped-articles', skipped.join(','));
+      const journal = await settings.journal();
+      const xml = doajRecords(journal, withPdf);
+      return sendXmlAttachment(
+        reply,
+        xml,
+        exportName(journal.abbreviation, 'doaj', `v${volume.volumeNumber}i${issue.issueNumber}`),
+      );
+    },
+  });
+}

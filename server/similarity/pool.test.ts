@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { BusyError, WorkerPool } from './pool.ts';
+
+const entry = new URL('./worker.ts', import.meta.url);
+const emptyAlign = {
+  manuscript: { wordHashes: new Uint32Array(0), mask: new Uint8Array(0) },
+  sources: [],
+  params: { seedWords: 3, gapWords: 8, minMatchWords: 8, anchorWords: 6, minDensity: 0.5, maxSeedOccurrences: 64 },
+};
+
+describe('WorkerPool', () => {
+  it('starts a TypeScript worker lazily and ends it when idle', async () => {
+    const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 4, idleMs: 100 });
+    try {
+      expect(pool.stats().workers).toBe(0);
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+      expect(pool.stats().workers).toBe(1);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(pool.stats().workers).toBe(0);
+      // And starts again when needed.
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('rejects at once with BusyError when the queue is full', async () => {
+    const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 1, idleMs: 1000 });
+    try {
+      const runs = [pool.run('align', emptyAlign), pool.run('align', emptyAlign), pool.run('align', emptyAlign)];
+      const results = await Promise.allSettled(runs);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect((results[2] as PromiseRejectedResult).reason).toBeInstanceOf(BusyError);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('carries errors back from the worker and keeps working', async () => {
+    const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 4, idleMs: 1000 });
+    try {
+      await expect(pool.run('nonsense', {})).rejects.toThrow(/Unknown operation nonsense/);
+      const err = await pool.run('prepare', { data: new Uint8Array([1, 2, 3]), options: {} }).catch((e) => e);
+      expect(err).toMatchObject({ name: 'ExtractionError', message: expect.stringMatching(/Only Word/) });
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+    } finally {
+      await pool.close();
+    }
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The report a check returns, and the privacy rule.
+ *
+ * Privacy: a reader's check shows titles and passages of PUBLISHED articles only. A match with anything
+ * unpublished (a submitted manuscript, an article taken down) is reported as "an unpublished manuscript
+ * held by the journal" with its share, and nothing from it: no title, no author, no text, no id. Editors
+ * see everything.
+ */
+import type { Passage } from './align.ts';
+import type { GrammarIssue } from './grammar.ts';
+import { type Credit, percentage, round2 } from './score.ts';
+import type { SourceKind } from './tables.ts';
+
+export type Viewer = 'reader' | 'editor';
+
+export const UNPUBLISHED_LABEL = 'An unpublished manuscript held by the journal';
+
+export interface ReportSource {
+  /** "S1", "S2", … in order of share: passages refer to their source by it. */
+  ref: string;
+  /** What it is; `unpublished` is all a reader learns about an unpublished source. */
+  kind: SourceKind | 'unpublished';
+  /** The similarity document's id (editors only). */
+  documentId: number | null;
+  /** articles.id or submission_files.id (editors; readers get it for published articles only). */
+  sourceId: number | null;
+  /** The article's id, for a link, when the source is a published article. */
+  articleId: number | null;
+  title: string | null;
+  /** What to show: the title, or the unpublished label. */
+  label: string;
+  published: boolean;
+  /** Manuscript words credited to this source (each word to one source only). */
+  matchedWords: number;
+  /** matchedWords / counted words × 100, two decimals; the shares add up to plagiarismPercentage. */
+  sharePercentage: number;
+  passageCount: number;
+}
+
+export interface TextRange {
+  /** Character offsets in the text: [start, end). */
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface ReportPassage {
+  source: string;
+  /** Manuscript words of this passage credited to its source. */
+  words: number;
+  /** Of those, words identical in both texts. */
+  exactWords: number;
+  manuscript: TextRange;
+  /** The matching text in the source; null when the viewer may not see it. */
+  sourceText: TextRange | null;
+}
+
+export interface GrammarReport {
+  /** How the percentage is defined (shown beside it). */
+  measure: string;
+  available: boolean;
+  /** Why it is not available (the checker failed or is switched off). */
+  error?: string;
+  sentences: number;
+  sentencesWithIssues: number;
+  issues: GrammarIssue[];
+}
+
+export interface SimilarityReport {
+  /** Matched words / counted words × 100, two decimals. */
+  plagiarismPercentage: number;
+  /** Sentences without a counted issue / sentences × 100, two decimals; null when not measured. */
+  grammarQualityPercentage: number | null;
+  viewer: Viewer;
+  settings: { excludeQuotes: boolean; excludeBibliography: boolean; minMatchWords: number };
+  file: { kind: string; pages: number | null };
+  words: {
+    /** All words of the manuscript. */
+    total: number;
+    /** Words the percentage is computed over (all but the bibliography when it is excluded). */
+    counted: number;
+    matched: number;
+    quoted: number;
+    bibliography: number;
+  };
+  /** The manuscript's normalised text: passages and grammar issues point into it. */
+  text: string;
+  sources: ReportSource[];
+  passages: ReportPassage[];
+  grammar: GrammarReport;
+  timings: Record<string, number>;
+}
+
+export const GRAMMAR_MEASURE =
+  'Share of the sentences of the body (before the bibliography) in which the grammar checker found no grammar, agreement, spelling, word-choice or usage issue. Spelling is not counted for words used in the journal\u2019s own articles and manuscripts (technical terms, names), nor for acronyms and names.';
+
+export interface MatchedSource {
+  documentId: number;
+  sourceKind: SourceKind;
+  sourceId: number;
+  title: string;
+  published: boolean;
+  passages: Passage[];
+  /** Source text and word offsets, for the passages' text. */
+  text: string;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+export interface ReportInput {
+  viewer: Viewer;
+  settings: SimilarityReport['settings'];
+  file: SimilarityReport['file'];
+  text: string;
+  starts: Int32Array;
+  ends: Int32Array;
+  mask: Uint8Array;
+  owner: Int32Array;
+  credits: Credit[];
+  sources: MatchedSource[];
+  grammar: GrammarReport & { grammarQualityPercentage: number | null };
+  timings: Record<string, number>;
+}
+
+export function buildReport(input: ReportInput): SimilarityReport {
+  const total = input.mask.length;
+  let quoted = 0;
+  let bibliography = 0;
+  for (const m of input.mask) {
+    if (m === 1) quoted++;
+    else if (m === 2) bibliography++;
+  }
+  const counted = total - bibliography;
+  const matched = input.credits.reduce((n, c) => n + c.words, 0);
+  const byId = new Map(input.sources.map((s) => [s.documentId, s]));
+  const editor = input.viewer === 'editor';
+
+  const sources: ReportSource[] = [];
+  const passages: ReportPassage[] = [];
+  input.credits.forEach((credit, i) => {
+    const s = byId.get(credit.key);
+    if (!s) return;
+    const ref = `S${i + 1}`;
+    const visible = editor || s.published;
+    let passageCount = 0;
+    for (const p of s.passages) {
+      let words = 0;
+      for (let w = p.mStart; w < p.mEnd; w++) if (input.owner[w] === credit.key) words++;
+      if (!words) continue; // every word of it went to another source
+      passageCount++;
+      passages.push({
+        source: ref,
+        words,
+        exactWords: p.exactWords,
+        manuscript: range(input.text, input.starts[p.mStart], input.ends[p.mEnd - 1]),
+        sourceText: visible ? range(s.text, s.starts[p.sStart], s.ends[p.sEnd - 1]) : null,
+      });
+    }
+    sources.push({
+      ref,
+      kind: visible ? s.sourceKind : 'unpublished',
+      documentId: editor ? s.documentId : null,
+      sourceId: visible ? s.sourceId : null,
+      articleId: s.sourceKind === 'article' && visible ? s.sourceId : null,
+      title: visible ? s.title : null,
+      label: visible ? s.title : UNPUBLISHED_LABEL,
+      published: s.published,
+      matchedWords: credit.words,
+      sharePercentage: round2(percentage(credit.words, counted)),
+      passageCount,
+    });
+  });
+  passages.sort((a, b) => a.manuscript.start - b.manuscript.start);
+
+  const { grammarQualityPercentage, ...grammar } = input.grammar;
+  return {
+    plagiarismPercentage: round2(percentage(matched, counted)),
+    grammarQualityPercentage: grammarQualityPercentage === null ? null : round2(grammarQualityPercentage),
+    viewer: input.viewer,
+    settings: input.settings,
+    file: input.file,
+    words: { total, counted, matched, quoted, bibliography },
+    text: input.text,
+    sources,
+    passages,
+    grammar,
+    timings: Object.fromEntries(Object.entries(input.timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+  };
+}
+
+const range = (text: string, start: number, end: number): TextRange => ({ start, end, text: text.slice(start, end) });

@@ -1,0 +1,280 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionUser } from '../accounts/service.ts';
+import { users } from '../accounts/tables.ts';
+import { articles } from '../catalog/tables.ts';
+import type { CheckedUpload } from '../files/uploads.ts';
+import { submissionFiles } from '../submissions/tables.ts';
+import { type TestContext, createTestContext, fixture, silentLog } from '../testing/harness.ts';
+import { UNPUBLISHED_LABEL } from './report.ts';
+import { BusyError, ExtractionError, SimilarityService } from './service.ts';
+import { similarityDocuments } from './tables.ts';
+import { textPdf } from './testing.ts';
+import { wordsOf } from './text.ts';
+
+// Original prose for the corpus and the checked files.
+const UNPUBLISHED_PARA =
+  'Our survey of river ferries along the lower delta recorded the departure times, passenger counts and engine hours of forty-two boats over two monsoon seasons, and it shows that timetables drift by almost an hour whenever the water level rises above the second marker.';
+const ORIGINAL = [
+  'Composting in dense neighbourhoods depends less on the chemistry of the heap than on the patience of the people who turn it every week.',
+  'Residents of three housing blocks kept a diary of what they threw away, and the diaries turned out to be more useful than any sensor we had installed.',
+  'The blocks differed in the size of their courtyards, in the age of their tenants and in how often the municipal truck came by.',
+  'None of these differences explained the amount of waste as well as a simple count of the neighbours each household talked to.',
+];
+const SUBMISSION_REST = [
+  'Boat operators keep paper logs, and we photographed every page of them at the end of each week.',
+  'Where a log was missing we asked the ticket sellers on the jetty, who remembered the late boats better than the early ones.',
+];
+const PUBLISHED_PASSAGE =
+  'Local execution consumes energy proportional to the cycles required; offloading consumes energy proportional to the transmission time, which depends on the input size and the achievable data rate.';
+
+let t: TestContext;
+let admin: SessionUser;
+let author: SessionUser;
+let sim: SimilarityService;
+let articleId: number;
+let submissionFileId: number;
+let submissionId: number;
+
+const upload = (data: Buffer, filename = 'paper.pdf'): CheckedUpload => ({
+  field: 'file',
+  filename,
+  data,
+  kind: 'pdf',
+  mediaType: 'application/pdf',
+});
+
+beforeAll(async () => {
+  t = await createTestContext();
+  sim = t.services.similarity;
+  const asSession = async (id: number): Promise<SessionUser> => {
+    const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
+    return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: u.role, status: u.status };
+  };
+  const [adminRow] = await t.services.db.select().from(users).where(eq(users.username, 'admin'));
+  admin = await asSession(adminRow.id);
+  author = await asSession((await t.createUser({ role: 'author', status: 'approved' })).id);
+
+  const volume = await t.services.catalog.createVolume(admin, { title: 'Volume 1', volume_number: 1, year: 2025 });
+  const issue = await t.services.catalog.createIssue(admin, { title: 'Issue 1', description: 'First', volume_id: volume.id });
+  articleId = await t.services.catalog.publishNew(admin, {
+    issueId: issue.id,
+    title: 'Energy-aware task offloading for battery-powered IoT gateways',
+    abstract: 'Offloading.',
+    keywords: 'IoT',
+    firstPage: 1,
+    lastPage: 7,
+    doi: '10.5555/sim.1',
+    authors: [{ name: 'Priya Raman', email: 'p@example.org', affiliation: 'CIE', superscript: '1' }],
+    pdf: upload(fixture('manuscript.pdf')),
+  });
+  const submitted = await t.services.submissions.submit(
+    author,
+    {
+      title: 'Ferry timetables in a monsoon delta',
+      articleType: 'Research Article',
+      keywords: 'transport',
+      abstract: 'Ferries.',
+      conflictOfInterest: 'None.',
+      fundingStatement: '',
+      dataAvailabilityStatement: '',
+      authors: [{ name: 'Secret Author', email: 's@example.org', affiliation: 'Hidden University', superscript: '' }],
+    },
+    upload(await textPdf([UNPUBLISHED_PARA, ...SUBMISSION_REST], { title: 'Ferry timetables in a monsoon delta' })),
+  );
+  submissionId = submitted.id;
+  const [sf] = await t.services.db.select().from(submissionFiles).where(eq(submissionFiles.submissionId, submitted.id));
+  submissionFileId = sf.id;
+
+  // The hook other services call after commit: returns at once, indexes in the background.
+  sim.afterCommit({ type: 'article', articleId });
+  sim.afterCommit({ type: 'submission_version', submissionFileId });
+  await sim.idle();
+});
+
+afterAll(async () => {
+  await sim?.close();
+  await t?.close();
+});
+
+async function checkedFile(): Promise<Buffer> {
+  return textPdf([ORIGINAL[0], PUBLISHED_PASSAGE, ORIGINAL[1], UNPUBLISHED_PARA, ORIGINAL[2], ORIGINAL[3]], {
+    title: 'Waste diaries',
+  });
+}
+
+describe('the corpus in the database', () => {
+  it('indexes the article and the submission version through the hook', async () => {
+    const docs = await t.services.db.select().from(similarityDocuments);
+    expect(docs.map((d) => [d.sourceKind, d.sourceId, d.published, d.groupKey]).sort()).toEqual(
+      [
+        ['article', articleId, true, `article:${articleId}`],
+        ['submission_version', submissionFileId, false, `submission:${submissionId}`],
+      ].sort(),
+    );
+    const stats = await sim.store.stats();
+    expect(stats.documents).toBe(2);
+    expect(stats.fingerprints).toBeGreaterThan(250);
+    expect(stats.words).toBeGreaterThan(300);
+    const article = docs.find((d) => d.sourceKind === 'article')!;
+    expect(article.wordCount).toBe(wordsOf(article.text).length);
+    expect(article.text).toContain("gateway's remaining charge");
+  });
+
+  it('skips an unchanged file, and re-indexes everything on demand', async () => {
+    expect(await sim.indexArticle(articleId)).toMatchObject({ status: 'unchanged' });
+    const counts = await sim.reindexAll();
+    expect(counts).toMatchObject({ unchanged: 2, failed: 0, removed: 0 });
+    expect((await sim.store.stats()).documents).toBe(2);
+  });
+
+  it('follows the published flag and removes a deleted source', async () => {
+    await t.services.db.update(articles).set({ status: 'unpublished' }).where(eq(articles.id, articleId));
+    await sim.indexArticle(articleId);
+    expect((await sim.store.find('article', articleId))?.published).toBe(false);
+    await t.services.db.update(articles).set({ status: 'published' }).where(eq(articles.id, articleId));
+    await sim.indexArticle(articleId);
+    expect((await sim.store.find('article', articleId))?.published).toBe(true);
+    expect(await sim.indexSubmissionVersion(999_999)).toMatchObject({ status: 'skipped' });
+  });
+});
+
+describe('checks', () => {
+  it('finds the published and the unpublished passages; shares add up to the total', async () => {
+    const before = await sim.store.stats();
+    const report = await sim.check(upload(await checkedFile()), { viewer: 'editor', grammar: false });
+    expect(report.sources).toHaveLength(2);
+    const published = report.sources.find((s) => s.published)!;
+    const unpublished = report.sources.find((s) => !s.published)!;
+    expect(published).toMatchObject({ kind: 'article', articleId, title: 'Energy-aware task offloading for battery-powered IoT gateways' });
+    expect(unpublished).toMatchObject({ kind: 'submission_version', sourceId: submissionFileId });
+    expect(unpublished.title).toContain('Ferry timetables');
+    expect(published.matchedWords).toBe(wordsOf(PUBLISHED_PASSAGE).length);
+    expect(unpublished.matchedWords).toBe(wordsOf(UNPUBLISHED_PARA).length);
+    const matched = published.matchedWords + unpublished.matchedWords;
+    expect(report.words.matched).toBe(matched);
+    expect(report.plagiarismPercentage).toBeCloseTo((matched / report.words.counted) * 100, 2);
+    expect(published.sharePercentage + unpublished.sharePercentage).toBeCloseTo(report.plagiarismPercentage, 1);
+    // Passages point into the manuscript text and the source text.
+    const p = report.passages.find((x) => x.source === published.ref)!;
+    expect(report.text.slice(p.manuscript.start, p.manuscript.end)).toBe(p.manuscript.text);
+    expect(p.manuscript.text.replace(/\s+/g, ' ')).toBe(PUBLISHED_PASSAGE.replace(/\.$/, ''));
+    expect(p.sourceText?.text.replace(/\s+/g, ' ')).toBe(PUBLISHED_PASSAGE.replace(/\.$/, ''));
+    // The checked file was not added to the corpus.
+    expect(await sim.store.stats()).toEqual(before);
+    // It ran in a worker thread.
+    expect(report.timings.thread).toBeGreaterThan(0);
+  });
+
+  it("shows a reader nothing of an unpublished source but its share", async () => {
+    const report = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
+    const published = report.sources.find((s) => s.published)!;
+    const unpublished = report.sources.find((s) => !s.published)!;
+    expect(published.title).toContain('Energy-aware');
+    expect(unpublished).toEqual({
+      ref: unpublished.ref,
+      kind: 'unpublished',
+      documentId: null,
+      sourceId: null,
+      articleId: null,
+      title: null,
+      label: UNPUBLISHED_LABEL,
+      published: false,
+      matchedWords: wordsOf(UNPUBLISHED_PARA).length,
+      sharePercentage: unpublished.sharePercentage,
+      passageCount: 1,
+    });
+    const hidden = report.passages.filter((p) => p.source === unpublished.ref);
+    expect(hidden).toHaveLength(1);
+    expect(hidden[0].sourceText).toBeNull();
+    const json = JSON.stringify(report);
+    expect(json).not.toContain('Ferry timetables');
+    expect(json).not.toContain('Secret Author');
+    expect(json).not.toContain('Hidden University');
+    expect(json).not.toContain(`submission:${submissionId}`);
+  });
+
+  it('leaves out the versions of the checked submission itself', async () => {
+    const report = await sim.checkSubmissionFile(submissionFileId, { viewer: 'editor', grammar: false });
+    expect(report.sources).toEqual([]);
+    expect(report.plagiarismPercentage).toBe(0);
+    const byDoc = await sim.check(upload(await checkedFile()), {
+      viewer: 'editor',
+      grammar: false,
+      excludeDocument: { kind: 'submission_version', id: submissionFileId },
+    });
+    expect(byDoc.sources.map((s) => s.kind)).toEqual(['article']);
+  });
+
+  it('ignores matches shorter than minMatchWords', async () => {
+    const report = await sim.check(upload(await checkedFile()), { viewer: 'editor', grammar: false, minMatchWords: 40 });
+    expect(report.sources.map((s) => s.kind)).toEqual(['submission_version']);
+    expect(report.settings.minMatchWords).toBe(40);
+  });
+
+  it('excludes quoted text and the bibliography when asked', async () => {
+    const quoted = await textPdf([...ORIGINAL, `As the authors wrote, "${PUBLISHED_PASSAGE}"`, ...ORIGINAL]);
+    const withQuotes = await sim.check(upload(quoted), { viewer: 'editor', grammar: false });
+    const withoutQuotes = await sim.check(upload(quoted), { viewer: 'editor', grammar: false, excludeQuotes: true });
+    expect(withQuotes.words.matched).toBeGreaterThan(20);
+    expect(withoutQuotes.words.matched).toBe(0);
+    expect(withoutQuotes.words.quoted).toBe(wordsOf(PUBLISHED_PASSAGE).length);
+
+    const cited = await textPdf([...ORIGINAL, ...ORIGINAL, 'References', `[1] ${PUBLISHED_PASSAGE}`]);
+    const bibOut = await sim.check(upload(cited), { viewer: 'editor', grammar: false });
+    const bibIn = await sim.check(upload(cited), { viewer: 'editor', grammar: false, excludeBibliography: false });
+    expect(bibOut.words.matched).toBe(0);
+    expect(bibOut.words.bibliography).toBeGreaterThan(20);
+    expect(bibIn.words.matched).toBeGreaterThan(20);
+    expect(bibIn.words.counted).toBeGreaterThan(bibOut.words.counted);
+  });
+
+  it('refuses unreadable files with clear messages, never a 0 % score', async () => {
+    const scanned = await sim.check({ data: fixture('scanned.pdf') }, { viewer: 'reader' }).catch((e) => e);
+    expect(scanned).toBeInstanceOf(ExtractionError);
+    expect(scanned.message).toMatch(/No text could be read from this file: it seems to be a scanned image/);
+    for (const [name, code] of [
+      ['encrypted.pdf', 'encrypted'],
+      ['truncated.pdf', 'corrupt'],
+      ['png-named.pdf', 'unsupported'],
+    ] as const) {
+      await expect(sim.check({ data: fixture(name) }, { viewer: 'reader' })).rejects.toMatchObject({ code });
+    }
+  });
+
+  it('keeps the event loop free during a check', async () => {
+    const big = await textPdf(Array.from({ length: 90 }, (_, i) => `${ORIGINAL.join(' ')} Paragraph ${i}.`));
+    let last = performance.now();
+    let longest = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 5);
+    const report = await sim.check(upload(big), { viewer: 'editor', grammar: false });
+    clearInterval(timer);
+    expect(report.words.total).toBeGreaterThan(8000);
+    expect(report.timings.thread).toBeGreaterThan(0);
+    // Parsing this PDF in the main thread would stall the timer for the whole extraction.
+    expect(longest).toBeLessThan(Math.max(250, report.timings.extractMs / 2));
+  });
+
+  it('refuses a check with "busy, try again" when the queue is full', async () => {
+    const small = new SimilarityService(t.services.db, {
+      files: t.services.files,
+      log: silentLog,
+      options: { maxConcurrentChecks: 1, maxQueuedChecks: 1 },
+    });
+    try {
+      const file = await checkedFile();
+      const runs = [1, 2, 3].map(() => small.check({ data: file }, { viewer: 'reader', grammar: false }));
+      const results = await Promise.allSettled(runs);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      const err = (results[2] as PromiseRejectedResult).reason;
+      expect(err).toBeInstanceOf(BusyError);
+      expect(err).toMatchObject({ status: 503, message: expect.stringMatching(/busy.*try again/i) });
+    } finally {
+      await small.close();
+    }
+  });
+});

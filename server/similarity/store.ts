@@ -1,0 +1,270 @@
+/**
+ * The corpus in the database: documents, the inverted index of fingerprints, and the vocabulary. The same
+ * SQL runs on PGlite (Postgres 18) and PostgreSQL 15.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
+import { bytesToHashes, hashesToBytes } from './engine.ts';
+import { toInt4 } from './fingerprint.ts';
+import { type SourceKind, similarityDocuments, similarityFingerprints } from './tables.ts';
+import { tokenize, vocabularyWords } from './text.ts';
+
+export interface NewDocument {
+  sourceKind: SourceKind;
+  sourceId: number;
+  groupKey: string;
+  title: string;
+  published: boolean;
+  text: string;
+  wordHashes: Uint32Array;
+  fingerprints: { hashes: Uint32Array; positions: Int32Array };
+  vocabulary: string[];
+  contentSha256: string;
+}
+
+export interface Candidate {
+  documentId: number;
+  /** Fingerprints the manuscript shares with this document. */
+  shared: number;
+}
+
+export interface CandidateDocument {
+  id: number;
+  sourceKind: SourceKind;
+  sourceId: number;
+  groupKey: string;
+  title: string;
+  published: boolean;
+  wordCount: number;
+  wordHashes: Uint32Array;
+}
+
+/** Rows per INSERT: large enough to be fast, small enough for any driver's message size. */
+const BATCH = 20_000;
+
+type Rows<T> = { rows: T[] };
+const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
+
+export type CandidateQuery = 'any' | 'unnest';
+
+export class SimilarityStore {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Adds or replaces a document with its fingerprints and vocabulary, in one transaction. Returns
+   * `unchanged` when the same file is already indexed under the same source (only title and published
+   * flag are refreshed then).
+   */
+  async upsert(doc: NewDocument): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
+    return this.db.transaction(async (tx) => {
+      const [existing] = await tx
+        .select({ id: similarityDocuments.id, sha: similarityDocuments.contentSha256, text: similarityDocuments.text })
+        .from(similarityDocuments)
+        .where(and(eq(similarityDocuments.sourceKind, doc.sourceKind), eq(similarityDocuments.sourceId, doc.sourceId)))
+        .for('update');
+      if (existing && existing.sha === doc.contentSha256) {
+        await tx
+          .update(similarityDocuments)
+          .set({ title: doc.title, published: doc.published, groupKey: doc.groupKey, updatedAt: new Date() })
+          .where(eq(similarityDocuments.id, existing.id));
+        return { id: existing.id, status: 'unchanged' as const };
+      }
+      let id: number;
+      const values = {
+        sourceKind: doc.sourceKind,
+        sourceId: doc.sourceId,
+        groupKey: doc.groupKey,
+        title: doc.title,
+        published: doc.published,
+        wordCount: doc.wordHashes.length,
+        fingerprintCount: doc.fingerprints.hashes.length,
+        text: doc.text,
+        wordHashes: hashesToBytes(doc.wordHashes),
+        contentSha256: doc.contentSha256,
+      };
+      if (existing) {
+        id = existing.id;
+        await this.vocabularyDelta(tx, await this.vocabularyOfStored(tx, id), -1);
+        await tx.delete(similarityFingerprints).where(eq(similarityFingerprints.documentId, id));
+        await tx
+          .update(similarityDocuments)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(similarityDocuments.id, id));
+      } else {
+        const [row] = await tx.insert(similarityDocuments).values(values).returning({ id: similarityDocuments.id });
+        id = row.id;
+      }
+      await this.insertFingerprints(tx, id, doc.fingerprints);
+      await this.vocabularyDelta(tx, doc.vocabulary, +1);
+      return { id, status: existing ? ('replaced' as const) : ('created' as const) };
+    });
+  }
+
+  /** Bulk insert through unnest: one statement per batch, whatever the number of rows. */
+  private async insertFingerprints(tx: Tx, documentId: number, fp: { hashes: Uint32Array; positions: Int32Array }) {
+    for (let at = 0; at < fp.hashes.length; at += BATCH) {
+      const hashes = Array.from(fp.hashes.subarray(at, at + BATCH), toInt4);
+      const positions = Array.from(fp.positions.subarray(at, at + BATCH));
+      await tx.execute(sql`
+        insert into similarity_fingerprints (document_id, position, hash)
+        select ${documentId}, p, h from unnest(${sql.param(positions)}::int4[], ${sql.param(hashes)}::int4[]) as t(p, h)`);
+    }
+  }
+
+  private async vocabularyDelta(tx: Tx, words: string[], delta: 1 | -1) {
+    for (let at = 0; at < words.length; at += BATCH) {
+      const batch = words.slice(at, at + BATCH);
+      if (delta > 0) {
+        await tx.execute(sql`
+          insert into similarity_vocabulary (word, documents)
+          select w, 1 from unnest(${sql.param(batch)}::text[]) as t(w)
+          on conflict (word) do update set documents = similarity_vocabulary.documents + 1`);
+      } else {
+        await tx.execute(sql`
+          update similarity_vocabulary set documents = greatest(documents - 1, 0)
+          where word = any(${sql.param(batch)}::text[])`);
+      }
+    }
+  }
+
+  private async vocabularyOfStored(tx: Tx, id: number): Promise<string[]> {
+    const [row] = await tx.select({ text: similarityDocuments.text }).from(similarityDocuments).where(eq(similarityDocuments.id, id));
+    if (!row) return [];
+    return vocabularyWords(tokenize(row.text).words);
+  }
+
+  async remove(sourceKind: SourceKind, sourceId: number): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ id: similarityDocuments.id })
+        .from(similarityDocuments)
+        .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId)));
+      if (!row) return false;
+      await this.vocabularyDelta(tx, await this.vocabularyOfStored(tx, row.id), -1);
+      await tx.delete(similarityDocuments).where(eq(similarityDocuments.id, row.id));
+      return true;
+    });
+  }
+
+  async setPublished(sourceKind: SourceKind, sourceId: number, published: boolean, title?: string) {
+    await this.db
+      .update(similarityDocuments)
+      .set({ published, ...(title ? { title } : {}), updatedAt: new Date() })
+      .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId)));
+  }
+
+  async find(sourceKind: SourceKind, sourceId: number) {
+    const [row] = await this.db
+      .select({
+        id: similarityDocuments.id,
+        groupKey: similarityDocuments.groupKey,
+        wordCount: similarityDocuments.wordCount,
+        fingerprintCount: similarityDocuments.fingerprintCount,
+        published: similarityDocuments.published,
+        title: similarityDocuments.title,
+        contentSha256: similarityDocuments.contentSha256,
+      })
+      .from(similarityDocuments)
+      .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId)));
+    return row ?? null;
+  }
+
+  async refresh(id: number, values: { title: string; published: boolean; groupKey: string }) {
+    await this.db
+      .update(similarityDocuments)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(similarityDocuments.id, id));
+  }
+
+  /**
+   * Documents sharing fingerprints with the manuscript, most shared first. `any` looks each hash up with
+   * `hash = ANY($1)`; `unnest` joins the index with the unnested array (the benchmark measures both).
+   */
+  async candidates(
+    hashes: Uint32Array,
+    opts: { limit: number; excludeGroup?: string | null; query?: CandidateQuery },
+  ): Promise<Candidate[]> {
+    if (!hashes.length) return [];
+    const distinct = [...new Set(Array.from(hashes, toInt4))];
+    const param = sql.param(distinct);
+    const exclude = opts.excludeGroup
+      ? sql`and f.document_id not in (select id from similarity_documents where group_key = ${opts.excludeGroup})`
+      : sql``;
+    const query =
+      (opts.query ?? 'any') === 'any'
+        ? sql`
+          select f.document_id as "documentId", count(*)::int as shared
+          from similarity_fingerprints f
+          where f.hash = any(${param}::int4[]) ${exclude}
+          group by f.document_id
+          order by shared desc, f.document_id
+          limit ${opts.limit}`
+        : sql`
+          select f.document_id as "documentId", count(*)::int as shared
+          from unnest(${param}::int4[]) as q(hash)
+          join similarity_fingerprints f on f.hash = q.hash
+          where true ${exclude}
+          group by f.document_id
+          order by shared desc, f.document_id
+          limit ${opts.limit}`;
+    return rowsOf<Candidate>(await this.db.execute(query)).map((r) => ({
+      documentId: Number(r.documentId),
+      shared: Number(r.shared),
+    }));
+  }
+
+  async loadCandidates(ids: number[]): Promise<CandidateDocument[]> {
+    if (!ids.length) return [];
+    const rows = await this.db
+      .select({
+        id: similarityDocuments.id,
+        sourceKind: similarityDocuments.sourceKind,
+        sourceId: similarityDocuments.sourceId,
+        groupKey: similarityDocuments.groupKey,
+        title: similarityDocuments.title,
+        published: similarityDocuments.published,
+        wordCount: similarityDocuments.wordCount,
+        wordHashes: similarityDocuments.wordHashes,
+      })
+      .from(similarityDocuments)
+      .where(inArray(similarityDocuments.id, ids));
+    return rows.map((r) => ({ ...r, wordHashes: bytesToHashes(r.wordHashes) }));
+  }
+
+  async texts(ids: number[]): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.db
+      .select({ id: similarityDocuments.id, text: similarityDocuments.text })
+      .from(similarityDocuments)
+      .where(inArray(similarityDocuments.id, ids));
+    return new Map(rows.map((r) => [r.id, r.text]));
+  }
+
+  /** Of the given words, those used by at least `minDocuments` indexed documents. */
+  async knownWords(words: string[], minDocuments: number): Promise<Set<string>> {
+    if (!words.length) return new Set();
+    const rows = rowsOf<{ word: string }>(
+      await this.db.execute(sql`
+        select word from similarity_vocabulary
+        where word = any(${sql.param(words)}::text[]) and documents >= ${minDocuments}`),
+    );
+    return new Set(rows.map((r) => r.word));
+  }
+
+  async stats() {
+    const [row] = rowsOf<{ documents: number; fingerprints: number; words: number }>(
+      await this.db.execute(sql`
+        select (select count(*)::int from similarity_documents) as documents,
+               (select count(*)::int from similarity_fingerprints) as fingerprints,
+               (select count(*)::int from similarity_vocabulary where documents > 0) as words`),
+    );
+    return { documents: Number(row.documents), fingerprints: Number(row.fingerprints), words: Number(row.words) };
+  }
+
+  /** Every indexed source, for re-indexing. */
+  async sources() {
+    return this.db
+      .select({ id: similarityDocuments.id, sourceKind: similarityDocuments.sourceKind, sourceId: similarityDocuments.sourceId })
+      .from(similarityDocuments);
+  }
+}

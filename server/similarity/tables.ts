@@ -1,0 +1,88 @@
+import {
+  boolean,
+  customType,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/** Raw bytes: node-postgres gives a Buffer, PGlite a Uint8Array; both are returned as a Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => value,
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+});
+
+/** What an indexed document stands for. */
+export const SOURCE_KINDS = ['article', 'submission_version'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+/**
+ * The corpus: one row per indexed text (a published article's PDF, one version of a submitted manuscript).
+ * The normalised text is kept so matched passages can be shown; the word hashes so a candidate can be
+ * aligned without tokenising it again.
+ */
+export const similarityDocuments = pgTable(
+  'similarity_documents',
+  {
+    id: serial('id').primaryKey(),
+    sourceKind: text('source_kind', { enum: SOURCE_KINDS }).notNull(),
+    /** articles.id, or submission_files.id for a submission version. */
+    sourceId: integer('source_id').notNull(),
+    /**
+     * Texts that are versions of one work share a group ("submission:12" for every version of submission 12
+     * and the article published from it): a check of one version leaves the others out.
+     */
+    groupKey: text('group_key').notNull(),
+    title: text('title').notNull(),
+    published: boolean('published').notNull().default(false),
+    wordCount: integer('word_count').notNull(),
+    fingerprintCount: integer('fingerprint_count').notNull(),
+    /** The normalised text (see text.ts); word offsets are recomputed from it when passages are shown. */
+    text: text('text').notNull(),
+    /** One 32-bit FNV-1a hash per word, little-endian: what the alignment compares. */
+    wordHashes: bytea('word_hashes').notNull(),
+    /** SHA-256 of the file the text came from: re-indexing an unchanged file is skipped. */
+    contentSha256: text('content_sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('similarity_documents_source_unique').on(t.sourceKind, t.sourceId),
+    index('similarity_documents_group_idx').on(t.groupKey),
+  ],
+);
+
+/**
+ * The inverted index: the winnowed k-gram hashes of every document (signed int4: the unsigned 32-bit hash
+ * reinterpreted). Looked up by hash; the (hash, document_id) index answers the candidate query from the
+ * index alone. The primary key serves re-indexing and deletion by document.
+ */
+export const similarityFingerprints = pgTable(
+  'similarity_fingerprints',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => similarityDocuments.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    hash: integer('hash').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'similarity_fingerprints_pk', columns: [t.documentId, t.position] }),
+    index('similarity_fingerprints_hash_idx').on(t.hash, t.documentId),
+  ],
+);
+
+/**
+ * Words the journal's own corpus uses, with the number of documents using each: spelling issues on words
+ * used by at least a few documents (technical terms, names) are not counted against a manuscript.
+ */
+export const similarityVocabulary = pgTable('similarity_vocabulary', {
+  word: text('word').primaryKey(),
+  documents: integer('documents').notNull().default(0),
+});

@@ -1,0 +1,220 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { expect } from 'vitest';
+import type { TestContext } from '../../server/testing/harness.ts';
+import { fixture, multipart } from '../../server/testing/harness.ts';
+
+/** Helpers shared by the discovery tests (OAI-PMH, deposits, feeds): parsing, schema checks, fixtures. */
+
+/** The offline schema checker beside the project (`../shared/schemas/validate`), as in CI. */
+export const SCHEMAS_DIR = path.resolve('..', 'shared/schemas');
+export const VALIDATE = path.join(SCHEMAS_DIR, 'validate');
+
+function requireSchemas() {
+  if (!existsSync(VALIDATE)) {
+    throw new Error(
+      `The schema validator is missing: expected ${VALIDATE} (the shared/ folder beside the project). ` +
+        'The Crossref and DOAJ exports cannot be checked without it.',
+    );
+  }
+}
+
+function withTempFile<T>(name: string, content: string, use: (file: string) => T): T {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-xml-'));
+  try {
+    const file = path.join(dir, name);
+    writeFileSync(file, content);
+    return use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `../shared/schemas/validate KIND FILE` on the document; ok when it exits 0. */
+export function validateWithSchema(kind: 'crossref' | 'doaj', xml: string): { ok: boolean; output: string } {
+  requireSchemas();
+  return withTempFile(`${kind}.xml`, xml, (file) => {
+    const r = spawnSync(VALIDATE, [kind, file], { encoding: 'utf8' });
+    return {
+      ok: r.status === 0,
+      output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+    };
+  });
+}
+
+/**
+ * Validates JATS `<article>` documents against the JATS 1.3 (draft 2) schema that ships with Crossref's,
+ * which puts JATS in Crossref's JATS namespace: the documents are moved into it for the check. One
+ * xmllint run for all of them (loading the schema is the slow part).
+ */
+export function validateJats(articles: string[]): { ok: boolean; output: string } {
+  requireSchemas();
+  const xsd = path.join(SCHEMAS_DIR, 'crossref/JATS-journalpublishing1-3d2-mathml3.xsd');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-jats-'));
+  try {
+    const files = articles.map((xml, i) => {
+      const file = path.join(dir, `article-${i}.xml`);
+      const doc = xml
+        .replace(/^<article xmlns=""/, '<article xmlns="http://www.ncbi.nlm.nih.gov/JATS1"')
+        .replace(/^(<article [^>]*)dtd-version="1\.3"/, '$1dtd-version="1.3d2"');
+      writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n${doc}`);
+      return file;
+    });
+    const r = spawnSync('xmllint', ['--nonet', '--noout', '--schema', xsd, ...files], {
+      encoding: 'utf8',
+      env: { ...process.env, XML_CATALOG_FILES: path.join(SCHEMAS_DIR, 'crossref/catalog.xml') },
+    });
+    return {
+      ok: r.status === 0,
+      output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Schema checks load large schemas (Crossref's imports JATS and MathML): allow them time on a busy machine. */
+export const SCHEMA_TIMEOUT = 180_000;
+/** Seeding the demo volume (five generated PDFs) and publishing through the API, on a busy machine. */
+export const SETUP_TIMEOUT = 180_000;
+
+/** Elements that may repeat, always parsed as arrays so tests need not care whether there was one. */
+const REPEATING = new Set([
+  'record',
+  'header',
+  'setSpec',
+  'set',
+  'metadataFormat',
+  'error',
+  'dc:creator',
+  'dc:subject',
+  'dc:identifier',
+  'dc:type',
+  'dc:source',
+  'dc:rights',
+  'contrib',
+  'aff',
+  'article-id',
+  'self-uri',
+  'kwd',
+  'url',
+  'item',
+  'entry',
+  'category',
+  'author',
+  'person_name',
+  'journal_article',
+  'keyword',
+  'affiliationName',
+  'affiliationId',
+  'link',
+]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  isArray: (name) => REPEATING.has(name),
+});
+
+/** Checks the document is well-formed XML, then parses it (attributes as `@_name`, text as `#text`). */
+export function parseXml(xml: string): any {
+  const valid = XMLValidator.validate(xml);
+  expect(valid, `not well-formed XML: ${JSON.stringify(valid)}`).toBe(true);
+  return parser.parse(xml);
+}
+
+/** The text of a parsed element, whether it came out as a string or as `{ '#text': … }`. */
+export function text(node: unknown): string {
+  if (node === undefined || node === null) return '';
+  if (typeof node === 'string' || typeof node === 'number') return String(node);
+  return String((node as Record<string, unknown>)['#text'] ?? '');
+}
+
+export const TRICKY_TITLE = 'Tom & Jerry <b>not bold</b>: "quotes", \'apostrophes\' & R&D > 3 < 4';
+
+/** Publishes an article through the API (as the editors do) and returns its id. */
+export async function publishArticle(
+  t: TestContext,
+  token: string,
+  fields: { issueId: number; title: string; doi: string; pages?: string; authors?: unknown[] },
+): Promise<number> {
+  const body = await multipart(
+    {
+      title: fields.title,
+      abstract: `An abstract about ${fields.title} with <markup> & ampersands.`,
+      keywords: 'harvesting, metadata & interoperability, OAI-PMH',
+      pages: fields.pages ?? '11-20',
+      doi: fields.doi,
+      issue_id: String(fields.issueId),
+      authors: JSON.stringify(
+        fields.authors ?? [
+          {
+            name: 'Meera Iyer',
+            email: 'meera@example.org',
+            affiliation: 'Anna University & IIT <Madras>',
+            superscript: '1',
+          },
+          {
+            name: 'Ludwig van Beethoven',
+            email: 'lvb@example.org',
+            affiliation: 'TU Delft',
+            superscript: '2',
+          },
+          {
+            name: 'Sukarno',
+            email: 'sukarno@example.org',
+            affiliation: 'Anna University & IIT <Madras>',
+            superscript: '1',
+          },
+        ],
+      ),
+    },
+    { pdf: { name: 'article.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
+  );
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/articles/admin/upload',
+    headers: { authorization: `Bearer ${token}`, ...body.headers },
+    payload: body.payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().article.id as number;
+}
+
+/** Creates a volume and its issues through the API; returns the issues' ids in order. */
+export async function createVolume(
+  t: TestContext,
+  token: string,
+  volume: { number: number; year: number; issues: number },
+): Promise<number[]> {
+  const auth = { authorization: `Bearer ${token}` };
+  const v = await t.app.inject({
+    method: 'POST',
+    url: '/api/editor/volume',
+    headers: auth,
+    payload: { title: `Volume ${volume.number}`, volume_number: volume.number, year: volume.year },
+  });
+  expect(v.statusCode, v.body).toBe(201);
+  const ids: number[] = [];
+  for (let i = 1; i <= volume.issues; i++) {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/editor/issue',
+      headers: auth,
+      payload: {
+        title: `Issue ${i} & more`,
+        description: `Issue ${i} of volume ${volume.number}.`,
+        volume_id: v.json().volume.id,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    ids.push(res.json().issue.id);
+  }
+  return ids;
+}

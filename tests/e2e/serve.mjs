@@ -1,0 +1,43 @@
+// Runs the production server (`node scripts/start.mjs`, which rebuilds if the build is stale) on a fresh
+// temporary data folder, and removes the folder when the server stops. Used by Playwright's webServer
+// entries and by the benches. Environment: whatever start.mjs reads (PORT, ADMIN_PASSWORD, ...), plus
+// E2E_PARENT_PID: when that process dies without stopping us (a killed test runner), we stop too.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-'));
+const server = spawn(process.execPath, ['scripts/start.mjs'], {
+  cwd: root,
+  env: { ...process.env, DATA_DIR: dataDir },
+  stdio: 'inherit',
+});
+
+let stopping = false;
+function stop() {
+  if (stopping) return;
+  stopping = true;
+  server.kill('SIGTERM');
+  // The server finishes in-flight requests and closes the database; it has 15 s before it forces itself.
+  setTimeout(() => server.kill('SIGKILL'), 20_000).unref();
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
+
+server.on('exit', (code, signal) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? (signal === 'SIGTERM' ? 0 : 1));
+});
+
+const parent = Number(process.env.E2E_PARENT_PID);
+if (parent) {
+  setInterval(() => {
+    try {
+      process.kill(parent, 0);
+    } catch {
+      stop();
+    }
+  }, 2_000).unref();
+}
