@@ -32,5 +32,13 @@ export default [
   route('submission', 'routes/submission.tsx'),
   route('my-submissions', 'routes/my-submissions.tsx'),
   route('my-submissions/:id', 'routes/my-submissions.$id.tsx'),
+  // The editorial dashboard (issue 4): one guarded layout, one child route per section.
+  route('editor-dashboard', 'routes/editor-dashboard.tsx', [
+    index('routes/editor-dashboard._index.tsx'),
+    route('volumes', 'routes/editor-dashboard.volumes.tsx'),
+    route('articles', 'routes/editor-dashboard.articles.tsx'),
+    route('messages', 'routes/editor-dashboard.messages.tsx'),
+    route('audit', 'routes/editor-dashboard.audit.tsx'),
+  ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -116,7 +116,9 @@ export const pagesField = z
   .min(1, 'Pages are required.')
   .regex(PAGES_PATTERN, 'Pages must be written first-last, e.g. 1-10.')
   .refine((v) => {
-    const m = PAGES_PATTERN.exec(v)!;
+    // Zod runs this check even after the pattern failed: a mismatch is the pattern's error, not a crash.
+    const m = PAGES_PATTERN.exec(v);
+    if (!m) return true;
     return Number(m[1]) >= 1 && Number(m[1]) <= Number(m[2]);
   }, 'The first page must be at least 1 and not after the last page.');
 

@@ -28,7 +28,7 @@ import type { FileService } from '../../server/files/service.ts';
 import { type AlignParams, DEFAULT_ALIGN } from '../../server/similarity/align.ts';
 import { type PreparedText, alignAll, defaultPrepareOptions, prepareText } from '../../server/similarity/engine.ts';
 import { DEFAULT_WINNOW, type WinnowParams } from '../../server/similarity/fingerprint.ts';
-import { type RawIssue, bodySentences, grammarChunks, scoreGrammar, spellingWords } from '../../server/similarity/grammar.ts';
+import { CORE_RULES, type RawIssue, bodySentences, grammarChunks, scoreGrammar, spellingWords } from '../../server/similarity/grammar.ts';
 import { WorkerPool } from '../../server/similarity/pool.ts';
 import { SimilarityService, matchAgainstCorpus } from '../../server/similarity/service.ts';
 import { type CandidateQuery, SimilarityStore } from '../../server/similarity/store.ts';
@@ -219,15 +219,15 @@ async function accuracy(s: Split) {
 
   const all: { name: string; winnow: WinnowParams; align: AlignParams }[] = [
     { name: 'default', winnow: DEFAULT_WINNOW, align: DEFAULT_ALIGN },
-    { name: 'gap 12, density 0.3', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 12, minDensity: 0.3 } },
-    { name: 'gap 12, density 0.35', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 12, minDensity: 0.35 } },
-    { name: 'gap 12, density 0.4', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 12, minDensity: 0.4 } },
-    { name: 'gap 16, density 0.3', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 16, minDensity: 0.3 } },
-    { name: 'gap 16, density 0.35', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 16, minDensity: 0.35 } },
-    { name: 'gap 16, density 0.4', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 16, minDensity: 0.4 } },
-    { name: 'gap 20, density 0.3', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 20, minDensity: 0.3 } },
-    { name: 'gap 20, density 0.35', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 20, minDensity: 0.35 } },
-    { name: 'gap 20, density 0.4', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 20, minDensity: 0.4 } },
+    { name: 'gap 4', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 4 } },
+    { name: 'gap 8', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 8 } },
+    { name: 'gap 24', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, gapWords: 24 } },
+    { name: 'density 0.3', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, minDensity: 0.3 } },
+    { name: 'density 0.5', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, minDensity: 0.5 } },
+    { name: 'seed 4', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, seedWords: 4 } },
+    { name: 'anchor 8', winnow: DEFAULT_WINNOW, align: { ...DEFAULT_ALIGN, anchorWords: 8 } },
+    { name: 'k 4, w 5', winnow: { k: 4, w: 5 }, align: DEFAULT_ALIGN },
+    { name: 'k 6, w 3', winnow: { k: 6, w: 3 }, align: DEFAULT_ALIGN },
   ];
   const configs = want('accuracy') ? all : all.slice(0, 1);
   const grid: Record<string, string | number>[] = [];
@@ -263,7 +263,7 @@ async function accuracy(s: Split) {
       'check median': ms(median(ev.times)),
     });
   }
-  table('Accuracy per kind (default parameters: k=5, w=4, seed 3, gap 8, anchor 6, min 8 words)', accuracyRows(result!.byKind));
+  table('Accuracy per kind (default parameters: k=5, w=4, seed 3, gap 16, density 0.4, anchor 6, min 8 words)', accuracyRows(result!.byKind));
   table('Parameter grid (same 400 test documents)', grid);
   const idx = dbs.get(`${DEFAULT_WINNOW.k}/${DEFAULT_WINNOW.w}`)!;
   console.log(
@@ -438,7 +438,7 @@ async function speed(s: Split) {
       'total p95': ms(quantile(total, 0.95)),
       'CPU median': ms(median(cpu)),
       fingerprint: ms(median(fp)),
-      'candidates (query+load)': ms(median(cand)),
+      'candidates (query+read words)': ms(median(cand)),
       'align+score': ms(median(al)),
       candidates: f(median(ncand), 0),
     });
@@ -615,11 +615,17 @@ async function grammarBench(s: Split, store: SimilarityStore) {
     maxQueue: 10_000,
     idleMs: 60_000,
   });
+  for (const rules of ['core', 'all'] as const) await grammarRun(s, store, pool, rules);
+  await pool.close();
+}
+
+async function grammarRun(s: Split, store: SimilarityStore, pool: WorkerPool, rules: 'core' | 'all') {
+  console.log(`\n#### harper rules: ${rules}${rules === 'core' ? ` (${CORE_RULES.length} rules, the service's default)` : ' (every rule)'}`);
   const lint = async (body: string) => {
     const sentences = bodySentences(body);
     const raw: RawIssue[] = [];
     for (const c of grammarChunks(body, sentences, 1200)) {
-      const issues = await pool.run<RawIssue[]>('lint', { text: c.text });
+      const issues = await pool.run<RawIssue[]>('lint', { text: c.text, rules: rules === 'all' ? 'all' : [...CORE_RULES] });
       raw.push(...issues.map((i) => ({ ...i, start: i.start + c.offset, end: i.end + c.offset })));
     }
     const known = await store.knownWords(spellingWords(body, sentences, raw), 2);
@@ -690,7 +696,6 @@ async function grammarBench(s: Split, store: SimilarityStore) {
   }
   rows.push({ error: 'all', injected: total, caught, rate: `${f((caught / total) * 100, 1)} %` });
   table('Injected common errors (one per sentence)', rows);
-  await pool.close();
 }
 
 // ---- Main --------------------------------------------------------------------------------------------

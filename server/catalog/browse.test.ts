@@ -13,7 +13,11 @@ describe('the reader browse tree', () => {
     const { catalog } = t.services;
     const admin = { id: 1, username: 'admin', role: 'admin', status: 'approved' } as never;
     const volume2 = await catalog.createVolume(admin, { title: 'Volume 2', volume_number: 2, year: 2026 });
-    const empty = await catalog.createIssue(admin, { title: 'Issue 1', description: 'Coming soon.', volume_id: volume2.id });
+    const empty = await catalog.createIssue(admin, {
+      title: 'Issue 1',
+      description: 'Coming soon.',
+      volume_id: volume2.id,
+    });
 
     const index = await catalog.browseIndex();
     expect(index.map((v) => v.volume_number)).toEqual([2, 1]);

@@ -104,7 +104,11 @@ describe('articleMetadata', () => {
     expect(pdf).toBe(`${BASE}/api/articles/7/download`);
     expect(new URL(pdf).host).toBe(new URL(page).host);
     // A relative address is made absolute on the site's base URL.
-    const rel = articleMetadata({ ...article, public_pdf_url: '/api/articles/7/download' }, journal, `${BASE}/`);
+    const rel = articleMetadata(
+      { ...article, public_pdf_url: '/api/articles/7/download' },
+      journal,
+      `${BASE}/`,
+    );
     expect(named(rel.tags, 'citation_pdf_url')).toEqual([`${BASE}/api/articles/7/download`]);
   });
 
@@ -150,7 +154,10 @@ describe('articleMetadata', () => {
     expect(ld.keywords).toEqual(['IoT', 'LoRa', 'anomaly detection']);
     expect(ld.pageStart).toBe('11');
     expect(ld.pageEnd).toBe('20');
-    expect(ld.encoding).toMatchObject({ encodingFormat: 'application/pdf', contentUrl: `${BASE}/api/articles/7/download` });
+    expect(ld.encoding).toMatchObject({
+      encodingFormat: 'application/pdf',
+      contentUrl: `${BASE}/api/articles/7/download`,
+    });
   });
 });
 

@@ -180,7 +180,9 @@ export function articleMetadata(
     pageStart: String(first),
     pageEnd: String(last),
     pagination: `${first}-${last}`,
-    ...(pdfUrl ? { encoding: { '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl } } : {}),
+    ...(pdfUrl
+      ? { encoding: { '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl } }
+      : {}),
   };
 
   return {
@@ -201,5 +203,8 @@ export function articleMetadata(
  * same JSON), so text such as "</script>" in an abstract cannot end the element; U+2028/2029 likewise.
  */
 export function serializeJsonLd(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

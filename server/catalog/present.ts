@@ -6,8 +6,18 @@ type VolumeRow = typeof volumes.$inferSelect;
 type AuthorRow = typeof articleAuthors.$inferSelect;
 
 const MONTHS = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ];
 
 /**

@@ -19,6 +19,13 @@ import { HttpError, badRequest, validationError } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 
+/** Editing an issue: its title and description (it stays in its volume, under its number). */
+export const articleStatusSchema = z.object({
+  status: z.enum(['published', 'unpublished'], "Status must be 'published' or 'unpublished'."),
+});
+
+export const issueEditSchema = issueSchema.pick({ title: true, description: true });
+
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
   401: { description: 'Not signed in, or the session has ended', schema: messageResponse },
@@ -27,7 +34,10 @@ const errors = {
 };
 
 /** A readable file name for a downloaded article: journal, volume, issue, id and title. */
-export function downloadFilename(abbrev: string, a: { id: number; volume_number: number; issue_number: number; title: string }) {
+export function downloadFilename(
+  abbrev: string,
+  a: { id: number; volume_number: number; issue_number: number; title: string },
+) {
   const slug = a.title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -60,7 +70,11 @@ export function catalogRoutes(api: Api, services: Services) {
     summary: 'One published article with its volume, issue, authors and PDF link',
     auth: 'none',
     params: idParamSchema,
-    responses: { 200: { description: 'The article', schema: articleResponse }, 400: errors[400], 404: errors[404] },
+    responses: {
+      200: { description: 'The article', schema: articleResponse },
+      400: errors[400],
+      404: errors[404],
+    },
     handler: ({ params }) => catalog.article(params.id),
   });
 
@@ -92,7 +106,10 @@ export function catalogRoutes(api: Api, services: Services) {
       reply
         .header('content-type', 'application/pdf')
         .header('content-length', String(file.size))
-        .header('content-disposition', `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
       return reply.send(stream);
@@ -115,7 +132,11 @@ export function catalogRoutes(api: Api, services: Services) {
     tag: 'Editorial',
     summary: 'All volumes with their issue counts',
     auth: 'editorial',
-    responses: { 200: { description: 'Volumes', schema: editorVolumesResponse }, 401: errors[401], 403: errors[403] },
+    responses: {
+      200: { description: 'Volumes', schema: editorVolumesResponse },
+      401: errors[401],
+      403: errors[403],
+    },
     handler: () => catalog.editorVolumes(),
   });
 
@@ -125,7 +146,11 @@ export function catalogRoutes(api: Api, services: Services) {
     tag: 'Editorial',
     summary: 'All issues with their volume and article counts',
     auth: 'editorial',
-    responses: { 200: { description: 'Issues', schema: editorIssuesResponse }, 401: errors[401], 403: errors[403] },
+    responses: {
+      200: { description: 'Issues', schema: editorIssuesResponse },
+      401: errors[401],
+      403: errors[403],
+    },
     handler: () => catalog.editorIssues(),
   });
 
@@ -139,7 +164,11 @@ export function catalogRoutes(api: Api, services: Services) {
       limit: z.coerce.number().int().min(1).max(500).default(100),
       offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
     }),
-    responses: { 200: { description: 'Articles', schema: editorArticlesResponse }, 401: errors[401], 403: errors[403] },
+    responses: {
+      200: { description: 'Articles', schema: editorArticlesResponse },
+      401: errors[401],
+      403: errors[403],
+    },
     handler: async ({ query, reply }) => {
       const page = await catalog.editorArticles(query);
       reply.header('x-total-count', String(page.total));
@@ -189,6 +218,49 @@ export function catalogRoutes(api: Api, services: Services) {
   });
 
   api.route({
+    method: 'PATCH',
+    path: '/api/editor/volumes/:id',
+    tag: 'Editorial',
+    summary: "Edit a volume's title, number and year",
+    auth: 'editorial',
+    params: idParamSchema,
+    body: volumeSchema,
+    responses: {
+      200: { description: 'Updated', schema: messageResponse.extend({ volume: volumeResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+      409: { description: 'That volume number exists', schema: messageResponse },
+    },
+    handler: async ({ auth, params, body }) => {
+      const volume = await catalog.updateVolume(auth!.user, params.id, body);
+      return { message: `Volume ${volume.volume_number} updated.`, volume };
+    },
+  });
+
+  api.route({
+    method: 'PATCH',
+    path: '/api/editor/issues/:id',
+    tag: 'Editorial',
+    summary: "Edit an issue's title and description (its volume and number stay)",
+    auth: 'editorial',
+    params: idParamSchema,
+    body: issueEditSchema,
+    responses: {
+      200: { description: 'Updated', schema: messageResponse.extend({ issue: issueResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+    },
+    handler: async ({ auth, params, body }) => {
+      const issue = await catalog.updateIssue(auth!.user, params.id, body);
+      return { message: `Issue ${issue.issue_number} updated.`, issue };
+    },
+  });
+
+  api.route({
     method: 'POST',
     path: '/api/articles/admin/upload',
     tag: 'Editorial',
@@ -211,7 +283,8 @@ export function catalogRoutes(api: Api, services: Services) {
       const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
       const fields = articleUploadFieldsSchema.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
-      if (!body.files.pdf) throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
+      if (!body.files.pdf)
+        throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
       const pdf = checkUpload(body.files.pdf, {
         label: 'The article PDF',
         accept: ['pdf'],
@@ -221,6 +294,86 @@ export function catalogRoutes(api: Api, services: Services) {
       const article = await catalog.uploadArticle(auth!.user, fields.data, pdf);
       reply.code(201);
       return { message: 'Article published.', article };
+    },
+  });
+
+  api.route({
+    method: 'PATCH',
+    path: '/api/editor/articles/:id',
+    tag: 'Editorial',
+    summary: "Edit an article's metadata and authors (the PDF stays)",
+    auth: 'editorial',
+    params: idParamSchema,
+    body: articleUploadFieldsSchema,
+    responses: {
+      200: { description: 'Updated', schema: messageResponse.extend({ article: articleResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+      409: { description: 'The DOI is already used', schema: messageResponse },
+    },
+    handler: async ({ auth, params, body }) => {
+      const article = await catalog.updateArticle(auth!.user, params.id, body);
+      return { message: 'Article updated.', article };
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/articles/:id/pdf',
+    tag: 'Editorial',
+    summary: "Replace an article's PDF",
+    auth: 'editorial',
+    params: idParamSchema,
+    multipart: [{ name: 'pdf', description: 'The new PDF (checked by content)', required: true }],
+    responses: {
+      200: { description: 'Replaced', schema: messageResponse.extend({ article: articleResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+      413: { description: 'The PDF is too large', schema: messageResponse },
+      415: { description: 'Not a PDF', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
+    },
+    handler: async ({ auth, params, request }) => {
+      const max = services.config.MAX_ARTICLE_PDF_SIZE;
+      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
+      if (!body.files.pdf)
+        throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
+      const pdf = checkUpload(body.files.pdf, {
+        label: 'The article PDF',
+        accept: ['pdf'],
+        maxBytes: max,
+        wrongType: 'The article file must be a PDF (.pdf).',
+      });
+      const article = await catalog.replaceArticlePdf(auth!.user, params.id, pdf);
+      return { message: 'PDF replaced.', article };
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/articles/:id/status',
+    tag: 'Editorial',
+    summary: 'Unpublish or republish an article',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: articleStatusSchema,
+    responses: {
+      200: { description: 'Changed', schema: messageResponse.extend({ article: articleResponse }) },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      404: errors[404],
+    },
+    handler: async ({ auth, params, body }) => {
+      const article = await catalog.setArticleStatus(auth!.user, params.id, body.status);
+      return {
+        message: body.status === 'published' ? 'Article republished.' : 'Article unpublished.',
+        article,
+      };
     },
   });
 }

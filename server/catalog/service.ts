@@ -33,7 +33,12 @@ export class CatalogService {
     const authorRows = await this.db
       .select()
       .from(articleAuthors)
-      .where(inArray(articleAuthors.articleId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          articleAuthors.articleId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
     const issueById = new Map(issueRows.map((i) => [i.id, i]));
     const volumeById = new Map(volumeRows.map((v) => [v.id, v]));
@@ -105,7 +110,8 @@ export class CatalogService {
   /** One article as readers see it; unpublished articles only for `includeUnpublished` (editors). */
   async article(id: number, opts: { includeUnpublished?: boolean } = {}): Promise<PublicArticle> {
     const [row] = await this.db.select().from(articles).where(eq(articles.id, id));
-    if (!row || (row.status !== 'published' && !opts.includeUnpublished)) throw notFound('Article not found.');
+    if (!row || (row.status !== 'published' && !opts.includeUnpublished))
+      throw notFound('Article not found.');
     return (await this.hydrate([row]))[0];
   }
 
@@ -189,7 +195,13 @@ export class CatalogService {
           .insert(volumes)
           .values({ title: input.title, volumeNumber: input.volume_number, year: input.year })
           .returning();
-        await this.deps.audit.record(tx, actor, 'volume.create', { type: 'volume', id: row.id }, { ...input });
+        await this.deps.audit.record(
+          tx,
+          actor,
+          'volume.create',
+          { type: 'volume', id: row.id },
+          { ...input },
+        );
         return presentVolume(row);
       });
     } catch (err) {
@@ -205,7 +217,8 @@ export class CatalogService {
   /** Creates the next issue of a volume: issue numbers are given in order (1, 2, 3, …). */
   async createIssue(actor: SessionUser, input: IssueInput) {
     const [volume] = await this.db.select().from(volumes).where(eq(volumes.id, input.volume_id));
-    if (!volume) throw badRequest('That volume does not exist.', { volume_id: 'That volume does not exist.' });
+    if (!volume)
+      throw badRequest('That volume does not exist.', { volume_id: 'That volume does not exist.' });
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.db.transaction(async (tx) => {
@@ -222,7 +235,13 @@ export class CatalogService {
               description: input.description,
             })
             .returning();
-          await this.deps.audit.record(tx, actor, 'issue.create', { type: 'issue', id: row.id }, { ...input });
+          await this.deps.audit.record(
+            tx,
+            actor,
+            'issue.create',
+            { type: 'issue', id: row.id },
+            { ...input },
+          );
           return presentIssue(row);
         });
       } catch (err) {
@@ -231,6 +250,157 @@ export class CatalogService {
         throw err;
       }
     }
+  }
+
+  /** Changes a volume's title, number and year; 404 when it does not exist, 409 when the number is taken. */
+  async updateVolume(actor: SessionUser, id: number, input: VolumeInput) {
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [before] = await tx.select().from(volumes).where(eq(volumes.id, id));
+        if (!before) throw notFound('No such volume.');
+        const [row] = await tx
+          .update(volumes)
+          .set({ title: input.title, volumeNumber: input.volume_number, year: input.year })
+          .where(eq(volumes.id, id))
+          .returning();
+        await this.deps.audit.record(
+          tx,
+          actor,
+          'volume.update',
+          { type: 'volume', id },
+          {
+            from: { title: before.title, volume_number: before.volumeNumber, year: before.year },
+            to: { ...input },
+          },
+        );
+        return presentVolume(row);
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw conflict(`Volume ${input.volume_number} already exists.`, {
+          volume_number: `Volume ${input.volume_number} already exists.`,
+        });
+      }
+      throw err;
+    }
+  }
+
+  /** Changes an issue's title and description (its volume and number stay); 404 when it does not exist. */
+  async updateIssue(actor: SessionUser, id: number, input: { title: string; description: string }) {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(issues).where(eq(issues.id, id));
+      if (!before) throw notFound('No such issue.');
+      const [row] = await tx
+        .update(issues)
+        .set({ title: input.title, description: input.description })
+        .where(eq(issues.id, id))
+        .returning();
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'issue.update',
+        { type: 'issue', id },
+        {
+          from: { title: before.title, description: before.description },
+          to: { title: input.title, description: input.description },
+        },
+      );
+      return presentIssue(row);
+    });
+  }
+
+  /** Unpublishes (hidden from readers, kept for editors) or republishes an article; 404 when it does not exist. */
+  async setArticleStatus(actor: SessionUser, id: number, status: 'published' | 'unpublished') {
+    await this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(articles).where(eq(articles.id, id));
+      if (!before) throw notFound('No such article.');
+      if (before.status === status) return;
+      await tx.update(articles).set({ status }).where(eq(articles.id, id));
+      await this.deps.audit.record(
+        tx,
+        actor,
+        status === 'published' ? 'article.republish' : 'article.unpublish',
+        { type: 'article', id },
+        { title: before.title, from: before.status, to: status },
+      );
+    });
+    return this.article(id, { includeUnpublished: true });
+  }
+
+  /** Edits an article's metadata and authors (its PDF stays); 404, 400 for an unknown issue, 409 on a taken DOI. */
+  async updateArticle(actor: SessionUser, id: number, input: Omit<ArticleUploadFields, never>) {
+    const [before] = await this.db.select().from(articles).where(eq(articles.id, id));
+    if (!before) throw notFound('No such article.');
+    const [issue] = await this.db.select().from(issues).where(eq(issues.id, input.issue_id));
+    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+    const [taken] = await this.db
+      .select({ id: articles.id })
+      .from(articles)
+      .where(and(sql`lower(${articles.doi}) = lower(${input.doi})`, sql`${articles.id} <> ${id}`));
+    if (taken) throw this.doiTaken(input.doi);
+    const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+    try {
+      await this.db.transaction(async (tx) => {
+        await tx
+          .update(articles)
+          .set({
+            issueId: input.issue_id,
+            title: input.title,
+            abstract: input.abstract,
+            keywords: input.keywords,
+            firstPage: Number(first),
+            lastPage: Number(last),
+            doi: input.doi,
+          })
+          .where(eq(articles.id, id));
+        await tx.delete(articleAuthors).where(eq(articleAuthors.articleId, id));
+        await tx.insert(articleAuthors).values(
+          input.authors.map((au, i) => ({
+            articleId: id,
+            position: i + 1,
+            name: au.name,
+            email: au.email,
+            affiliation: au.affiliation,
+            superscript: au.superscript,
+          })),
+        );
+        await this.deps.audit.record(
+          tx,
+          actor,
+          'article.update',
+          { type: 'article', id },
+          {
+            from: { title: before.title, doi: before.doi, issueId: before.issueId },
+            to: { title: input.title, doi: input.doi, issueId: input.issue_id },
+          },
+        );
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
+      throw err;
+    }
+    return this.article(id, { includeUnpublished: true });
+  }
+
+  /** Replaces an article's PDF, all or nothing (the new file is stored first, removed if the row fails). */
+  async replaceArticlePdf(actor: SessionUser, id: number, pdf: CheckedUpload) {
+    const [before] = await this.db.select().from(articles).where(eq(articles.id, id));
+    if (!before) throw notFound('No such article.');
+    await this.deps.files.withStoredFiles([pdf], async (tx, [file]) => {
+      await tx.update(articles).set({ pdfFileId: file.id }).where(eq(articles.id, id));
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'article.replace_pdf',
+        { type: 'article', id },
+        {
+          title: before.title,
+          from: before.pdfFileId,
+          file: { id: file.id, sha256: file.sha256, size: file.size },
+        },
+      );
+    });
+    return this.article(id, { includeUnpublished: true });
   }
 
   async uploadArticle(actor: SessionUser, input: ArticleUploadFields, pdf: CheckedUpload) {
@@ -314,12 +484,18 @@ export class CatalogService {
         superscript: au.superscript,
       })),
     );
-    await this.deps.audit.record(tx, actor, 'article.publish', { type: 'article', id: row.id }, {
-      title: a.title,
-      doi: a.doi,
-      issueId: a.issueId,
-      file: { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
-    });
+    await this.deps.audit.record(
+      tx,
+      actor,
+      'article.publish',
+      { type: 'article', id: row.id },
+      {
+        title: a.title,
+        doi: a.doi,
+        issueId: a.issueId,
+        file: { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
+      },
+    );
     return row.id;
   }
 
@@ -332,6 +508,8 @@ export class CatalogService {
   }
 
   private doiTaken(doi: string) {
-    return conflict(`An article with DOI ${doi} already exists.`, { doi: `An article with DOI ${doi} already exists.` });
+    return conflict(`An article with DOI ${doi} already exists.`, {
+      doi: `An article with DOI ${doi} already exists.`,
+    });
   }
 }

@@ -29,10 +29,10 @@ export interface AlignParams {
 
 export const DEFAULT_ALIGN: AlignParams = {
   seedWords: 3,
-  gapWords: 8,
+  gapWords: 16,
   minMatchWords: 8,
   anchorWords: 6,
-  minDensity: 0.5,
+  minDensity: 0.4,
   maxSeedOccurrences: 64,
 };
 

@@ -86,6 +86,8 @@ export function prepareText(
 export interface SourceWords {
   key: number;
   hashes: Uint32Array;
+  /** Position of hashes[0] in the source (a window of a document); 0 for a whole document. */
+  offset?: number;
 }
 
 export interface SourcePassages {
@@ -101,12 +103,16 @@ export function alignAll(
 ): SourcePassages[] {
   const binaryMask = manuscript.mask.map((m) => (m ? 1 : 0));
   const index = indexManuscript(manuscript.wordHashes, binaryMask, params);
-  const out: SourcePassages[] = [];
+  const byKey = new Map<number, Passage[]>();
   for (const s of sources) {
-    const passages = align(index, s.hashes, params);
-    if (passages.length) out.push({ key: s.key, passages });
+    const offset = s.offset ?? 0;
+    const passages = align(index, s.hashes, params).map((p) => ({ ...p, sStart: p.sStart + offset, sEnd: p.sEnd + offset }));
+    if (!passages.length) continue;
+    const list = byKey.get(s.key);
+    if (list) list.push(...passages);
+    else byKey.set(s.key, passages);
   }
-  return out;
+  return [...byKey].map(([key, passages]) => ({ key, passages: passages.sort((a, b) => a.mStart - b.mStart) }));
 }
 
 /** Word hashes as stored (little-endian bytes) and back. */

@@ -7,6 +7,20 @@ import type { RawIssue } from './grammar.ts';
 import { serveWorker } from './pool.ts';
 
 let linter: Promise<LocalLinter> | null = null;
+let configured: string | null = null;
+
+/** `all`, or the names of the rules to run (unknown names are ignored). */
+async function configure(l: LocalLinter, rules: 'all' | string[]) {
+  const key = rules === 'all' ? 'all' : rules.join(',');
+  if (configured === key) return;
+  const defaults = await l.getDefaultLintConfig();
+  if (rules !== 'all') {
+    const keep = new Set(rules);
+    for (const name of Object.keys(defaults)) defaults[name] = keep.has(name);
+  }
+  await l.setLintConfig(defaults);
+  configured = key;
+}
 
 async function load(): Promise<LocalLinter> {
   const [{ LocalLinter }, { binary }] = await Promise.all([import('harper.js'), import('harper.js/binary')]);
@@ -16,10 +30,19 @@ async function load(): Promise<LocalLinter> {
 }
 
 serveWorker({
-  async lint(payload: { text: string }) {
+  async lint(payload: { text: string; rules?: 'all' | string[] }) {
     linter ??= load();
     const l = await linter;
-    const organized = await l.organizedLints(payload.text, { language: 'plaintext' });
+    await configure(l, payload.rules ?? 'all');
+    let organized: Record<string, import('harper.js').Lint[]>;
+    try {
+      organized = await l.organizedLints(payload.text, { language: 'plaintext' });
+    } catch (err) {
+      // A panic inside the WebAssembly module leaves it unusable: end this worker once the error has been
+      // sent back; the pool starts a fresh one for the next task.
+      setTimeout(() => process.exit(1), 50);
+      throw err;
+    }
     const issues: RawIssue[] = [];
     for (const [rule, lints] of Object.entries(organized)) {
       for (const lint of lints) {

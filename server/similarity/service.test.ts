@@ -206,6 +206,17 @@ describe('checks', () => {
     expect(byDoc.sources.map((s) => s.kind)).toEqual(['article']);
   });
 
+  it('finds a short verbatim run (a candidate with few shared fingerprints is read as a window)', async () => {
+    // 10 words of the article's section 3, inside original text.
+    const run = 'the expected energy of both choices and the probability of';
+    const file = await textPdf([ORIGINAL[0], `${ORIGINAL[1]} In short ${run} failure matter most.`, ORIGINAL[2]]);
+    const report = await sim.check(upload(file), { viewer: 'editor', grammar: false });
+    expect(report.sources.map((s) => s.kind)).toEqual(['article']);
+    expect(report.passages).toHaveLength(1);
+    expect(report.passages[0].manuscript.text.replace(/\s+/g, ' ')).toBe(run);
+    expect(report.passages[0].sourceText?.text.replace(/\s+/g, ' ')).toBe(run);
+  });
+
   it('ignores matches shorter than minMatchWords', async () => {
     const report = await sim.check(upload(await checkedFile()), { viewer: 'editor', grammar: false, minMatchWords: 40 });
     expect(report.sources.map((s) => s.kind)).toEqual(['submission_version']);

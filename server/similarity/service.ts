@@ -21,6 +21,7 @@ import type { PrepareOptions, PreparedText, SourcePassages } from './engine.ts';
 import { EXTRACTION_MESSAGES, ExtractionError, type ExtractionErrorCode } from './extract.ts';
 import { DEFAULT_WINNOW, type WinnowParams } from './fingerprint.ts';
 import {
+  CORE_RULES,
   type GrammarResult,
   type RawIssue,
   bodySentences,
@@ -62,6 +63,8 @@ export interface SimilarityOptions {
   grammarChunkWords: number;
   /** Measure grammar at all (off: grammarQualityPercentage is null). */
   grammar: boolean;
+  /** harper's rules: `core` (the rules behind the counted kinds; fast) or `all` (~5× slower). */
+  grammarRules: 'core' | 'all';
 }
 
 export const DEFAULT_SIMILARITY_OPTIONS: SimilarityOptions = {
@@ -74,10 +77,11 @@ export const DEFAULT_SIMILARITY_OPTIONS: SimilarityOptions = {
   maxConcurrentChecks: 2,
   maxQueuedChecks: 8,
   workerIdleSeconds: 60,
-  grammarIdleSeconds: 300,
+  grammarIdleSeconds: 900,
   vocabularyMinDocs: 2,
   grammarChunkWords: 1200,
   grammar: true,
+  grammarRules: 'core',
 };
 
 export interface CheckOptions {
@@ -144,10 +148,18 @@ class Gate {
 export async function matchAgainstCorpus(
   store: SimilarityStore,
   prepared: Pick<PreparedText, 'wordHashes' | 'mask' | 'wordCount' | 'fingerprints'>,
-  opts: { maxCandidates: number; query: CandidateQuery; excludeGroup: string | null; align: AlignParams },
+  opts: {
+    maxCandidates: number;
+    query: CandidateQuery;
+    excludeGroup: string | null;
+    align: AlignParams;
+    /** Candidates sharing at most this many fingerprints are read as windows around them. */
+    weakShared?: number;
+    windowRadius?: number;
+  },
   alignFn: (payload: {
     manuscript: { wordHashes: Uint32Array; mask: Uint8Array };
-    sources: { key: number; hashes: Uint32Array }[];
+    sources: { key: number; hashes: Uint32Array; offset: number }[];
     params: AlignParams;
   }) => Promise<SourcePassages[]> | SourcePassages[],
 ) {
@@ -156,16 +168,18 @@ export async function matchAgainstCorpus(
     limit: opts.maxCandidates,
     excludeGroup: opts.excludeGroup,
     query: opts.query,
+    weak: opts.weakShared ?? 3,
   });
-  const docs = await store.loadCandidates(candidates.map((c) => c.documentId));
+  const words = await store.loadWords(candidates, opts.windowRadius ?? 150);
   const candidatesMs = performance.now() - t0;
   const t1 = performance.now();
   const matches = await alignFn({
     manuscript: { wordHashes: prepared.wordHashes, mask: prepared.mask },
-    sources: docs.map((d) => ({ key: d.id, hashes: d.wordHashes })),
+    sources: words.map((w) => ({ key: w.documentId, hashes: w.wordHashes, offset: w.offset })),
     params: opts.align,
   });
   const alignMs = performance.now() - t1;
+  const docs = await store.describe(matches.map((m) => m.key));
   const published = new Map(docs.map((d) => [d.id, d.published]));
   const score = creditWords(
     prepared.wordCount,
@@ -260,7 +274,12 @@ export class SimilarityService {
     const { candidates, docs, matches, score, candidatesMs, alignMs } = await matchAgainstCorpus(
       this.store,
       prepared,
-      { maxCandidates: o.maxCandidates, query: o.candidateQuery, excludeGroup, align: { ...o.align, minMatchWords: settings.minMatchWords } },
+      {
+        maxCandidates: o.maxCandidates,
+        query: o.candidateQuery,
+        excludeGroup,
+        align: { ...o.align, minMatchWords: settings.minMatchWords },
+      },
       (payload) => this.pool.run<SourcePassages[]>('align', payload),
     );
     const docById = new Map(docs.map((d) => [d.id, d]));
@@ -356,11 +375,12 @@ export class SimilarityService {
     const body = grammarBody(prepared.text, prepared.bodyEnd);
     const sentences = bodySentences(body);
     const chunks = grammarChunks(body, sentences, this.options.grammarChunkWords);
+    const rules = this.options.grammarRules === 'all' ? 'all' : [...CORE_RULES];
     let done = 0;
     progress({ stage: 'grammar', done, total: chunks.length });
     const results = await Promise.all(
       chunks.map((c) =>
-        this.grammarPool.run<RawIssue[]>('lint', { text: c.text }).then((issues) => {
+        this.grammarPool.run<RawIssue[]>('lint', { text: c.text, rules }).then((issues) => {
           progress({ stage: 'grammar', done: ++done, total: chunks.length });
           return issues.map((i) => ({ ...i, start: i.start + c.offset, end: i.end + c.offset }));
         }),

@@ -26,6 +26,16 @@ export interface Candidate {
   documentId: number;
   /** Fingerprints the manuscript shares with this document. */
   shared: number;
+  /** Word positions of the shared fingerprints, for weak candidates (few shared); null otherwise. */
+  positions: number[] | null;
+}
+
+/** A stretch of a candidate's words: the whole document, or a window around a few shared fingerprints. */
+export interface CandidateWords {
+  documentId: number;
+  /** Position of the first word of `wordHashes` in the document. */
+  offset: number;
+  wordHashes: Uint32Array;
 }
 
 export interface CandidateDocument {
@@ -182,8 +192,9 @@ export class SimilarityStore {
    */
   async candidates(
     hashes: Uint32Array,
-    opts: { limit: number; excludeGroup?: string | null; query?: CandidateQuery },
+    opts: { limit: number; excludeGroup?: string | null; query?: CandidateQuery; weak?: number },
   ): Promise<Candidate[]> {
+    const weak = opts.weak ?? 0;
     if (!hashes.length) return [];
     const distinct = [...new Set(Array.from(hashes, toInt4))];
     const param = sql.param(distinct);
@@ -193,14 +204,16 @@ export class SimilarityStore {
     const query =
       (opts.query ?? 'any') === 'any'
         ? sql`
-          select f.document_id as "documentId", count(*)::int as shared
+          select f.document_id as "documentId", count(*)::int as shared,
+                 case when count(*) <= ${weak} then array_agg(f.position) end as positions
           from similarity_fingerprints f
           where f.hash = any(${param}::int4[]) ${exclude}
           group by f.document_id
           order by shared desc, f.document_id
           limit ${opts.limit}`
         : sql`
-          select f.document_id as "documentId", count(*)::int as shared
+          select f.document_id as "documentId", count(*)::int as shared,
+                 case when count(*) <= ${weak} then array_agg(f.position) end as positions
           from unnest(${param}::int4[]) as q(hash)
           join similarity_fingerprints f on f.hash = q.hash
           where true ${exclude}
@@ -210,7 +223,84 @@ export class SimilarityStore {
     return rowsOf<Candidate>(await this.db.execute(query)).map((r) => ({
       documentId: Number(r.documentId),
       shared: Number(r.shared),
+      positions: r.positions ? r.positions.map(Number) : null,
     }));
+  }
+
+  /**
+   * The words to align with: whole documents for strong candidates, and for weak ones (a few shared
+   * fingerprints, usually a common phrase) only windows of `radius` words around each shared fingerprint.
+   * A passage behind so few fingerprints is short, so the window holds it; reading 300 words instead of a
+   * whole document keeps the step fast when a manuscript shares a stock phrase with a hundred documents.
+   */
+  async loadWords(candidates: Candidate[], radius: number): Promise<CandidateWords[]> {
+    const whole = candidates.filter((c) => !c.positions).map((c) => c.documentId);
+    const ids: number[] = [];
+    const starts: number[] = [];
+    const lengths: number[] = [];
+    for (const c of candidates) {
+      if (!c.positions) continue;
+      // Merge overlapping windows of one document.
+      let from = -1;
+      let to = -1;
+      for (const p of [...c.positions].sort((a, b) => a - b)) {
+        const a = Math.max(0, p - radius);
+        const b = p + radius;
+        if (from >= 0 && a <= to) to = b;
+        else {
+          if (from >= 0) {
+            ids.push(c.documentId);
+            starts.push(from);
+            lengths.push(to - from);
+          }
+          from = a;
+          to = b;
+        }
+      }
+      if (from >= 0) {
+        ids.push(c.documentId);
+        starts.push(from);
+        lengths.push(to - from);
+      }
+    }
+    const out: CandidateWords[] = [];
+    if (whole.length) {
+      const rows = await this.db
+        .select({ id: similarityDocuments.id, wordHashes: similarityDocuments.wordHashes })
+        .from(similarityDocuments)
+        .where(inArray(similarityDocuments.id, whole));
+      for (const r of rows) out.push({ documentId: r.id, offset: 0, wordHashes: bytesToHashes(r.wordHashes) });
+    }
+    if (ids.length) {
+      const rows = rowsOf<{ id: number; start: number; bytes: Uint8Array | string }>(
+        await this.db.execute(sql`
+          select w.id, w.start, substring(d.word_hashes from w.start * 4 + 1 for w.len * 4) as bytes
+          from unnest(${sql.param(ids)}::int4[], ${sql.param(starts)}::int4[], ${sql.param(lengths)}::int4[]) as w(id, start, len)
+          join similarity_documents d on d.id = w.id`),
+      );
+      for (const r of rows) {
+        const bytes = typeof r.bytes === 'string' ? Buffer.from(r.bytes.replace(/^\\x/, ''), 'hex') : r.bytes;
+        out.push({ documentId: Number(r.id), offset: Number(r.start), wordHashes: bytesToHashes(bytes) });
+      }
+    }
+    return out;
+  }
+
+  /** Metadata of candidate documents (no words). */
+  async describe(ids: number[]) {
+    if (!ids.length) return [];
+    return this.db
+      .select({
+        id: similarityDocuments.id,
+        sourceKind: similarityDocuments.sourceKind,
+        sourceId: similarityDocuments.sourceId,
+        groupKey: similarityDocuments.groupKey,
+        title: similarityDocuments.title,
+        published: similarityDocuments.published,
+        wordCount: similarityDocuments.wordCount,
+      })
+      .from(similarityDocuments)
+      .where(inArray(similarityDocuments.id, ids));
   }
 
   async loadCandidates(ids: number[]): Promise<CandidateDocument[]> {

@@ -22,7 +22,12 @@ type Persona = (typeof PERSONAS)[number];
 
 type Expect = Record<Persona, number>;
 const all = (status: number): Expect => Object.fromEntries(PERSONAS.map((p) => [p, status])) as Expect;
-const signedIn = (ok: number): Expect => ({ ...all(ok), anonymous: 401, suspended: 403, rejectedAuthor: 403 });
+const signedIn = (ok: number): Expect => ({
+  ...all(ok),
+  anonymous: 401,
+  suspended: 403,
+  rejectedAuthor: 403,
+});
 const editorial = (ok: number): Expect => ({ ...all(403), anonymous: 401, editor: ok, admin: ok });
 const adminOnly = (ok: number): Expect => ({ ...all(403), anonymous: 401, admin: ok });
 const submit: Expect = {
@@ -70,7 +75,13 @@ let messageId = 0;
 /** A fresh submission by a dedicated author (none of the personas), optionally moved on by the admin. */
 async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: number }> {
   const body = await multipart(
-    { title: `Submission ${++seq}`, articleType: 'Research Article', keywords: 'k', abstract: 'A.', authors: author('S. Author') },
+    {
+      title: `Submission ${++seq}`,
+      articleType: 'Research Article',
+      keywords: 'k',
+      abstract: 'A.',
+      authors: author('S. Author'),
+    },
     { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' } },
   );
   const res = await t.app.inject({
@@ -88,7 +99,11 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
       payload: { status, message: 'Moved on.' },
     });
   }
-  const detail = await t.app.inject({ method: 'GET', url: `/api/submissions/${id}`, headers: { authorization: `Bearer ${tokens.admin}` } });
+  const detail = await t.app.inject({
+    method: 'GET',
+    url: `/api/submissions/${id}`,
+    headers: { authorization: `Bearer ${tokens.admin}` },
+  });
   return { id, fileId: detail.json().files[0].id };
 }
 
@@ -99,14 +114,19 @@ async function call(c: Call, persona: Persona) {
 }
 
 const pdf = fixture('manuscript.pdf');
-const author = (name: string) => JSON.stringify([{ name, email: 'a@example.org', affiliation: 'Uni', superscript: '1' }]);
+const author = (name: string) =>
+  JSON.stringify([{ name, email: 'a@example.org', affiliation: 'Uni', superscript: '1' }]);
 const firstIssueId = async () => String((await t.services.catalog.editorIssues())[0].id);
 /** The issue of the seed article (published, with a DOI and a PDF): what the deposit exports need. */
 const seedIssueId = async () => (await t.services.catalog.article(articleId)).issue_id;
 
 /** Logout revokes the caller's session: it stays last among the routes that need one. */
 const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
-  { name: 'GET /api/articles/public/articles', build: () => ({ method: 'GET', url: '/api/articles/public/articles' }), expect: all(200) },
+  {
+    name: 'GET /api/articles/public/articles',
+    build: () => ({ method: 'GET', url: '/api/articles/public/articles' }),
+    expect: all(200),
+  },
   {
     name: 'GET /api/articles/public/article/:id',
     build: () => ({ method: 'GET', url: `/api/articles/public/article/${articleId}` }),
@@ -119,9 +139,21 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: download,
   },
   { name: 'GET /api/auth/me', build: () => ({ method: 'GET', url: '/api/auth/me' }), expect: signedIn(200) },
-  { name: 'GET /api/user/subscription', build: () => ({ method: 'GET', url: '/api/user/subscription' }), expect: signedIn(200) },
-  { name: 'POST /api/user/subscription', build: () => ({ method: 'POST', url: '/api/user/subscription' }), expect: signedIn(200) },
-  { name: 'DELETE /api/user/subscription', build: () => ({ method: 'DELETE', url: '/api/user/subscription' }), expect: signedIn(200) },
+  {
+    name: 'GET /api/user/subscription',
+    build: () => ({ method: 'GET', url: '/api/user/subscription' }),
+    expect: signedIn(200),
+  },
+  {
+    name: 'POST /api/user/subscription',
+    build: () => ({ method: 'POST', url: '/api/user/subscription' }),
+    expect: signedIn(200),
+  },
+  {
+    name: 'DELETE /api/user/subscription',
+    build: () => ({ method: 'DELETE', url: '/api/user/subscription' }),
+    expect: signedIn(200),
+  },
   {
     name: 'POST /api/submission/submit',
     build: async () => {
@@ -139,7 +171,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     },
     expect: submit,
   },
-  { name: 'GET /api/submissions/mine', build: () => ({ method: 'GET', url: '/api/submissions/mine' }), expect: { ...submit, pendingAuthor: 200, approvedAuthor: 200, editor: 200, admin: 200 } },
+  {
+    name: 'GET /api/submissions/mine',
+    build: () => ({ method: 'GET', url: '/api/submissions/mine' }),
+    expect: { ...submit, pendingAuthor: 200, approvedAuthor: 200, editor: 200, admin: 200 },
+  },
   {
     name: 'GET /api/submissions/:id',
     build: async () => ({ method: 'GET', url: `/api/submissions/${(await newSubmission()).id}` }),
@@ -157,12 +193,19 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'POST /api/submissions/:id/revision',
     build: async () => {
       const s = await newSubmission('under_review', 'revisions_requested');
-      const body = await multipart({}, { submissionFile: { name: 'v2.pdf', data: pdf, type: 'application/pdf' } });
+      const body = await multipart(
+        {},
+        { submissionFile: { name: 'v2.pdf', data: pdf, type: 'application/pdf' } },
+      );
       return { method: 'POST', url: `/api/submissions/${s.id}/revision`, ...body };
     },
     expect: notOwner,
   },
-  { name: 'GET /api/editor/submissions', build: () => ({ method: 'GET', url: '/api/editor/submissions' }), expect: editorial(200) },
+  {
+    name: 'GET /api/editor/submissions',
+    build: () => ({ method: 'GET', url: '/api/editor/submissions' }),
+    expect: editorial(200),
+  },
   {
     name: 'POST /api/editor/submissions/:id/decision',
     build: async () => ({
@@ -176,21 +219,45 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'POST /api/editor/submissions/:id/publish',
     build: async () => {
       const s = await newSubmission('under_review', 'accepted');
-      const body = await multipart({ issue_id: await firstIssueId(), pages: '1-2', doi: `10.5555/matrix.sub.${++seq}` });
+      const body = await multipart({
+        issue_id: await firstIssueId(),
+        pages: '1-2',
+        doi: `10.5555/matrix.sub.${++seq}`,
+      });
       return { method: 'POST', url: `/api/editor/submissions/${s.id}/publish`, ...body };
     },
     expect: editorial(201),
   },
-  { name: 'GET /api/editor/messages', build: () => ({ method: 'GET', url: '/api/editor/messages' }), expect: editorial(200) },
+  {
+    name: 'GET /api/editor/messages',
+    build: () => ({ method: 'GET', url: '/api/editor/messages' }),
+    expect: editorial(200),
+  },
   {
     name: 'POST /api/editor/messages/:id/handled',
     build: () => ({ method: 'POST', url: `/api/editor/messages/${messageId}/handled` }),
     expect: editorial(200),
   },
-  { name: 'GET /api/editor/audit', build: () => ({ method: 'GET', url: '/api/editor/audit' }), expect: editorial(200) },
-  { name: 'GET /api/editor/volumes', build: () => ({ method: 'GET', url: '/api/editor/volumes' }), expect: editorial(200) },
-  { name: 'GET /api/editor/issues', build: () => ({ method: 'GET', url: '/api/editor/issues' }), expect: editorial(200) },
-  { name: 'GET /api/editor/articles', build: () => ({ method: 'GET', url: '/api/editor/articles' }), expect: editorial(200) },
+  {
+    name: 'GET /api/editor/audit',
+    build: () => ({ method: 'GET', url: '/api/editor/audit' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/volumes',
+    build: () => ({ method: 'GET', url: '/api/editor/volumes' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/issues',
+    build: () => ({ method: 'GET', url: '/api/editor/issues' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/articles',
+    build: () => ({ method: 'GET', url: '/api/editor/articles' }),
+    expect: editorial(200),
+  },
   {
     name: 'GET /api/editor/export/crossref/issue/:id',
     build: async () => ({ method: 'GET', url: `/api/editor/export/crossref/issue/${await seedIssueId()}` }),
@@ -230,6 +297,71 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(201),
   },
   {
+    name: 'PATCH /api/editor/volumes/:id',
+    build: async () => {
+      const v = (await t.services.catalog.editorVolumes()).find((x) => x.id === volumeId)!;
+      return {
+        method: 'PATCH',
+        url: `/api/editor/volumes/${volumeId}`,
+        payload: { title: v.title, volume_number: v.volume_number, year: v.year },
+      };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'PATCH /api/editor/issues/:id',
+    build: async () => ({
+      method: 'PATCH',
+      url: `/api/editor/issues/${await firstIssueId()}`,
+      payload: { title: 'Issue (edited)', description: 'An edited issue' },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PATCH /api/editor/articles/:id',
+    build: async () => {
+      const a = await t.services.catalog.article(articleId, { includeUnpublished: true });
+      return {
+        method: 'PATCH',
+        url: `/api/editor/articles/${articleId}`,
+        payload: {
+          title: a.title,
+          abstract: a.abstract,
+          keywords: a.keywords,
+          pages: a.pages,
+          doi: a.doi,
+          issue_id: a.issue_id,
+          authors: JSON.stringify(
+            a.authors.map((x) => ({
+              name: x.name,
+              email: x.email,
+              affiliation: x.affiliation,
+              superscript: x.superscript,
+            })),
+          ),
+        },
+      };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/articles/:id/pdf',
+    build: async () => {
+      const body = await multipart({}, { pdf: { name: 'article.pdf', data: pdf, type: 'application/pdf' } });
+      return { method: 'POST', url: `/api/editor/articles/${articleId}/pdf`, ...body };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/articles/:id/status',
+    build: () => ({
+      method: 'POST',
+      url: `/api/editor/articles/${articleId}/status`,
+      payload: { status: 'published' },
+    }),
+    expect: editorial(200),
+  },
+  {
     name: 'POST /api/articles/admin/upload',
     build: async () => {
       const body = await multipart(
@@ -264,7 +396,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     }),
     expect: editorial(200),
   },
-  { name: 'GET /api/admin/users', build: () => ({ method: 'GET', url: '/api/admin/users' }), expect: adminOnly(200) },
+  {
+    name: 'GET /api/admin/users',
+    build: () => ({ method: 'GET', url: '/api/admin/users' }),
+    expect: adminOnly(200),
+  },
   {
     name: 'PATCH /api/admin/users/:id',
     build: async () => ({
@@ -276,7 +412,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'POST /api/auth/login',
-    build: () => ({ method: 'POST', url: '/api/auth/login', payload: { username: 'nobody', password: 'wrong-password' } }),
+    build: () => ({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'nobody', password: 'wrong-password' },
+    }),
     expect: all(401),
   },
   {
@@ -305,12 +445,19 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     }),
     expect: all(200),
   },
-  { name: 'POST /api/auth/logout', build: () => ({ method: 'POST', url: '/api/auth/logout' }), expect: all(200) },
+  {
+    name: 'POST /api/auth/logout',
+    build: () => ({ method: 'POST', url: '/api/auth/logout' }),
+    expect: all(200),
+  },
 ];
 
 beforeAll(async () => {
   t = await createTestContext();
-  const signIn = async (role: 'researcher' | 'author' | 'editor', status: 'pending' | 'approved' | 'rejected') => {
+  const signIn = async (
+    role: 'researcher' | 'author' | 'editor',
+    status: 'pending' | 'approved' | 'rejected',
+  ) => {
     const u = await t.createUser({ role, status });
     return t.login(u.username, u.password);
   };
@@ -329,7 +476,11 @@ beforeAll(async () => {
 
   const submitter = await t.createUser({ role: 'author', status: 'approved' });
   submitterToken = await t.login(submitter.username, submitter.password);
-  const contact = await t.app.inject({ method: 'POST', url: '/contact', payload: { name: 'N', email: 'n@example.org', message: 'M' } });
+  const contact = await t.app.inject({
+    method: 'POST',
+    url: '/contact',
+    payload: { name: 'N', email: 'n@example.org', message: 'M' },
+  });
   expect(contact.statusCode).toBe(200);
   messageId = (await t.services.contact.list({ limit: 1, offset: 0 })).messages[0].id;
 
@@ -386,8 +537,8 @@ describe('authorization matrix', () => {
 
   it('covers every route of the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
-    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p.replace(/\{(\w+)\}/g, ':$1')}`),
     );
     const tested = ROUTES.map((r) => r.name);
     expect(documented.length).toBeGreaterThan(20);

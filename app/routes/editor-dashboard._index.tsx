@@ -1,0 +1,98 @@
+import { Form, data } from 'react-router';
+import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
+import { TableScroll } from '../components/dashboard/TableScroll.tsx';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import type { Route } from './+types/editor-dashboard._index';
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Pending users · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  return { pending: await context.services.accounts.pendingUsers() };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const form = await request.formData();
+  const intent = textField(form, 'intent');
+  const id = Number(textField(form, 'id'));
+  const fail = (status: number, message: string) =>
+    data<DashboardResult>({ ok: false, intent, message, errors: {}, values: {}, at: Date.now() }, { status });
+  if (!Number.isInteger(id) || id < 1) return fail(400, 'No such user.');
+  if (intent !== 'approve' && intent !== 'reject') return fail(400, 'Unknown action.');
+  try {
+    const user =
+      intent === 'approve'
+        ? await context.services.accounts.approve(auth.user, id)
+        : await context.services.accounts.update(auth.user, id, { status: 'rejected' });
+    return data<DashboardResult>({
+      ok: true,
+      intent,
+      message: `${user.username} was ${intent === 'approve' ? 'approved' : 'rejected'}; an e-mail tells them so.`,
+      at: Date.now(),
+    });
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message);
+  }
+}
+
+export default function PendingUsers({ loaderData, actionData }: Route.ComponentProps) {
+  const { pending } = loaderData;
+  return (
+    <section aria-labelledby="pending-title">
+      <h1 id="pending-title">Pending users</h1>
+      <ActionResult result={actionData} />
+      {pending.length === 0 ? (
+        <p>No accounts are waiting for approval.</p>
+      ) : (
+        <TableScroll labelledBy="pending-caption">
+          <table className="dash-table">
+            <caption id="pending-caption">Accounts waiting for approval ({pending.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Id</th>
+                <th scope="col">Username</th>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {pending.map((u) => (
+                <tr key={u.id}>
+                  <td>{u.id}</td>
+                  <th scope="row">{u.username}</th>
+                  <td>{u.email}</td>
+                  <td>{u.role}</td>
+                  <td>
+                    <Form method="post" className="dash-inline-form">
+                      <input type="hidden" name="id" value={u.id} />
+                      <button type="submit" name="intent" value="approve" className="button button--small">
+                        Approve<span className="visually-hidden"> {u.username}</span>
+                      </button>
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="reject"
+                        className="button button--small button--secondary"
+                      >
+                        Reject<span className="visually-hidden"> {u.username}</span>
+                      </button>
+                    </Form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,337 @@
+import { Form, Link, data, useLocation } from 'react-router';
+import { articleUploadFieldsSchema } from '../../common/schemas.ts';
+import { checkUpload } from '../../server/files/uploads.ts';
+import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
+import { DashInput } from '../components/dashboard/DashField.tsx';
+import { Pagination } from '../components/dashboard/Pagination.tsx';
+import { TableScroll } from '../components/dashboard/TableScroll.tsx';
+import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import type { Route } from './+types/editor-dashboard.articles';
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Articles · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+const PAGE_SIZE = 20;
+const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'superscript'] as const;
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  const url = new URL(request.url);
+  const { page, limit, offset } = pageOf(url, PAGE_SIZE);
+  const editId = Number(url.searchParams.get('edit'));
+  const [list, issues, editing] = await Promise.all([
+    context.services.catalog.editorArticles({ limit, offset }),
+    context.services.catalog.editorIssues(),
+    Number.isInteger(editId) && editId > 0
+      ? context.services.catalog.article(editId, { includeUnpublished: true }).catch(() => null)
+      : Promise.resolve(null),
+  ]);
+  return { ...list, page, size: PAGE_SIZE, issues, editing };
+}
+
+/** The text fields of a posted article form, author rows included (with one added or removed on request). */
+function articleValues(form: FormData, intent: string) {
+  const values: Record<string, string> = {};
+  for (const key of ['id', 'title', 'abstract', 'keywords', 'pages', 'doi', 'issue_id'])
+    values[key] = textField(form, key);
+  let rows = Array.from(
+    { length: Math.max(1, Math.min(30, Number(textField(form, 'author_count')) || 1)) },
+    (_, i) => Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, textField(form, `author_${f}_${i}`)])),
+  );
+  if (intent === 'add-author') rows.push(Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, ''])));
+  if (intent.startsWith('remove-author:') && rows.length > 1) {
+    const at = Number(intent.slice('remove-author:'.length));
+    rows = rows.filter((_, i) => i !== at);
+  }
+  rows.forEach((row, i) => {
+    for (const f of AUTHOR_FIELDS) values[`author_${f}_${i}`] = row[f];
+  });
+  values.author_count = String(rows.length);
+  return { values, authors: rows };
+}
+
+type FormFile = Blob & { name: string };
+function chosenFile(form: FormData, name: string): FormFile | null {
+  const value = form.get(name);
+  if (value === null || typeof value === 'string') return null;
+  const file = value as FormFile;
+  return file.size === 0 && !file.name ? null : file;
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const max = context.services.config.MAX_ARTICLE_PDF_SIZE;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > max + 1024 * 1024) {
+    return data<DashboardResult>(
+      {
+        ok: false,
+        intent: 'upload',
+        message: 'The article PDF is too large.',
+        errors: {},
+        values: {},
+        at: Date.now(),
+      },
+      { status: 413 },
+    );
+  }
+  const form = await request.formData();
+  const button = textField(form, 'intent');
+  const { values, authors } = articleValues(form, button);
+  // Adding or removing an author row belongs to the form it was pressed in.
+  const intent =
+    button === 'add-author' || button.startsWith('remove-author:') ? textField(form, 'form') : button;
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
+  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
+  const catalog = context.services.catalog;
+  const id = Number(values.id);
+
+  if (intent !== button) {
+    // Not a refusal: the form comes back with one author more or less, as typed.
+    return data<DashboardResult>({ ok: false, intent, message: '', errors: {}, values, at: 0 });
+  }
+  try {
+    switch (intent) {
+      case 'upload':
+      case 'edit': {
+        const input = Object.fromEntries(
+          Object.entries({ ...values, authors: JSON.stringify(authors) }).filter(([, v]) => v.trim() !== ''),
+        );
+        const parsed = articleUploadFieldsSchema.safeParse(input);
+        const errors: Record<string, string> = parsed.success ? {} : validationFailure(parsed.error).errors;
+        authors.forEach((a, i) => {
+          if (!a.superscript.trim()) errors[`authors.${i}.superscript`] ??= 'Author superscript is required.';
+        });
+        const pdfFile = intent === 'upload' ? chosenFile(form, 'pdf') : null;
+        if (intent === 'upload' && !pdfFile) errors.pdf = 'Please choose the article PDF.';
+        if (!parsed.success || Object.keys(errors).length) {
+          return fail(400, Object.values(errors)[0] ?? 'Invalid request.', errors);
+        }
+        if (intent === 'edit') {
+          const article = await catalog.updateArticle(auth.user, id, parsed.data);
+          return done(`“${article.title}” updated.`);
+        }
+        const pdf = checkUpload(
+          { field: 'pdf', filename: pdfFile!.name, data: Buffer.from(await pdfFile!.arrayBuffer()) },
+          {
+            label: 'The article PDF',
+            accept: ['pdf'],
+            maxBytes: max,
+            wrongType: 'The article file must be a PDF (.pdf).',
+          },
+        );
+        const article = await catalog.uploadArticle(auth.user, parsed.data, pdf);
+        return done(
+          `“${article.title}” published in volume ${article.volume_number}, issue ${article.issue_number}.`,
+        );
+      }
+      case 'replace-pdf': {
+        const file = chosenFile(form, 'pdf');
+        if (!file)
+          return fail(400, 'Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
+        const pdf = checkUpload(
+          { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
+          {
+            label: 'The article PDF',
+            accept: ['pdf'],
+            maxBytes: max,
+            wrongType: 'The article file must be a PDF (.pdf).',
+          },
+        );
+        const article = await catalog.replaceArticlePdf(auth.user, id, pdf);
+        return done(`The PDF of “${article.title}” was replaced.`);
+      }
+      case 'unpublish':
+      case 'republish': {
+        const article = await catalog.setArticleStatus(
+          auth.user,
+          id,
+          intent === 'unpublish' ? 'unpublished' : 'published',
+        );
+        return done(`“${article.title}” ${intent === 'unpublish' ? 'unpublished' : 'republished'}.`);
+      }
+      default:
+        return fail(400, 'Unknown action.');
+    }
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors);
+  }
+}
+
+function editValues(a: NonNullable<Route.ComponentProps['loaderData']['editing']>): Record<string, string> {
+  const values: Record<string, string> = {
+    id: String(a.id),
+    title: a.title,
+    abstract: a.abstract,
+    keywords: a.keywords,
+    pages: a.pages ?? '',
+    doi: a.doi ?? '',
+    issue_id: String(a.issue_id),
+    author_count: String(a.authors.length),
+  };
+  a.authors.forEach((au, i) => {
+    for (const f of AUTHOR_FIELDS) values[`author_${f}_${i}`] = au[f] ?? '';
+  });
+  return values;
+}
+
+export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
+  const { articles, total, page, size, issues, editing } = loaderData;
+  const location = useLocation();
+  const upload = refusalFor(actionData, 'upload');
+  const edit = refusalFor(actionData, 'edit');
+  const replace = refusalFor(actionData, 'replace-pdf');
+  const round = actionData?.at ?? 0;
+  const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
+  return (
+    <section aria-labelledby="articles-title">
+      <h1 id="articles-title">Articles</h1>
+      <ActionResult result={shown} />
+
+      {editing ? (
+        <div className="panel">
+          <h2 id="edit-article-heading">Edit “{editing.title}”</h2>
+          <p>
+            <Link to={{ search: page > 1 ? `?page=${page}` : '' }}>Close the editor</Link>
+          </p>
+          <Form
+            method="post"
+            noValidate
+            aria-labelledby="edit-article-heading"
+            key={`edit-${editing.id}-${round}`}
+          >
+            <input type="hidden" name="form" value="edit" />
+            <input type="hidden" name="id" value={editing.id} />
+            <ArticleFields
+              prefix="edit-article"
+              values={Object.keys(edit.values).length ? edit.values : editValues(editing)}
+              errors={edit.errors}
+              issues={issues}
+            />
+            <button type="submit" name="intent" value="edit" className="button button--primary">
+              Save the article
+            </button>
+          </Form>
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            noValidate
+            aria-labelledby="replace-pdf-title"
+            className="dash-replace"
+            key={`pdf-${editing.id}-${round}`}
+          >
+            <h3 id="replace-pdf-title">Replace the PDF</h3>
+            <input type="hidden" name="id" value={editing.id} />
+            <DashInput
+              id="replace-pdf"
+              name="pdf"
+              type="file"
+              accept=".pdf,application/pdf"
+              label="New PDF *"
+              required
+              error={replace.errors.pdf}
+            />
+            <button type="submit" name="intent" value="replace-pdf" className="button">
+              Replace the PDF
+            </button>
+          </Form>
+        </div>
+      ) : null}
+
+      <TableScroll labelledBy="articles-caption">
+        <table className="dash-table">
+          <caption id="articles-caption">
+            Articles, newest first ({total}){total > size ? `, page ${page}` : ''}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Id</th>
+              <th scope="col">Title</th>
+              <th scope="col">Volume / issue</th>
+              <th scope="col">Pages</th>
+              <th scope="col">DOI</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {articles.map((a) => (
+              <tr key={a.id}>
+                <td>{a.id}</td>
+                <th scope="row">
+                  {a.status === 'published' ? <Link to={`/article/${a.id}`}>{a.title}</Link> : a.title}
+                </th>
+                <td>
+                  {a.volume_number} / {a.issue_number}
+                </td>
+                <td>{a.pages}</td>
+                <td>{a.doi}</td>
+                <td>{a.status === 'published' ? 'Published' : 'Unpublished'}</td>
+                <td>
+                  <div className="dash-inline-form">
+                    <Link
+                      className="button button--small button--secondary"
+                      to={`?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), edit: String(a.id) })}`}
+                    >
+                      Edit<span className="visually-hidden"> “{a.title}”</span>
+                    </Link>
+                    <Form method="post" action={`${location.pathname}${location.search}`}>
+                      <input type="hidden" name="id" value={a.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value={a.status === 'published' ? 'unpublish' : 'republish'}
+                        className="button button--small"
+                      >
+                        {a.status === 'published' ? 'Unpublish' : 'Republish'}
+                        <span className="visually-hidden"> “{a.title}”</span>
+                      </button>
+                    </Form>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      <Pagination page={page} total={total} size={size} search={location.search} label="Article pages" />
+
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        className="panel"
+        aria-labelledby="upload-heading"
+        key={`upload-${upload.values.title === undefined ? round : 'kept'}-${upload.values.author_count ?? ''}`}
+      >
+        <h2 id="upload-heading">Upload an article</h2>
+        <p className="field__hint">
+          All fields are required. The article appears on the reader site at once.
+        </p>
+        <input type="hidden" name="form" value="upload" />
+        <ArticleFields prefix="upload" values={upload.values} errors={upload.errors} issues={issues} />
+        <DashInput
+          id="upload-pdf"
+          name="pdf"
+          type="file"
+          accept=".pdf,application/pdf"
+          label="Article PDF *"
+          hint="PDF only."
+          required
+          error={upload.errors.pdf}
+        />
+        <button type="submit" name="intent" value="upload" className="button button--primary">
+          Upload and publish
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from 'react-router';
+import { MESSAGES } from '../../common/messages.ts';
+import { can } from '../../common/roles.ts';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import dashboardCss from '../styles/dashboard.css?url';
+import type { Route } from './+types/editor-dashboard';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: dashboardCss }];
+
+export const meta: Route.MetaFunction = ({ matches, error }) => [
+  { title: pageTitle(matches, error ? MESSAGES.unauthorizedAccess : 'Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const auth = requireEditor(context, request);
+  return { isAdmin: can('admin', auth.user), username: auth.user.username };
+}
+
+const SECTIONS = [
+  { to: '/editor-dashboard', label: 'Pending users', end: true },
+  { to: '/editor-dashboard/submissions', label: 'Submissions' },
+  { to: '/editor-dashboard/volumes', label: 'Volumes & issues' },
+  { to: '/editor-dashboard/articles', label: 'Articles' },
+  { to: '/editor-dashboard/messages', label: 'Messages' },
+  { to: '/editor-dashboard/content', label: 'Journal content' },
+  { to: '/editor-dashboard/users', label: 'Users', admin: true },
+  { to: '/editor-dashboard/audit', label: 'Audit log' },
+];
+
+/** Only the sections built so far are linked (the others are listed in SECTIONS for when they exist). */
+const BUILT = new Set([
+  '/editor-dashboard',
+  '/editor-dashboard/volumes',
+  '/editor-dashboard/articles',
+  '/editor-dashboard/messages',
+]);
+
+export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="page dashboard">
+      <header className="dashboard__header">
+        <p className="dashboard__eyebrow">Editorial dashboard</p>
+        <p className="muted">Signed in as {loaderData.username}</p>
+      </header>
+      <nav className="dashboard__nav" aria-label="Dashboard sections">
+        <ul>
+          {SECTIONS.filter((s) => BUILT.has(s.to) && (!s.admin || loaderData.isAdmin)).map((s) => (
+            <li key={s.to}>
+              <NavLink to={s.to} end={s.end}>
+                {s.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="dashboard__body">
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return (
+      <div className="page page--narrow notice-page">
+        <h1>{MESSAGES.unauthorizedAccess}</h1>
+        <p className="lead">
+          The editorial dashboard is for the journal's approved editors and administrators.
+        </p>
+      </div>
+    );
+  }
+  throw error;
+}

@@ -1,0 +1,329 @@
+import { Form, data } from 'react-router';
+import { issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { TableScroll } from '../components/dashboard/TableScroll.tsx';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import type { Route } from './+types/editor-dashboard.volumes';
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Volumes & issues · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  const [volumes, issues] = await Promise.all([
+    context.services.catalog.editorVolumes(),
+    context.services.catalog.editorIssues(),
+  ]);
+  return { volumes, issues };
+}
+
+const issueEditSchema = issueSchema.pick({ title: true, description: true });
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const form = await request.formData();
+  const intent = textField(form, 'intent');
+  const values: Record<string, string> = {};
+  for (const key of ['id', 'title', 'volume_number', 'year', 'description', 'volume_id']) {
+    values[key] = textField(form, key);
+  }
+  // Empty fields are absent, so each says "… is required." rather than failing a number check.
+  const input = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
+  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
+  const id = Number(values.id);
+  const catalog = context.services.catalog;
+  try {
+    switch (intent) {
+      case 'create-volume':
+      case 'edit-volume': {
+        const parsed = volumeSchema.safeParse(input);
+        if (!parsed.success) {
+          const v = validationFailure(parsed.error);
+          return fail(v.status, v.message, v.errors);
+        }
+        const volume =
+          intent === 'create-volume'
+            ? await catalog.createVolume(auth.user, parsed.data)
+            : await catalog.updateVolume(auth.user, id, parsed.data);
+        return done(`Volume ${volume.volume_number} ${intent === 'create-volume' ? 'created' : 'updated'}.`);
+      }
+      case 'create-issue': {
+        const parsed = issueSchema.safeParse(input);
+        if (!parsed.success) {
+          const v = validationFailure(parsed.error);
+          return fail(v.status, v.message, v.errors);
+        }
+        const issue = await catalog.createIssue(auth.user, parsed.data);
+        return done(`Issue ${issue.issue_number} created.`);
+      }
+      case 'edit-issue': {
+        const parsed = issueEditSchema.safeParse(input);
+        if (!parsed.success) {
+          const v = validationFailure(parsed.error);
+          return fail(v.status, v.message, v.errors);
+        }
+        const issue = await catalog.updateIssue(auth.user, id, parsed.data);
+        return done(`Issue ${issue.issue_number} updated.`);
+      }
+      default:
+        return fail(400, 'Unknown action.');
+    }
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors);
+  }
+}
+
+export default function VolumesAndIssues({ loaderData, actionData }: Route.ComponentProps) {
+  const { volumes, issues } = loaderData;
+  const newVolume = refusalFor(actionData, 'create-volume');
+  const newIssue = refusalFor(actionData, 'create-issue');
+  const editVolume = refusalFor(actionData, 'edit-volume');
+  const editIssue = refusalFor(actionData, 'edit-issue');
+  // A new key after each post: forms that succeeded start empty again, refused ones show what was typed.
+  const round = actionData?.at ?? 0;
+  return (
+    <section aria-labelledby="volumes-title">
+      <h1 id="volumes-title">Volumes &amp; issues</h1>
+      <ActionResult result={actionData} />
+
+      <div className="dash-forms">
+        <Form
+          method="post"
+          noValidate
+          className="panel dash-form"
+          aria-labelledby="new-volume-title"
+          key={`v${round}`}
+        >
+          <h2 id="new-volume-title">Create a volume</h2>
+          <p className="field__hint">All fields are required.</p>
+          <input type="hidden" name="intent" value="create-volume" />
+          <DashInput
+            id="new-volume-title-field"
+            name="title"
+            label="Volume title *"
+            required
+            defaultValue={newVolume.values.title}
+            error={newVolume.errors.title}
+          />
+          <DashInput
+            id="new-volume-number"
+            name="volume_number"
+            label="Volume number *"
+            inputMode="numeric"
+            required
+            defaultValue={newVolume.values.volume_number}
+            error={newVolume.errors.volume_number}
+          />
+          <DashInput
+            id="new-volume-year"
+            name="year"
+            label="Year *"
+            inputMode="numeric"
+            required
+            defaultValue={newVolume.values.year}
+            error={newVolume.errors.year}
+          />
+          <button type="submit" className="button button--primary">
+            Create volume
+          </button>
+        </Form>
+
+        <Form
+          method="post"
+          noValidate
+          className="panel dash-form"
+          aria-labelledby="new-issue-title"
+          key={`i${round}`}
+        >
+          <h2 id="new-issue-title">Create an issue</h2>
+          <p className="field__hint">
+            All fields are required. The issue number is the next one in its volume.
+          </p>
+          <input type="hidden" name="intent" value="create-issue" />
+          <DashSelect
+            id="new-issue-volume"
+            name="volume_id"
+            label="Volume *"
+            required
+            placeholder="Choose a volume"
+            defaultValue={newIssue.values.volume_id ?? ''}
+            error={newIssue.errors.volume_id}
+            options={volumes.map((v) => ({
+              value: String(v.id),
+              label: `Volume ${v.volume_number} (${v.year}): ${v.title}`,
+            }))}
+          />
+          <DashInput
+            id="new-issue-title-field"
+            name="title"
+            label="Issue title *"
+            required
+            defaultValue={newIssue.values.title}
+            error={newIssue.errors.title}
+          />
+          <DashTextArea
+            id="new-issue-description"
+            name="description"
+            label="Description *"
+            required
+            rows={3}
+            defaultValue={newIssue.values.description}
+            error={newIssue.errors.description}
+          />
+          <button type="submit" className="button button--primary">
+            Create issue
+          </button>
+        </Form>
+      </div>
+
+      <TableScroll labelledBy="volumes-caption">
+        <table className="dash-table">
+          <caption id="volumes-caption">Volumes ({volumes.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Number</th>
+              <th scope="col">Title</th>
+              <th scope="col">Year</th>
+              <th scope="col">Issues</th>
+              <th scope="col">Edit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {volumes.map((v) => {
+              const mine = editVolume.values.id === String(v.id);
+              const errs: Record<string, string> = mine ? editVolume.errors : {};
+              const val = (k: string, fallback: string | number) =>
+                mine ? editVolume.values[k] : String(fallback);
+              const p = `edit-volume-${v.id}`;
+              return (
+                <tr key={v.id}>
+                  <td>{v.volume_number}</td>
+                  <th scope="row">{v.title}</th>
+                  <td>{v.year}</td>
+                  <td>{v.issue_count}</td>
+                  <td>
+                    <details open={mine || undefined} key={`${round}`}>
+                      <summary>
+                        Edit<span className="visually-hidden"> volume {v.volume_number}</span>
+                      </summary>
+                      <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
+                        <input type="hidden" name="intent" value="edit-volume" />
+                        <input type="hidden" name="id" value={v.id} />
+                        <DashInput
+                          id={`${p}-title`}
+                          name="title"
+                          label="Title *"
+                          required
+                          defaultValue={val('title', v.title)}
+                          error={errs.title}
+                        />
+                        <DashInput
+                          id={`${p}-number`}
+                          name="volume_number"
+                          label="Volume number *"
+                          inputMode="numeric"
+                          required
+                          defaultValue={val('volume_number', v.volume_number)}
+                          error={errs.volume_number}
+                        />
+                        <DashInput
+                          id={`${p}-year`}
+                          name="year"
+                          label="Year *"
+                          inputMode="numeric"
+                          required
+                          defaultValue={val('year', v.year)}
+                          error={errs.year}
+                        />
+                        <button type="submit" className="button button--small">
+                          Save volume {v.volume_number}
+                        </button>
+                      </Form>
+                    </details>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
+
+      <TableScroll labelledBy="issues-caption">
+        <table className="dash-table">
+          <caption id="issues-caption">Issues ({issues.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Volume</th>
+              <th scope="col">Issue</th>
+              <th scope="col">Title</th>
+              <th scope="col">Description</th>
+              <th scope="col">Articles</th>
+              <th scope="col">Edit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {issues.map((i) => {
+              const mine = editIssue.values.id === String(i.id);
+              const errs: Record<string, string> = mine ? editIssue.errors : {};
+              const val = (k: string, fallback: string) => (mine ? editIssue.values[k] : fallback);
+              const p = `edit-issue-${i.id}`;
+              return (
+                <tr key={i.id}>
+                  <td>{i.volume_number}</td>
+                  <td>{i.issue_number}</td>
+                  <th scope="row">{i.title}</th>
+                  <td className="dash-table__wrap">{i.description}</td>
+                  <td>{i.article_count}</td>
+                  <td>
+                    <details open={mine || undefined} key={`${round}`}>
+                      <summary>
+                        Edit
+                        <span className="visually-hidden">
+                          {' '}
+                          issue {i.issue_number} of volume {i.volume_number}
+                        </span>
+                      </summary>
+                      <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
+                        <input type="hidden" name="intent" value="edit-issue" />
+                        <input type="hidden" name="id" value={i.id} />
+                        <DashInput
+                          id={`${p}-title`}
+                          name="title"
+                          label="Title *"
+                          required
+                          defaultValue={val('title', i.title)}
+                          error={errs.title}
+                        />
+                        <DashTextArea
+                          id={`${p}-description`}
+                          name="description"
+                          label="Description *"
+                          required
+                          rows={3}
+                          defaultValue={val('description', i.description)}
+                          error={errs.description}
+                        />
+                        <button type="submit" className="button button--small">
+                          Save issue {i.issue_number}
+                        </button>
+                      </Form>
+                    </details>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}
