@@ -20,7 +20,7 @@ function server(target: { port: number; url: string }, env: Record<string, strin
     command: 'node tests/e2e/serve.mjs',
     url: `${target.url}/login`,
     reuseExistingServer: false,
-    // The first start may build the site and seeds the demo PDFs.
+    // The first start may rebuild the site, and it seeds the demo PDFs.
     timeout: 180_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
@@ -45,6 +45,8 @@ export default defineConfig({
   workers: 2,
   retries: ci ? 1 : 0,
   timeout: 60_000,
+  // CI must finish in 15 minutes all told (the suite took 4.2 of them at 106 tests): a hang stops here.
+  globalTimeout: ci ? 8 * 60_000 : 0,
   expect: { timeout: 10_000 },
   // `scripts/test-all.sh` overrides this with `--reporter=list,json` and PLAYWRIGHT_JSON_OUTPUT_NAME.
   reporter: [['list']],
