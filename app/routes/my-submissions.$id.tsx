@@ -7,7 +7,7 @@ import { DateText } from '../components/submission/DateText.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { errorsByField } from '../components/submission/draft.ts';
-import { formatBytes } from '../components/submission/upload-rules.ts';
+import { formatBytes } from '../../common/upload-rules.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { isCrossSite } from '../lib/session.server.ts';

@@ -8,7 +8,7 @@ import {
   MANUSCRIPT_RULE,
   type UploadLimits,
   formatBytes,
-} from '../components/submission/upload-rules.ts';
+} from '../../common/upload-rules.ts';
 
 /**
  * Form posts of the submission and revision forms from browsers without JavaScript (with JavaScript, the

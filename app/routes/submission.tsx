@@ -7,7 +7,7 @@ import {
   type SubmissionFormState,
   type Submitted,
 } from '../components/submission/SubmissionForm.tsx';
-import type { UploadLimits } from '../components/submission/upload-rules.ts';
+import type { UploadLimits } from '../../common/upload-rules.ts';
 import {
   authorsFromForm,
   blankAuthor,

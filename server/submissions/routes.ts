@@ -11,6 +11,7 @@ import { ARTICLE_TYPES } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { doiField, idParamSchema, pagesField, submissionFieldsSchema } from '../../common/schemas.ts';
 import { SUBMISSION_STATUSES, decisionSchema, revisionFieldsSchema } from '../../common/submissions.ts';
+import { ADDITIONAL_RULE, MANUSCRIPT_RULE } from '../../common/upload-rules.ts';
 import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
@@ -33,19 +34,9 @@ function manuscriptFiles(services: Services, body: MultipartBody): { manuscript:
   if (!body.files.submissionFile) {
     throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   }
-  const manuscript = checkUpload(body.files.submissionFile, {
-    label: 'The main submission file',
-    accept: ['pdf', 'doc', 'docx'],
-    maxBytes: MAX_MANUSCRIPT_SIZE,
-    wrongType: 'The main submission file must be a Word document (.doc, .docx) or a PDF (.pdf).',
-  });
+  const manuscript = checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
   const additional = body.files.additionalZip
-    ? checkUpload(body.files.additionalZip, {
-        label: 'The additional file',
-        accept: ['zip'],
-        maxBytes: MAX_ADDITIONAL_SIZE,
-        wrongType: 'The additional file must be a .zip archive.',
-      })
+    ? checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
     : undefined;
   return { manuscript, additional };
 }

@@ -1,7 +1,7 @@
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { fieldDomId } from './draft.ts';
 import { FieldError, OptionalMark, RequiredMark, describedBy } from './fields.tsx';
-import { type FileRule, fileProblem, formatBytes } from './upload-rules.ts';
+import { type FileRule, fileProblem, formatBytes } from '../../../common/upload-rules.ts';
 import { useHydrated } from './use-hydrated.ts';
 
 export interface FileFieldProps {

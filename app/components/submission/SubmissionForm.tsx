@@ -27,7 +27,7 @@ import {
   type UploadField,
   type UploadLimits,
   formatBytes,
-} from './upload-rules.ts';
+} from '../../../common/upload-rules.ts';
 import { useHydrated } from './use-hydrated.ts';
 import { uploadFailure, useUpload } from './use-upload.ts';
 

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { formatBytes } from './upload-rules.ts';
+import { formatBytes } from '../../../common/upload-rules.ts';
 import type { UploadProgressState } from './use-upload.ts';
 
 /**
