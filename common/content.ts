@@ -89,9 +89,5 @@ export const specialIssuesSchema = z
 export type SpecialIssueStatus = 'Open' | 'Closed';
 export type SpecialIssueWithStatus = SpecialIssue & { status: SpecialIssueStatus };
 
-/** "15 July 2025" for "2025-07-15", the same on server and browser (the date is read as UTC). */
-export function formatDeadline(isoDay: string): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
-    new Date(`${isoDay}T00:00:00Z`),
-  );
-}
+// Kept in a zod-free module so the pages that only show special issues don't ship zod to the browser.
+export { formatDeadline } from './dates.ts';

@@ -1,4 +1,5 @@
-import { type SpecialIssueWithStatus, formatDeadline } from '../../common/content.ts';
+import type { SpecialIssueWithStatus } from '../../common/content.ts';
+import { formatDeadline } from '../../common/dates.ts';
 
 /**
  * Calls for special-issue papers as a table: title (with its scope), guest editors, deadline and status.

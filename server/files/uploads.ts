@@ -1,3 +1,4 @@
+import { formatBytes } from '../../common/upload-rules.ts';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem } from './content-type.ts';
 
@@ -19,12 +20,6 @@ export interface UploadRule {
   maxBytes: number;
   /** Refusal for a file of the wrong kind (the spec's wording where it has one). */
   wrongType: string;
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 2) return `${Math.round((n / 1024 ** 2) * 10) / 10} MB`;
-  if (n >= 1024) return `${Math.round(n / 1024)} KB`;
-  return `${n} bytes`;
 }
 
 const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
