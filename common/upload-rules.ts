@@ -1,13 +1,14 @@
 /**
- * The two files of a submission (or a revision): what each may be, and the words used when one is refused.
+ * The files people upload (a submission's two files, an article's PDF): what each may be, and the words used when one is refused.
  * The page checks a chosen file with these before uploading it; the page actions hand the same rules to the
  * server's `checkUpload`, and the API (server/submissions/routes.ts) words its refusals the same way, so an
  * author reads one message whichever side refuses.
  */
+/** The two file fields of the submission and revision forms. */
 export type UploadField = 'submissionFile' | 'additionalZip';
 
-export interface FileRule {
-  field: UploadField;
+export interface FileRule<Field extends string = UploadField> {
+  field: Field;
   /** The file's name in messages, e.g. "The main submission file". */
   label: string;
   /** What the server's content check may call it. */
@@ -36,6 +37,16 @@ export const ADDITIONAL_RULE: FileRule = {
   extensions: ['.zip'],
   acceptAttr: '.zip,application/zip,application/x-zip-compressed',
   wrongType: 'The additional file must be a .zip archive.',
+};
+
+/** An article's PDF, uploaded or replaced on the dashboard or given when a submission is published. */
+export const ARTICLE_PDF_RULE: FileRule<'pdf'> = {
+  field: 'pdf',
+  label: 'The article PDF',
+  accept: ['pdf'],
+  extensions: ['.pdf'],
+  acceptAttr: '.pdf,application/pdf',
+  wrongType: 'The article file must be a PDF (.pdf).',
 };
 
 export interface UploadLimits {

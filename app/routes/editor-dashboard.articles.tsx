@@ -1,5 +1,6 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema } from '../../common/schemas.ts';
+import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
@@ -119,12 +120,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         }
         const pdf = checkUpload(
           { field: 'pdf', filename: pdfFile!.name, data: Buffer.from(await pdfFile!.arrayBuffer()) },
-          {
-            label: 'The article PDF',
-            accept: ['pdf'],
-            maxBytes: max,
-            wrongType: 'The article file must be a PDF (.pdf).',
-          },
+          { ...ARTICLE_PDF_RULE, maxBytes: max },
         );
         const article = await catalog.uploadArticle(auth.user, parsed.data, pdf);
         return done(
@@ -137,12 +133,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           return fail(400, 'Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
         const pdf = checkUpload(
           { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
-          {
-            label: 'The article PDF',
-            accept: ['pdf'],
-            maxBytes: max,
-            wrongType: 'The article file must be a PDF (.pdf).',
-          },
+          { ...ARTICLE_PDF_RULE, maxBytes: max },
         );
         const article = await catalog.replaceArticlePdf(auth.user, id, pdf);
         return done(`The PDF of “${article.title}” was replaced.`);
@@ -234,7 +225,7 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
               id="replace-pdf"
               name="pdf"
               type="file"
-              accept=".pdf,application/pdf"
+              accept={ARTICLE_PDF_RULE.acceptAttr}
               label="New PDF *"
               required
               error={replace.errors.pdf}
@@ -322,7 +313,7 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
           id="upload-pdf"
           name="pdf"
           type="file"
-          accept=".pdf,application/pdf"
+          accept={ARTICLE_PDF_RULE.acceptAttr}
           label="Article PDF *"
           hint="PDF only."
           required

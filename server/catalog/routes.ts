@@ -13,6 +13,7 @@ import {
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
 import { articleUploadFieldsSchema, idParamSchema, issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
 import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { HttpError, badRequest, validationError } from '../http/errors.ts';
@@ -285,12 +286,7 @@ export function catalogRoutes(api: Api, services: Services) {
       if (!fields.success) throw validationError(fields.error);
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-      const pdf = checkUpload(body.files.pdf, {
-        label: 'The article PDF',
-        accept: ['pdf'],
-        maxBytes: max,
-        wrongType: 'The article file must be a PDF (.pdf).',
-      });
+      const pdf = checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
       const article = await catalog.uploadArticle(auth!.user, fields.data, pdf);
       reply.code(201);
       return { message: 'Article published.', article };
@@ -342,12 +338,7 @@ export function catalogRoutes(api: Api, services: Services) {
       const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-      const pdf = checkUpload(body.files.pdf, {
-        label: 'The article PDF',
-        accept: ['pdf'],
-        maxBytes: max,
-        wrongType: 'The article file must be a PDF (.pdf).',
-      });
+      const pdf = checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
       const article = await catalog.replaceArticlePdf(auth!.user, params.id, pdf);
       return { message: 'PDF replaced.', article };
     },

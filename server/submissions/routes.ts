@@ -11,7 +11,7 @@ import { ARTICLE_TYPES } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { doiField, idParamSchema, pagesField, submissionFieldsSchema } from '../../common/schemas.ts';
 import { SUBMISSION_STATUSES, decisionSchema, revisionFieldsSchema } from '../../common/submissions.ts';
-import { ADDITIONAL_RULE, MANUSCRIPT_RULE } from '../../common/upload-rules.ts';
+import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE } from '../../common/upload-rules.ts';
 import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
@@ -223,7 +223,7 @@ export function submissionRoutes(api: Api, services: Services) {
       const fields = publishFields.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
       const pdf = body.files.pdf
-        ? checkUpload(body.files.pdf, { label: 'The article PDF', accept: ['pdf'], maxBytes: max, wrongType: 'The article file must be a PDF (.pdf).' })
+        ? checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
         : undefined;
       const articleId = await submissions.publish(auth!.user, params.id, fields.data, pdf, services.catalog);
       reply.code(201);
