@@ -70,6 +70,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** The error summary lists the problems in the order the fields appear on the form. */
+const FORM_ORDER = ['username', 'password', 'fullName', 'email', 'contactNumber', 'institution', 'role'];
+
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/regist');
@@ -98,7 +101,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
     );
   }
 
-  const errors = failure?.errors ?? {};
+  const errors: Record<string, string> = failure?.errors ?? {};
   const typed = failure?.values;
   return (
     <div className="page page--narrow">
@@ -116,7 +119,10 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           <FormAlert
             attempt={failure}
             message={failure.message}
-            fieldLinks={Object.entries(errors).map(([name, message]) => ({ id: `field-${name}`, message }))}
+            fieldLinks={FORM_ORDER.filter((name) => errors[name]).map((name) => ({
+              id: `field-${name}`,
+              message: errors[name] as string,
+            }))}
           />
         ) : null}
         <Form method="post" className="form">

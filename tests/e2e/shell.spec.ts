@@ -242,6 +242,8 @@ test.describe('registration', () => {
     }
     const roleMessage = 'Role is required: choose researcher or author.';
     await expect(alert.getByRole('link', { name: roleMessage })).toBeVisible();
+    // The summary reads in the form's order, so it can be worked through top to bottom.
+    await expect(alert.getByRole('link')).toHaveText([...expected.map(([, message]) => message), roleMessage]);
     await expect(page.getByRole('radio', { name: 'Researcher' })).toHaveAccessibleDescription(
       new RegExp(escapeRegExp(roleMessage)),
     );
