@@ -58,7 +58,7 @@ async function fillRegistration(
   await page.getByLabel('Institution').fill('Analytical Engines Institute');
   // Each option's label is stretched over its whole tile, radio included, so Playwright sees the label
   // "intercept" the click; a click on the radio's spot lands on that label and checks the radio all the same.
-  await page.getByRole('radio', { name: values.role ?? 'Researcher' }).check({ force: true });
+  await page.getByRole('radio', { name: values.role ?? 'Researcher' }).check();
 }
 
 const freshName = (prefix: string) =>
