@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page, Route } from '@playwright/test';
@@ -242,11 +242,11 @@ test.describe('submitting', () => {
     );
     await mainFile(page).setInputFiles(fixture('supplementary.zip'));
     await expect(mainFile(page)).toHaveAccessibleDescription(/"supplementary\.zip" is not one of these\./);
-    await mainFile(page).setInputFiles({
-      name: 'huge.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_MANUSCRIPT_BYTES)]),
-    });
+    // A file on disk, not a buffer: 20 MB sent through the browser protocol can outlast the action timeout
+    // on a busy machine, while a path is read by the browser itself.
+    const huge = test.info().outputPath('huge.pdf');
+    writeFileSync(huge, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(MAX_MANUSCRIPT_BYTES)]));
+    await mainFile(page).setInputFiles(huge);
     await expect(mainFile(page)).toHaveAccessibleDescription(
       /The main submission file is too large: the limit is 20 MB\./,
     );

@@ -1,6 +1,5 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { LIMITS } from '../../../common/limits.ts';
-import { MESSAGES } from '../../../common/messages.ts';
 import { FileField } from './FileField.tsx';
 import { TextAreaField } from './fields.tsx';
 import { SubmissionAlert } from './SubmissionAlert.tsx';
@@ -8,12 +7,11 @@ import { UploadProgress } from './UploadProgress.tsx';
 import {
   ADDITIONAL_RULE,
   MANUSCRIPT_RULE,
-  type UploadField,
   type UploadLimits,
   formatBytes,
 } from '../../../common/upload-rules.ts';
 import { useHydrated } from './use-hydrated.ts';
-import { uploadFailure, useUpload } from './use-upload.ts';
+import { useManuscriptUpload } from './use-manuscript-upload.ts';
 
 export interface RevisionFormState {
   note: string;
@@ -40,48 +38,21 @@ export function RevisionForm({
   onRevised: () => void;
 }) {
   const hydrated = useHydrated();
-  const upload = useUpload();
-  const [note, setNote] = useState(initial?.note ?? '');
-  const [files, setFiles] = useState<Record<UploadField, File | null>>({
-    submissionFile: null,
-    additionalZip: null,
-  });
-  const [refusals, setRefusals] = useState<Partial<Record<UploadField, string>>>({});
-  const [errors, setErrors] = useState<Record<string, string>>(initial?.errors ?? {});
-  const [failure, setFailure] = useState<{ message: string; attempt: number } | null>(
-    initial ? { message: initial.message, attempt: 0 } : null,
+  const { upload, files, chooseFile, fileProblems, errors, failure, fail, send, refused } = useManuscriptUpload(
+    initial ? { errors: initial.errors, message: initial.message } : null,
   );
+  const [note, setNote] = useState(initial?.note ?? '');
   const [notice, setNotice] = useState<string | null>(null);
-  const attempts = useRef(0);
   const submitRef = useRef<HTMLButtonElement>(null);
   const reminder = initial
     ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
     : undefined;
 
-  function chooseFile(field: UploadField, file: File | null, problem: string | null) {
-    setFiles((prev) => ({ ...prev, [field]: file }));
-    setRefusals((prev) => ({ ...prev, [field]: problem ?? undefined }));
-    setErrors((prev) => {
-      const next = { ...prev };
-      if (problem) next[field] = problem;
-      else delete next[field];
-      return next;
-    });
-  }
-
-  function fail(message: string, nextErrors: Record<string, string>) {
-    setErrors(nextErrors);
-    attempts.current += 1;
-    setFailure({ message, attempt: attempts.current });
-  }
-
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (upload.uploading) return;
     setNotice(null);
-    const found: Record<string, string> = {};
-    if (!files.submissionFile) found.submissionFile = refusals.submissionFile ?? MESSAGES.mainFileMissing;
-    if (refusals.additionalZip && !files.additionalZip) found.additionalZip = refusals.additionalZip;
+    const found = fileProblems();
     if (note.length > LIMITS.message)
       found.message = `The note must be at most ${LIMITS.message} characters.`;
     const first = Object.values(found)[0];
@@ -91,14 +62,7 @@ export function RevisionForm({
     }
     const body = new FormData();
     body.append('message', note);
-    body.append(MANUSCRIPT_RULE.field, files.submissionFile!);
-    if (files.additionalZip) body.append(ADDITIONAL_RULE.field, files.additionalZip);
-    setFailure(null);
-    const result = await upload.start(
-      `/api/submissions/${submissionId}/revision`,
-      body,
-      (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0),
-    );
+    const result = await send(`/api/submissions/${submissionId}/revision`, body);
     if (result.kind === 'aborted') {
       setNotice(
         'Upload cancelled. Nothing was sent to the editors; choose “Upload revised manuscript” again when ready.',
@@ -110,10 +74,7 @@ export function RevisionForm({
       onRevised();
       return;
     }
-    const refused = uploadFailure(result);
-    const fieldErrors = { ...refused.errors };
-    delete fieldErrors._;
-    fail(refused.message, fieldErrors);
+    refused(result);
   }
 
   return (

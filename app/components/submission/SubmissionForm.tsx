@@ -24,12 +24,11 @@ import { UploadProgress } from './UploadProgress.tsx';
 import {
   ADDITIONAL_RULE,
   MANUSCRIPT_RULE,
-  type UploadField,
   type UploadLimits,
   formatBytes,
 } from '../../../common/upload-rules.ts';
 import { useHydrated } from './use-hydrated.ts';
-import { uploadFailure, useUpload } from './use-upload.ts';
+import { useManuscriptUpload } from './use-manuscript-upload.ts';
 
 /** What the page's action sends back to a browser without JavaScript: the form as it was posted. */
 export interface SubmissionFormState {
@@ -64,7 +63,6 @@ export function SubmissionForm({
   onSubmitted: (submitted: Submitted) => void;
 }) {
   const hydrated = useHydrated();
-  const upload = useUpload();
   const keySeq = useRef(0);
   const withKey = (a: AuthorDraft): KeyedAuthor => ({ ...a, key: `author-${keySeq.current++}` });
 
@@ -72,20 +70,12 @@ export function SubmissionForm({
   const [authors, setAuthors] = useState<KeyedAuthor[]>(() =>
     (initial?.authors.length ? initial.authors : [blankAuthor()]).map(withKey),
   );
-  const [files, setFiles] = useState<Record<UploadField, File | null>>({
-    submissionFile: null,
-    additionalZip: null,
-  });
-  const [refusals, setRefusals] = useState<Partial<Record<UploadField, string>>>({});
-  const [errors, setErrors] = useState<Record<string, string>>(() => initial?.errors ?? {});
-  const [failure, setFailure] = useState<{ message: string; attempt: number } | null>(() =>
-    initial?.message ? { message: initial.message, attempt: 0 } : null,
-  );
+  const { upload, files, chooseFile, fileProblems, errors, setErrors, failure, fail, send, refused } =
+    useManuscriptUpload(initial);
   const [notice, setNotice] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const pendingFocus = useRef<string | null>(null);
   const submitRef = useRef<HTMLButtonElement>(null);
-  const attempts = useRef(0);
   // After a refused post without JavaScript the browser has dropped the chosen files: say so beside them.
   const reminder = initial?.message
     ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
@@ -159,32 +149,13 @@ export function SubmissionForm({
     }
   }
 
-  function chooseFile(field: UploadField, file: File | null, problem: string | null) {
-    setFiles((prev) => ({ ...prev, [field]: file }));
-    setRefusals((prev) => ({ ...prev, [field]: problem ?? undefined }));
-    setErrors((prev) => {
-      const next = { ...prev };
-      if (problem) next[field] = problem;
-      else delete next[field];
-      return next;
-    });
-  }
-
-  function fail(message: string, nextErrors: Record<string, string>) {
-    setErrors(nextErrors);
-    attempts.current += 1;
-    setFailure({ message, attempt: attempts.current });
-  }
-
   async function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (upload.uploading) return;
     setNotice(null);
 
     const checked = checkFields(values, authors);
-    const found: Record<string, string> = checked.ok ? {} : { ...checked.errors };
-    if (!files.submissionFile) found.submissionFile = refusals.submissionFile ?? MESSAGES.mainFileMissing;
-    if (refusals.additionalZip && !files.additionalZip) found.additionalZip = refusals.additionalZip;
+    const found: Record<string, string> = { ...(checked.ok ? {} : checked.errors), ...fileProblems() };
     const first = Object.values(found)[0];
     if (first) {
       fail(first, found);
@@ -194,12 +165,7 @@ export function SubmissionForm({
     const body = new FormData();
     for (const name of TEXT_FIELDS) body.append(name, values[name]);
     body.append('authors', authorsJson(authors));
-    body.append(MANUSCRIPT_RULE.field, files.submissionFile!);
-    if (files.additionalZip) body.append(ADDITIONAL_RULE.field, files.additionalZip);
-    const bytes = (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0);
-
-    setFailure(null);
-    const result = await upload.start(SUBMIT_URL, body, bytes);
+    const result = await send(SUBMIT_URL, body);
     if (result.kind === 'aborted') {
       setNotice('Upload cancelled. Nothing was submitted; the form still holds everything you entered.');
       submitRef.current?.focus();
@@ -210,10 +176,7 @@ export function SubmissionForm({
       onSubmitted({ id: created.id, reference: created.reference });
       return;
     }
-    const refused = uploadFailure(result);
-    const fieldErrors = { ...refused.errors };
-    delete fieldErrors._;
-    fail(refused.message, fieldErrors);
+    refused(result);
   }
 
   const uploading = upload.uploading;
