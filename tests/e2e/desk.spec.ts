@@ -144,7 +144,7 @@ test.describe('submissions desk: the list', () => {
       title: `Desk review ${tag}`,
       type: 'Review Article',
       authors: [
-        { name: `Amara Okafor${tag}`, email: 'amara@example.org', affiliation: 'Lagos', superscript: '1' },
+        { name: `Amara Okafor ${tag}`, email: 'amara@example.org', affiliation: 'Lagos', superscript: '1' },
         { name: 'Lena Fischer', email: 'lena@example.org', affiliation: 'TU Munich', superscript: '2' },
       ],
     });
@@ -171,7 +171,7 @@ test.describe('submissions desk: the list', () => {
     await expect(rows).toHaveCount(4);
     const reviewRow = deskTable(page).getByRole('row', { name: new RegExp(review.title) });
     await expect(reviewRow).toContainText(review.reference);
-    await expect(reviewRow).toContainText(`Amara Okafor${tag} and 1 more`);
+    await expect(reviewRow).toContainText(`Amara Okafor ${tag} and 1 more`);
     await expect(reviewRow).toContainText('Review Article');
     await expect(reviewRow).toContainText('Submitted');
     await expect(deskTable(page).getByRole('row', { name: new RegExp(reviewing.title) })).toContainText(
@@ -200,7 +200,7 @@ test.describe('submissions desk: the list', () => {
     await expect(deskTable(page)).toContainText(review.title);
 
     // An author's name (the second author's too), and the reference.
-    await page.goto(`/editor-dashboard/submissions?q=${encodeURIComponent(`okafor${tag}`)}`);
+    await page.goto(`/editor-dashboard/submissions?q=${encodeURIComponent(`okafor ${tag}`)}`);
     await expect(rows).toHaveCount(2);
     await expect(deskTable(page)).toContainText(review.title);
     await page.goto(`/editor-dashboard/submissions?q=${research.reference}`);
