@@ -453,6 +453,32 @@ test.describe('submissions desk: one submission', () => {
     await axe(page);
   });
 
+  test('decisions work without JavaScript, refusals included', async ({
+    noJsPage: page,
+    signIn,
+    createAccount,
+    request,
+    baseURL,
+    axe,
+  }) => {
+    const author = await createAccount('author');
+    const token = await tokenOf(baseURL!, author);
+    const s = await submit(request, token, { title: `No-script decision ${uniqueTag()}` });
+    await signIn('editor', 'approved', page);
+    await page.goto(`/editor-dashboard/submissions/${s.id}`);
+    const form = page.getByRole('form', { name: 'Decision' });
+    await form.getByRole('radio', { name: 'Under review' }).check();
+    await form.getByRole('button', { name: 'Record the decision' }).click();
+    await expect(page.getByRole('alert')).toHaveText('A message to the author is required.');
+    await expect(form.getByRole('radio', { name: 'Under review' })).toBeChecked();
+    await axe(page);
+    await form.getByLabel('Message to the author *').fill('Sent to reviewers.');
+    await form.getByRole('button', { name: 'Record the decision' }).click();
+    await expect(page.getByRole('status')).toContainText('Decision recorded: Under review.');
+    await expect(page.getByText('Status: Under review')).toBeVisible();
+    await expect(form.getByRole('radio')).toHaveCount(3);
+  });
+
   test('a rejected submission takes no further decision', async ({
     page,
     signIn,
