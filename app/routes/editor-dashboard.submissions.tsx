@@ -1,4 +1,4 @@
-import { Form, Link, useLocation } from 'react-router';
+import { Form, Link, redirect, useLocation } from 'react-router';
 import { ARTICLE_TYPES } from '../../common/limits.ts';
 import {
   type DeskFilter,
@@ -56,6 +56,12 @@ function filtersOf(url: URL) {
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
   const url = new URL(request.url);
+  // The filter form sends its empty fields too: answer with the address of what is actually asked.
+  const empty = [...url.searchParams].filter(([key, value]) => !value.trim() && key !== 'page');
+  if (empty.length) {
+    for (const [key] of empty) url.searchParams.delete(key);
+    throw redirect(`${url.pathname}${url.search}`);
+  }
   const { page, limit, offset } = pageOf(url, PAGE_SIZE);
   const { typed, filter, errors } = filtersOf(url);
   const { submissions, total } = await context.services.submissions.list({
