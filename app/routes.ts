@@ -35,6 +35,8 @@ export default [
   // The editorial dashboard (issue 4): one guarded layout, one child route per section.
   route('editor-dashboard', 'routes/editor-dashboard.tsx', [
     index('routes/editor-dashboard._index.tsx'),
+    route('submissions', 'routes/editor-dashboard.submissions.tsx'),
+    route('submissions/:id', 'routes/editor-dashboard.submissions.$id.tsx'),
     route('volumes', 'routes/editor-dashboard.volumes.tsx'),
     route('articles', 'routes/editor-dashboard.articles.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIMITS } from './limits.ts';
+import { ARTICLE_TYPES, LIMITS } from './limits.ts';
+import { doiField, pagesField } from './schemas.ts';
 
 /** A manuscript's road from arrival to decision. */
 export const SUBMISSION_STATUSES = [
@@ -56,3 +57,29 @@ export const revisionFieldsSchema = z.object({
     .optional()
     .default(''),
 });
+
+/**
+ * The submissions desk's filters (the API's query and the desk page's GET form): status, article type, the
+ * date of arrival (from/to, both days included) and a search of title, reference and author names.
+ */
+export const deskFilterSchema = z.object({
+  status: z.enum(SUBMISSION_STATUSES, 'Choose a status from the list.').optional(),
+  type: z.enum(ARTICLE_TYPES, 'Choose an article type from the list.').optional(),
+  from: z.iso.date('Use a date such as 2026-01-31.').optional(),
+  to: z.iso.date('Use a date such as 2026-01-31.').optional(),
+  q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),
+});
+export type DeskFilter = z.infer<typeof deskFilterSchema>;
+
+/** Publishing an accepted submission: the issue it goes into, its pages and DOI (the final PDF is a file). */
+export const publishSubmissionSchema = z.object({
+  issue_id: z.coerce
+    .number('Choose the issue.')
+    .int('Choose the issue.')
+    .positive('Choose the issue.')
+    .max(2_147_483_647, 'Choose the issue.'),
+  pages: pagesField,
+  doi: doiField,
+});
+export type PublishSubmissionInput = z.infer<typeof publishSubmissionSchema>;
+

@@ -32,6 +32,7 @@ const SECTIONS = [
 /** Only the sections built so far are linked (the others are listed in SECTIONS for when they exist). */
 const BUILT = new Set([
   '/editor-dashboard',
+  '/editor-dashboard/submissions',
   '/editor-dashboard/volumes',
   '/editor-dashboard/articles',
   '/editor-dashboard/messages',

@@ -4,10 +4,10 @@ import { can } from '../../common/roles.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
 import { revisionFieldsSchema } from '../../common/submissions.ts';
 import { DateText } from '../components/submission/DateText.tsx';
+import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { errorsByField } from '../components/submission/draft.ts';
-import { formatBytes } from '../../common/upload-rules.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { isCrossSite } from '../lib/session.server.ts';
@@ -101,9 +101,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   return redirect(`/my-submissions/${id}?revised=1`);
 }
-
-type Submission = Route.ComponentProps['loaderData']['submission'];
-type SubmissionFile = Submission['files'][number];
 
 export default function MySubmission({ loaderData, actionData }: Route.ComponentProps) {
   const { submission: s, username, limits } = loaderData;
@@ -261,49 +258,5 @@ function RevisionReceived({ version }: { version: number }) {
         told, and an acknowledgement is on its way to your email.
       </p>
     </div>
-  );
-}
-
-function FilesByVersion({ submissionId, files }: { submissionId: number; files: SubmissionFile[] }) {
-  const versions = [...new Set(files.map((f) => f.version))].sort((a, b) => b - a);
-  if (!versions.length) return <p className="muted">No files.</p>;
-  return (
-    <ol className="versions">
-      {versions.map((version) => {
-        const inVersion = files
-          .filter((f) => f.version === version)
-          .sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'manuscript' ? -1 : 1));
-        const when = inVersion[0]?.createdAt;
-        return (
-          <li key={version} className="version">
-            <h3 className="version__title">
-              Version {version}
-              <span className="version__label">
-                {version === 1 ? ' · original submission' : ' · revision'}
-                {version === versions[0] && versions.length > 1 ? ' (latest)' : ''}
-              </span>
-            </h3>
-            {when ? (
-              <p className="version__when muted">
-                <DateText iso={when} />
-              </p>
-            ) : null}
-            <ul className="file-list">
-              {inVersion.map((f) => (
-                <li key={f.id}>
-                  <span className="file-list__kind">
-                    {f.kind === 'manuscript' ? 'Manuscript' : 'Additional files'}
-                  </span>
-                  <a href={`/api/submissions/${submissionId}/files/${f.id}`} download={f.name}>
-                    {f.name}
-                  </a>{' '}
-                  <span className="muted">({formatBytes(f.size)})</span>
-                </li>
-              ))}
-            </ul>
-          </li>
-        );
-      })}
-    </ol>
   );
 }

@@ -7,10 +7,14 @@ import {
   submissionDetail,
   submissionListItem,
 } from '../../common/api.ts';
-import { ARTICLE_TYPES } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { doiField, idParamSchema, pagesField, submissionFieldsSchema } from '../../common/schemas.ts';
-import { SUBMISSION_STATUSES, decisionSchema, revisionFieldsSchema } from '../../common/submissions.ts';
+import { idParamSchema, submissionFieldsSchema } from '../../common/schemas.ts';
+import {
+  decisionSchema,
+  deskFilterSchema,
+  publishSubmissionSchema,
+  revisionFieldsSchema,
+} from '../../common/submissions.ts';
 import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE } from '../../common/upload-rules.ts';
 import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
@@ -165,12 +169,7 @@ export function submissionRoutes(api: Api, services: Services) {
     tag: 'Editorial',
     summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
     auth: 'editorial',
-    query: z.object({
-      status: z.enum(SUBMISSION_STATUSES).optional(),
-      type: z.enum(ARTICLE_TYPES).optional(),
-      from: z.iso.date('Use a date such as 2026-01-31.').optional(),
-      to: z.iso.date('Use a date such as 2026-01-31.').optional(),
-      q: z.string().trim().max(200).optional(),
+    query: deskFilterSchema.extend({
       limit: z.coerce.number().int().min(1).max(200).default(50),
       offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
     }),
@@ -199,7 +198,7 @@ export function submissionRoutes(api: Api, services: Services) {
     handler: ({ auth, params, body }) => submissions.decide(auth!.user, params.id, body),
   });
 
-  const publishFields = z.object({ issue_id: z.coerce.number().int().positive('Choose the issue.'), pages: pagesField, doi: doiField });
+  const publishFields = publishSubmissionSchema;
   api.route({
     method: 'POST',
     path: '/api/editor/submissions/:id/publish',

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import {
@@ -62,6 +64,154 @@ interface Fixtures {
   noJsPage: Page;
   /** Full-page screenshots at 1280 and 390 px wide into test-results/screenshots/{name}-{width}.png. */
   screenshots: (page: Page, name: string) => Promise<void>;
+  /** The e-mails the test's server (`baseURL`) has written to its outbox (`DATA_DIR/outbox/*.eml`). */
+  outbox: Outbox;
+}
+
+/** One e-mail from a server's outbox, decoded. */
+export interface SentMail {
+  file: string;
+  from: string;
+  to: string;
+  replyTo: string;
+  subject: string;
+  /** The plain-text part. */
+  text: string;
+}
+
+export interface Outbox {
+  /** Every e-mail written so far, oldest first. */
+  all: () => SentMail[];
+  /**
+   * Waits (polling, up to `timeout` ms) for an e-mail to `to` whose subject contains (or matches) `subject`,
+   * and returns it; fails the test with the e-mails seen when none comes.
+   */
+  waitFor: (match: { to?: string; subject?: string | RegExp }, timeout?: number) => Promise<SentMail>;
+}
+
+/**
+ * Where tests/e2e/serve.mjs writes down the data folder of the server on `port` while it runs (the same
+ * formula as there).
+ */
+const dataDirPointer = (port: string) => path.join(os.tmpdir(), `colophon-e2e-port-${port}.datadir`);
+
+/** RFC 2047 encoded words (=?UTF-8?Q?...?= / =?UTF-8?B?...?=) in a header. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, charset: string, enc: string, text: string) => {
+      const bytes =
+        enc.toUpperCase() === 'B'
+          ? Buffer.from(text, 'base64')
+          : Buffer.from(
+              text
+                .replace(/_/g, ' ')
+                .replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+              'latin1',
+            );
+      return bytes.toString(/utf-?8/i.test(charset) ? 'utf8' : 'latin1');
+    });
+}
+
+function decodeBody(body: string, encoding: string): string {
+  if (/base64/i.test(encoding)) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (/quoted-printable/i.test(encoding)) {
+    const soft = body.replace(/=\r?\n/g, '');
+    return Buffer.from(
+      soft.replace(/=([0-9A-Fa-f]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
+  }
+  return body;
+}
+
+/** Headers (unfolded, lower-case names) and body of one MIME entity. */
+function splitEntity(raw: string): { headers: Record<string, string>; body: string } {
+  const normal = raw.replace(/\r\n/g, '\n');
+  const at = normal.indexOf('\n\n');
+  const head = at === -1 ? normal : normal.slice(0, at);
+  const body = at === -1 ? '' : normal.slice(at + 2);
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { headers, body };
+}
+
+/** The text/plain part of an .eml file written by the server's mailer (nodemailer). */
+export function parseEml(raw: string, file = ''): SentMail {
+  const { headers, body } = splitEntity(raw);
+  let text = '';
+  const type = headers['content-type'] ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+  if (boundary) {
+    for (const part of body.split(`--${boundary}`)) {
+      const entity = splitEntity(part.replace(/^\n/, ''));
+      if (/text\/plain/i.test(entity.headers['content-type'] ?? '')) {
+        text = decodeBody(entity.body, entity.headers['content-transfer-encoding'] ?? '');
+        break;
+      }
+    }
+  } else {
+    text = decodeBody(body, headers['content-transfer-encoding'] ?? '');
+  }
+  return {
+    file,
+    from: decodeHeader(headers.from ?? ''),
+    to: decodeHeader(headers.to ?? ''),
+    replyTo: decodeHeader(headers['reply-to'] ?? ''),
+    subject: decodeHeader(headers.subject ?? ''),
+    text,
+  };
+}
+
+function outboxOf(baseURL: string): Outbox {
+  const port = new URL(baseURL).port;
+  const dir = () => {
+    let dataDir: string;
+    try {
+      dataDir = readFileSync(dataDirPointer(port), 'utf8').trim();
+    } catch {
+      throw new Error(`No data folder is written down for the server on port ${port} (tests/e2e/serve.mjs).`);
+    }
+    return path.join(dataDir, 'outbox');
+  };
+  const all = () => {
+    const folder = dir();
+    let files: string[];
+    try {
+      files = readdirSync(folder).filter((f) => f.endsWith('.eml'));
+    } catch {
+      return [];
+    }
+    return files.sort().map((f) => parseEml(readFileSync(path.join(folder, f), 'utf8'), f));
+  };
+  const matches = (m: SentMail, match: { to?: string; subject?: string | RegExp }) =>
+    (!match.to || m.to.toLowerCase().includes(match.to.toLowerCase())) &&
+    (!match.subject ||
+      (typeof match.subject === 'string'
+        ? m.subject.includes(match.subject)
+        : match.subject.test(m.subject)));
+  return {
+    all,
+    async waitFor(match, timeout = 10_000) {
+      let found: SentMail | undefined;
+      await expect
+        .poll(
+          () => {
+            found = all().find((m) => matches(m, match));
+            return Boolean(found);
+          },
+          {
+            timeout,
+            message: `an e-mail ${JSON.stringify({ ...match, subject: String(match.subject ?? '') })}`,
+          },
+        )
+        .toBe(true);
+      return found!;
+    },
+  };
 }
 
 let counter = 0;
@@ -224,6 +374,10 @@ export const test = base.extend<Fixtures>({
     noJsPages.add(page);
     await use(page);
     await context.close();
+  },
+
+  outbox: async ({ baseURL }, use) => {
+    await use(outboxOf(baseURL!));
   },
 
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.

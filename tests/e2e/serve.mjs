@@ -2,14 +2,21 @@
 // temporary data folder, and removes the folder when the server stops. Used by Playwright's webServer
 // entries and by the benches. Environment: whatever start.mjs reads (PORT, ADMIN_PASSWORD, ...), plus
 // E2E_PARENT_PID: when that process dies without stopping us (a killed test runner), we stop too.
+// While it runs, the data folder's path is in `dataDirPointer(PORT)` (a file in the temp folder), so tests can
+// read what the server wrote there, e.g. the e-mails in its outbox (tests/e2e/fixtures.ts, `outbox`).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-'));
+
+/** Where the data folder of the server on `port` is written down (the same formula as in fixtures.ts). */
+const dataDirPointer = (port) => path.join(os.tmpdir(), `colophon-e2e-port-${port}.datadir`);
+const pointer = process.env.PORT ? dataDirPointer(process.env.PORT) : null;
+if (pointer) writeFileSync(pointer, dataDir);
 const server = spawn(process.execPath, ['scripts/start.mjs'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir },
@@ -28,6 +35,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
 
 server.on('exit', (code, signal) => {
   rmSync(dataDir, { recursive: true, force: true });
+  if (pointer) rmSync(pointer, { force: true });
   process.exit(code ?? (signal === 'SIGTERM' ? 0 : 1));
 });
 

@@ -1,0 +1,529 @@
+import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
+import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
+import {
+  STATUS_LABELS,
+  type SubmissionStatus,
+  decisionSchema,
+  publishSubmissionSchema,
+} from '../../common/submissions.ts';
+import { checkUpload } from '../../server/files/uploads.ts';
+import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { DateText } from '../components/submission/DateText.tsx';
+import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
+import { StatusBadge } from '../components/submission/StatusBadge.tsx';
+import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import submissionCss from '../styles/submission.css?url';
+import type { Route } from './+types/editor-dashboard.submissions.$id';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  {
+    title: pageTitle(
+      matches,
+      loaderData
+        ? `${loaderData.submission.reference} · Submissions · Editorial dashboard`
+        : 'Submission · Editorial dashboard',
+    ),
+  },
+  { name: 'robots', content: 'noindex' },
+];
+
+/** What each possible move means, under its status name. */
+const MOVE_HINTS: Record<SubmissionStatus, string> = {
+  submitted: '',
+  under_review: 'Send it to peer review.',
+  revisions_requested: 'Ask the author for a revised manuscript; the earlier versions are kept.',
+  revised: '',
+  accepted: 'Accept it for publication. It can then be published into an issue.',
+  rejected: 'Decline it. This is final.',
+};
+
+function submissionId(param: string | undefined): number {
+  const id = Number(param);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
+  return id;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireEditor(context, request);
+  const id = submissionId(params.id);
+  const { submissions, catalog } = context.services;
+  let submission: Awaited<ReturnType<typeof submissions.detail>>;
+  try {
+    submission = await submissions.detail(id, auth.user);
+  } catch (err) {
+    if (asClientError(err)?.status === 404) throw data(null, { status: 404 });
+    throw err;
+  }
+  const publishable = submission.status === 'accepted' && !submission.articleId;
+  const [issues, article] = await Promise.all([
+    publishable ? catalog.editorIssues() : Promise.resolve([]),
+    submission.articleId
+      ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
+      : Promise.resolve(null),
+  ]);
+  return {
+    submission,
+    issues: issues.map((i) => ({
+      id: i.id,
+      volume_number: i.volume_number,
+      issue_number: i.issue_number,
+      title: i.title,
+    })),
+    article: article
+      ? {
+          id: article.id,
+          title: article.title,
+          status: article.status,
+          volume_number: article.volume_number,
+          issue_number: article.issue_number,
+          pages: article.pages,
+          doi: article.doi,
+        }
+      : null,
+  };
+}
+
+/**
+ * After every post, refused ones included, the page reads the submission again: a refusal may come from
+ * another editor having moved it on meanwhile, and the page then shows where it stands now.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod?.toUpperCase() === 'POST' ? true : defaultShouldRevalidate;
+
+type FormFile = Blob & { name: string };
+function chosenFile(form: FormData, name: string): FormFile | null {
+  const value = form.get(name);
+  if (value === null || typeof value === 'string') return null;
+  const file = value as FormFile;
+  return file.size === 0 && !file.name ? null : file;
+}
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const id = submissionId(params.id);
+  const { submissions, catalog, config } = context.services;
+  const max = config.MAX_ARTICLE_PDF_SIZE;
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > max + 1024 * 1024) {
+    const message = `The article PDF is too large: the limit is ${Math.round(max / 1024 / 1024)} MB.`;
+    return data<DashboardResult>(
+      { ok: false, intent: 'publish', message, errors: { pdf: message }, values: {}, at: Date.now() },
+      { status: 413 },
+    );
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return data<DashboardResult>(
+      {
+        ok: false,
+        intent: '',
+        message: 'The form arrived incomplete. Please try again.',
+        errors: {},
+        values: {},
+        at: Date.now(),
+      },
+      { status: 400 },
+    );
+  }
+  const intent = textField(form, 'intent');
+  const values: Record<string, string> = {};
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
+  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
+
+  try {
+    if (intent === 'decide') {
+      values.status = textField(form, 'status');
+      values.message = textField(form, 'message');
+      const parsed = decisionSchema.safeParse(values);
+      if (!parsed.success) {
+        const refused = validationFailure(parsed.error);
+        return fail(refused.status, refused.message, refused.errors);
+      }
+      const after = await submissions.decide(auth.user, id, parsed.data);
+      return done(
+        `Decision recorded: ${STATUS_LABELS[after.status]}. Your message was e-mailed to the author and is shown on their My submissions page.`,
+      );
+    }
+    if (intent === 'publish') {
+      for (const key of ['issue_id', 'pages', 'doi']) values[key] = textField(form, key);
+      const parsed = publishSubmissionSchema.safeParse(values);
+      if (!parsed.success) {
+        const refused = validationFailure(parsed.error);
+        return fail(refused.status, refused.message, refused.errors);
+      }
+      const file = chosenFile(form, 'pdf');
+      const pdf = file
+        ? checkUpload(
+            { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
+            { ...ARTICLE_PDF_RULE, maxBytes: max },
+          )
+        : undefined;
+      const articleId = await submissions.publish(auth.user, id, parsed.data, pdf, catalog);
+      return done(`Published as article ${articleId}. It is on the reader site now.`);
+    }
+    return fail(400, 'Unknown action.');
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors);
+  }
+}
+
+type Detail = Route.ComponentProps['loaderData']['submission'];
+
+export default function DeskSubmission({ loaderData, actionData }: Route.ComponentProps) {
+  const { submission: s, issues, article } = loaderData;
+  const round = actionData?.at ?? 0;
+  return (
+    <article className="desk-submission" aria-labelledby="submission-title">
+      <p className="breadcrumb">
+        <Link to="/editor-dashboard/submissions">
+          <span aria-hidden="true">← </span>All submissions
+        </Link>
+      </p>
+      <header className="submission-detail__header desk-submission__header">
+        <p className="reference">{s.reference}</p>
+        <h1 id="submission-title" className="submission-detail__title">
+          {s.title}
+        </h1>
+        <p className="submission-detail__status">
+          Status: <StatusBadge status={s.status} />
+        </p>
+        <dl className="meta-list">
+          <div>
+            <dt>Submitted</dt>
+            <dd>
+              <DateText iso={s.createdAt} time />
+            </dd>
+          </div>
+          <div>
+            <dt>Last update</dt>
+            <dd>
+              <DateText iso={s.updatedAt} time />
+            </dd>
+          </div>
+          <div>
+            <dt>Submitted by</dt>
+            <dd>
+              {s.submitter.fullName} ({s.submitter.username},{' '}
+              <a href={`mailto:${s.submitter.email}`}>{s.submitter.email}</a>)
+            </dd>
+          </div>
+        </dl>
+        <p className="desk-submission__links">
+          <a href={`/editor-dashboard/submissions/${s.id}/similarity`}>Similarity report</a>
+        </p>
+      </header>
+
+      <ActionResult result={actionData} />
+
+      {article ? <PublishedPanel article={article} /> : null}
+      {s.nextStatuses.length ? (
+        <DecisionPanel submission={s} result={actionData} round={round} />
+      ) : s.status === 'rejected' ? (
+        <p className="panel desk-final">This submission was rejected; no further decision can be made.</p>
+      ) : null}
+      {s.status === 'accepted' && !s.articleId ? (
+        <PublishPanel submission={s} issues={issues} result={actionData} round={round} />
+      ) : null}
+
+      <div className="submission-detail__grid">
+        <div>
+          <section className="panel" aria-labelledby="manuscript-title">
+            <h2 id="manuscript-title">Manuscript</h2>
+            <dl className="details-list">
+              <div>
+                <dt>Article type</dt>
+                <dd>{s.articleType}</dd>
+              </div>
+              <div>
+                <dt>Keywords</dt>
+                <dd>{s.keywords}</dd>
+              </div>
+              <div>
+                <dt>Abstract</dt>
+                <dd className="prose-text">{s.abstract}</dd>
+              </div>
+              {(
+                [
+                  ['Conflict of interest', s.conflictOfInterest],
+                  ['Funding statement', s.fundingStatement],
+                  ['Data availability statement', s.dataAvailabilityStatement],
+                ] as const
+              ).map(([term, text]) => (
+                <div key={term}>
+                  <dt>{term}</dt>
+                  <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+          <section className="panel" aria-labelledby="authors-title">
+            <h2 id="authors-title">Authors</h2>
+            <ol className="author-list desk-authors">
+              {s.authors.map((a) => (
+                <li key={`${a.email}|${a.name}|${a.affiliation}`}>
+                  <strong>{a.name}</strong>
+                  {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}
+                  <br />
+                  <a href={`mailto:${a.email}`}>{a.email}</a>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+        <div>
+          <section className="panel" aria-labelledby="files-title">
+            <h2 id="files-title">Files</h2>
+            <FilesByVersion submissionId={s.id} files={s.files} />
+          </section>
+          <section className="panel" aria-labelledby="history-title">
+            <h2 id="history-title">History</h2>
+            <History history={s.history} />
+          </section>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+function DecisionPanel({
+  submission: s,
+  result,
+  round,
+}: {
+  submission: Detail;
+  result: DashboardResult | undefined;
+  round: number;
+}) {
+  const refused = refusalFor(result, 'decide');
+  const kept = result && !result.ok && result.intent === 'decide';
+  const statusError = refused.errors.status;
+  return (
+    <section className="panel panel--action" aria-labelledby="decision-title">
+      <h2 id="decision-title">Decision</h2>
+      <p>
+        Move the submission on. Your message is stored with it, shown to the author on My submissions and sent
+        to them by e-mail.
+      </p>
+      <Form
+        method="post"
+        noValidate
+        aria-labelledby="decision-title"
+        key={kept ? `decision-kept-${round}` : `decision-${round}`}
+      >
+        <fieldset
+          className={statusError ? 'desk-moves field--invalid' : 'desk-moves'}
+          aria-describedby={statusError ? 'decision-status-error' : undefined}
+        >
+          <legend className="field__label">New status *</legend>
+          {statusError ? (
+            <p id="decision-status-error" className="field__error">
+              <span className="visually-hidden">Error: </span>
+              {statusError}
+            </p>
+          ) : null}
+          {s.nextStatuses.map((to) => (
+            <div key={to} className="desk-move">
+              <input
+                type="radio"
+                id={`decision-${to}`}
+                name="status"
+                value={to}
+                required
+                defaultChecked={refused.values.status === to}
+                aria-describedby={`decision-${to}-hint`}
+              />
+              <label htmlFor={`decision-${to}`}>
+                <StatusBadge status={to} />
+              </label>
+              <span id={`decision-${to}-hint`} className="field__hint desk-move__hint">
+                {MOVE_HINTS[to]}
+              </span>
+            </div>
+          ))}
+        </fieldset>
+        <DashTextArea
+          id="decision-message"
+          name="message"
+          label="Message to the author *"
+          hint="E-mailed to the submitting author with the new status."
+          required
+          rows={6}
+          defaultValue={refused.values.message}
+          error={refused.errors.message}
+        />
+        <button type="submit" name="intent" value="decide" className="button button--primary">
+          Record the decision
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function PublishPanel({
+  submission: s,
+  issues,
+  result,
+  round,
+}: {
+  submission: Detail;
+  issues: Route.ComponentProps['loaderData']['issues'];
+  result: DashboardResult | undefined;
+  round: number;
+}) {
+  const refused = refusalFor(result, 'publish');
+  const latest = s.files.find((f) => f.kind === 'manuscript');
+  const latestIsPdf = latest?.mediaType === 'application/pdf';
+  const kept = result && !result.ok && result.intent === 'publish';
+  return (
+    <section className="panel panel--action" aria-labelledby="publish-title">
+      <h2 id="publish-title">Publish as an article</h2>
+      <p>
+        The title, abstract, keywords, article type and authors come over from the submission. The article
+        appears on the reader site at once.
+      </p>
+      {issues.length === 0 ? (
+        <p>
+          There is no issue yet. <Link to="/editor-dashboard/volumes">Create a volume and an issue</Link>{' '}
+          first.
+        </p>
+      ) : (
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          noValidate
+          aria-labelledby="publish-title"
+          key={kept ? `publish-kept-${round}` : `publish-${round}`}
+        >
+          <DashSelect
+            id="publish-issue"
+            name="issue_id"
+            label="Issue *"
+            required
+            placeholder="Choose an issue"
+            defaultValue={refused.values.issue_id ?? ''}
+            error={refused.errors.issue_id}
+            options={issues.map((i) => ({
+              value: String(i.id),
+              label: `Volume ${i.volume_number}, issue ${i.issue_number}: ${i.title}`,
+            }))}
+          />
+          <div className="dash-forms">
+            <DashInput
+              id="publish-pages"
+              name="pages"
+              label="Pages *"
+              hint="First-last, e.g. 1-10."
+              required
+              defaultValue={refused.values.pages}
+              error={refused.errors.pages}
+            />
+            <DashInput
+              id="publish-doi"
+              name="doi"
+              label="DOI *"
+              hint="e.g. 10.1234/abc.2025.001"
+              required
+              defaultValue={refused.values.doi}
+              error={refused.errors.doi}
+            />
+          </div>
+          <DashInput
+            id="publish-pdf"
+            name="pdf"
+            type="file"
+            accept=".pdf,application/pdf"
+            label={latestIsPdf ? 'Final PDF (optional)' : 'Final PDF *'}
+            required={!latestIsPdf}
+            hint={
+              latestIsPdf
+                ? `Without one, the latest manuscript (${latest?.name}, version ${latest?.version}) is published as it is.`
+                : `Required: the latest manuscript${latest ? ` (${latest.name})` : ''} is not a PDF.`
+            }
+            error={refused.errors.pdf}
+          />
+          {kept ? <p className="field__hint">If you chose a PDF, please choose it again.</p> : null}
+          <button type="submit" name="intent" value="publish" className="button button--primary">
+            Publish the article
+          </button>
+        </Form>
+      )}
+    </section>
+  );
+}
+
+function PublishedPanel({
+  article,
+}: {
+  article: NonNullable<Route.ComponentProps['loaderData']['article']>;
+}) {
+  return (
+    <section className="panel panel--action" aria-labelledby="published-title">
+      <h2 id="published-title">Published</h2>
+      <p>
+        Published as an article in volume {article.volume_number}, issue {article.issue_number}
+        {article.pages ? `, pages ${article.pages}` : ''}
+        {article.doi ? `, DOI ${article.doi}` : ''}
+        {article.status === 'published' ? '.' : ' (now unpublished).'}
+      </p>
+      <p className="dash-inline-form">
+        {article.status === 'published' ? (
+          <Link to={`/article/${article.id}`} className="button button--primary button--small">
+            View the article
+          </Link>
+        ) : null}
+        <Link
+          to={`/editor-dashboard/articles?edit=${article.id}`}
+          className="button button--secondary button--small"
+        >
+          Edit it in Articles
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function History({ history }: { history: Detail['history'] }) {
+  return (
+    <ol className="timeline">
+      {[...history].reverse().map((event, i) => {
+        const revision = event.from === 'revisions_requested' && event.to === 'revised';
+        return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows; its order is fixed.
+          <li key={`${event.at}-${event.to}-${i}`} className="timeline__item">
+            <p className="timeline__head">
+              <StatusBadge status={event.to} />{' '}
+              <span className="timeline__when">
+                <DateText iso={event.at} time />
+              </span>
+            </p>
+            <p className="timeline__what">
+              {event.from === null
+                ? `${event.by} submitted the manuscript.`
+                : revision
+                  ? `${event.by} uploaded a revised manuscript.`
+                  : `${event.by} moved it from ${STATUS_LABELS[event.from].toLowerCase()} to ${STATUS_LABELS[event.to].toLowerCase()}.`}
+            </p>
+            {event.message ? (
+              <>
+                <p className="editor-message__from">
+                  {revision ? 'Note from the author:' : 'Message to the author:'}
+                </p>
+                <blockquote className="editor-message__text">{event.message}</blockquote>
+              </>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
