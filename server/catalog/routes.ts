@@ -93,7 +93,7 @@ export function catalogRoutes(api: Api, services: Services) {
       403: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
       404: errors[404],
     },
-    handler: async ({ auth, params, reply }) => {
+    handler: async ({ auth, params, request, reply }) => {
       const journal = await settings.journal();
       if (journal.downloads !== 'open') {
         if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
@@ -112,6 +112,16 @@ export function catalogRoutes(api: Api, services: Services) {
         )
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
+      // Usage counts: the file delivered in full, once (not a HEAD request, not an aborted transfer).
+      if (request.method === 'GET') {
+        reply.raw.once('finish', () =>
+          services.metrics.track('download', article.id, {
+            sessionId: auth?.sessionId,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          }),
+        );
+      }
       return reply.send(stream);
     },
   });
