@@ -67,12 +67,11 @@ type CitedArticle = Pick<
   | 'keywords'
   | 'pages'
   | 'doi'
-  | 'authors'
   | 'publication_date'
   | 'volume_number'
   | 'issue_number'
   | 'url'
->;
+> & { authors: readonly { name: string }[] };
 type CitingJournal = Pick<JournalSettings, 'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'language'>;
 
 /** The article as CSL-JSON: the one record every format is made from. */
