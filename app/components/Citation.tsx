@@ -1,5 +1,10 @@
 import { useRef, useState } from 'react';
-import { type CitationInput, type FormattedCitation, citationParts, formatCitation } from '../../common/citation.ts';
+import {
+  type CitationInput,
+  type FormattedCitation,
+  citationParts,
+  formatCitation,
+} from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 
