@@ -112,8 +112,9 @@ export function catalogRoutes(api: Api, services: Services) {
         )
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
-      // Usage counts: the file delivered in full, once (not a HEAD request, not an aborted transfer).
-      if (request.method === 'GET') {
+      // Usage counts: a published article's file delivered in full, once (not a HEAD request, not an
+      // aborted transfer, not an editor fetching an unpublished one).
+      if (request.method === 'GET' && article.status === 'published') {
         reply.raw.once('finish', () =>
           services.metrics.track('download', article.id, {
             sessionId: auth?.sessionId,

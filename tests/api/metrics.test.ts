@@ -189,5 +189,10 @@ describe('through the API', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/articles/${otherId}/metrics` })).statusCode).toBe(
       404,
     );
+    // Editors may still fetch the unpublished article's PDF; that is not a reader's download.
+    const before = (await t.services.metrics.articleMetrics(otherId)).totals.downloads;
+    expect((await download(otherId, { 'user-agent': SAFARI })).statusCode).toBe(200);
+    await t.services.metrics.settled();
+    expect((await t.services.metrics.articleMetrics(otherId)).totals.downloads).toBe(before);
   });
 });
