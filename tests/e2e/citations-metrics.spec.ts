@@ -268,7 +268,8 @@ test.describe('dashboard exports', () => {
     axe,
     screenshots,
   }) => {
-    const a = await publishedArticle(adminApi, `Exported ${unique()}`);
+    const title = `Exported ${unique()}`;
+    const a = await publishedArticle(adminApi, title);
     await signIn('editor');
     await page.goto('/editor-dashboard/volumes');
     const where = `of issue 1, volume ${a.volumeNumber}`;
@@ -292,14 +293,12 @@ test.describe('dashboard exports', () => {
     await page.goto('/editor-dashboard/articles');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page
-        .getByRole('link', { name: new RegExp(`^Crossref XML of “Exported`) })
-        .first()
-        .click(),
+      page.getByRole('link', { name: `Crossref XML of “${title}”` }).click(),
     ]);
     const xml = await readFile((await download.path())!, 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).toContain('<doi_batch');
+    expect(xml).toContain(a.doi);
     await screenshots(page, 'dashboard-articles-usage');
   });
 });
