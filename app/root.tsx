@@ -7,6 +7,7 @@ import {
   isRouteErrorResponse,
   useRouteLoaderData,
 } from 'react-router';
+import { feedLinks } from '../server/discovery/links.ts';
 import type { Route } from './+types/root';
 import { NotFound } from './components/NotFound.tsx';
 import { SiteFooter } from './components/SiteFooter.tsx';
@@ -43,6 +44,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       : null,
     year: new Date().getFullYear(),
     serverTime: Date.now(),
+    // The latest-articles feeds, announced on every page (issue pages add their own, see volumes.tsx).
+    feeds: feedLinks(context.services.baseUrl, { journalName: journal.name }),
   };
 }
 
@@ -68,6 +71,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content="light" />
         <Meta />
         <Links />
+        {data?.feeds.map((f) => (
+          <link key={f.href} rel={f.rel} type={f.type} title={f.title} href={f.href} />
+        ))}
       </head>
       <body>
         <a className="skip-link" href="#main-content">

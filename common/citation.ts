@@ -124,3 +124,34 @@ export function formatCitation(c: CitationInput): string {
     .map((p) => p.text)
     .join('');
 }
+
+/** The reference styles shown beside the journal's own format, in the order the article page lists them. */
+export const CITATION_STYLES = [
+  { id: 'apa', label: 'APA', edition: 'APA Style, 7th edition' },
+  { id: 'mla', label: 'MLA', edition: 'MLA Handbook, 9th edition' },
+  { id: 'chicago', label: 'Chicago', edition: 'Chicago Manual of Style, 17th edition, author-date' },
+  { id: 'harvard', label: 'Harvard', edition: 'Cite Them Right, 12th edition' },
+  { id: 'ieee', label: 'IEEE', edition: 'IEEE Reference Guide' },
+  { id: 'vancouver', label: 'Vancouver', edition: 'Citing Medicine, 2nd edition' },
+] as const;
+export type CitationStyleId = (typeof CITATION_STYLES)[number]['id'];
+
+/** A citation rendered on the server: HTML (italics; escaped by the CSL processor) and plain text. */
+export interface FormattedCitation {
+  id: CitationStyleId;
+  label: string;
+  edition: string;
+  html: string;
+  text: string;
+}
+
+/** The files a reference manager imports: extension and media type. */
+export const CITATION_FILES = {
+  bibtex: { label: 'BibTeX', extension: 'bib', contentType: 'application/x-bibtex; charset=utf-8' },
+  ris: { label: 'RIS', extension: 'ris', contentType: 'application/x-research-info-systems; charset=utf-8' },
+} as const;
+export type CitationFileFormat = keyof typeof CITATION_FILES;
+
+/** Where an article's citation is served, in any format (`/api/articles/{id}/citation?format=…`). */
+export const citationPath = (articleId: number, format: CitationFileFormat | CitationStyleId) =>
+  `/api/articles/${articleId}/citation?format=${format}`;

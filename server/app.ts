@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { citationRoutes } from './catalog/citation-routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
 import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/routes.ts';
 import { Api } from './http/api.ts';
@@ -10,6 +11,7 @@ import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import type { Services } from './services.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
@@ -71,6 +73,8 @@ export async function buildApp(
   contactInboxRoutes(api, services);
   auditRoutes(api, services);
   exportRoutes(api, services);
+  citationRoutes(api, services);
+  metricsRoutes(api, services);
 
   // Unknown API paths answer JSON, not a page.
   app.all('/api/*', async (request, reply) =>

@@ -57,6 +57,8 @@ export async function startServer(
   );
   maintenance.unref();
 
+  // The citation styles compile on first use, which takes seconds: not during a reader's request.
+  services.citations.warmUp();
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

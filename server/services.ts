@@ -2,6 +2,7 @@ import path from 'node:path';
 import { MESSAGES } from '../common/messages.ts';
 import { AccountsService } from './accounts/service.ts';
 import { AuditService } from './audit/service.ts';
+import { CitationService } from './catalog/citation.ts';
 import { CatalogService } from './catalog/service.ts';
 import { type Config, publicUrl } from './config.ts';
 import { ContactService } from './contact/service.ts';
@@ -11,6 +12,7 @@ import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
+import { MetricsService } from './metrics/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
@@ -82,6 +84,8 @@ export function createServices(config: Config, database: Database, log: Logger, 
     subscriptions: new SubscriptionsService(db),
     content: new ContentService(settings),
     similarity: new SimilarityService(db, { files, log }),
+    citations: new CitationService(),
+    metrics: new MetricsService(db, { log }),
   };
 }
 

@@ -1,5 +1,12 @@
 import { Link } from 'react-router';
-import { formatPages, keywordList, numberAffiliations, doiUrl } from '../../common/citation.ts';
+import {
+  CITATION_FILES,
+  citationPath,
+  doiUrl,
+  formatPages,
+  keywordList,
+  numberAffiliations,
+} from '../../common/citation.ts';
 import { can } from '../../common/roles.ts';
 import { articleMetadata, serializeJsonLd } from '../../server/catalog/metadata.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
@@ -18,14 +25,28 @@ const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
-  const { catalog, settings, baseUrl } = context.services;
-  const [article, journal] = await Promise.all([
+  const { catalog, settings, baseUrl, citations, metrics, log } = context.services;
+  const [article, journal, usage] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
       throw err;
     }),
     settings.journal(),
+    // The counts are a courtesy: if they cannot be read, the page goes without them.
+    metrics.articleMetrics(id).then(
+      (m) => m.totals,
+      (err: unknown) => {
+        log.warn({ err, articleId: id }, 'Usage counts could not be read');
+        return null;
+      },
+    ),
   ]);
+  // Counted in the background (robots and double clicks left out); never delays or fails the page.
+  metrics.track('view', article.id, {
+    sessionId: context.auth?.sessionId,
+    ip: context.clientIp,
+    userAgent: context.userAgent,
+  });
   const metadata = articleMetadata(article, journal, baseUrl);
   const user = context.auth?.user;
   const { authors, affiliations } = numberAffiliations(article.authors);
@@ -51,6 +72,14 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       url: metadata.canonicalUrl,
     },
     journal: { name: journal.name, license: journal.license },
+    usage,
+    citations: {
+      styles: citations.formats(article, journal),
+      files: (Object.keys(CITATION_FILES) as (keyof typeof CITATION_FILES)[]).map((format) => ({
+        label: CITATION_FILES[format].label,
+        href: citationPath(article.id, format),
+      })),
+    },
     head: {
       description: metadata.description,
       tags: metadata.tags,
@@ -77,7 +106,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, head, download } = loaderData;
+  const { article, journal, head, download, usage, citations } = loaderData;
   const issueLink = issueHref(article.volume, article.issue);
   return (
     <>
@@ -147,6 +176,14 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
               </dd>
             </div>
           ) : null}
+          {usage ? (
+            <div>
+              <dt>Usage</dt>
+              <dd>
+                {countLabel(usage.views, 'view')}, {countLabel(usage.downloads, 'download')}
+              </dd>
+            </div>
+          ) : null}
           <div>
             <dt>Licence</dt>
             <dd>
@@ -194,6 +231,8 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
               doi: article.doi,
               url: article.url,
             }}
+            styles={citations.styles}
+            files={citations.files}
           />
         </section>
 
@@ -217,6 +256,11 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
       />
     </>
   );
+}
+
+/** "1 view", "1,234 downloads". */
+function countLabel(n: number, noun: string) {
+  return `${n.toLocaleString('en-GB')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**

@@ -32,7 +32,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       ? context.services.catalog.article(editId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
   ]);
-  return { ...list, page, size: PAGE_SIZE, issues, editing };
+  // Usage counts beside each article; the list still shows if they cannot be read.
+  const usage = await context.services.metrics.totals(list.articles.map((a) => a.id)).catch((err: unknown) => {
+    context.services.log.warn({ err }, 'Usage counts could not be read');
+    return null;
+  });
+  return {
+    ...list,
+    articles: list.articles.map((a) => ({ ...a, usage: usage?.get(a.id) ?? null })),
+    page,
+    size: PAGE_SIZE,
+    issues,
+    editing,
+  };
 }
 
 /** The text fields of a posted article form, author rows included (with one added or removed on request). */
@@ -250,6 +262,8 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
               <th scope="col">Pages</th>
               <th scope="col">DOI</th>
               <th scope="col">Status</th>
+              <th scope="col">Views</th>
+              <th scope="col">Downloads</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -266,6 +280,8 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
                 <td>{a.pages}</td>
                 <td>{a.doi}</td>
                 <td>{a.status === 'published' ? 'Published' : 'Unpublished'}</td>
+                <td>{a.usage ? a.usage.views.toLocaleString('en-GB') : '–'}</td>
+                <td>{a.usage ? a.usage.downloads.toLocaleString('en-GB') : '–'}</td>
                 <td>
                   <div className="dash-inline-form">
                     <Link
@@ -286,6 +302,15 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
                         <span className="visually-hidden"> “{a.title}”</span>
                       </button>
                     </Form>
+                    {a.status === 'published' && a.doi ? (
+                      <a
+                        href={`/api/editor/export/crossref/article/${a.id}`}
+                        download
+                        className="button button--small button--secondary"
+                      >
+                        Crossref XML<span className="visually-hidden"> of “{a.title}”</span>
+                      </a>
+                    ) : null}
                   </div>
                 </td>
               </tr>

@@ -1,5 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import { Form, data } from 'react-router';
 import { issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { articles } from '../../server/catalog/tables.ts';
 import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
@@ -15,11 +17,31 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
-  const [volumes, issues] = await Promise.all([
+  const [volumes, issues, exportable] = await Promise.all([
     context.services.catalog.editorVolumes(),
     context.services.catalog.editorIssues(),
+    // What each issue can export: Crossref wants published articles with a DOI, DOAJ ones with a PDF.
+    context.services.db
+      .select({
+        issueId: articles.issueId,
+        withDoi: sql<number>`count(*) filter (where ${articles.doi} is not null and ${articles.doi} <> '')::int`,
+        withPdf: sql<number>`count(*) filter (where ${articles.pdfFileId} is not null)::int`,
+      })
+      .from(articles)
+      .where(eq(articles.status, 'published'))
+      .groupBy(articles.issueId),
   ]);
-  return { volumes, issues };
+  const byIssue = new Map(exportable.map((e) => [e.issueId, e]));
+  return {
+    volumes,
+    issues: issues.map((i) => ({
+      ...i,
+      exports: {
+        crossref: (byIssue.get(i.id)?.withDoi ?? 0) > 0 ? `/api/editor/export/crossref/issue/${i.id}` : null,
+        doaj: (byIssue.get(i.id)?.withPdf ?? 0) > 0 ? `/api/editor/export/doaj/issue/${i.id}` : null,
+      },
+    })),
+  };
 }
 
 const issueEditSchema = issueSchema.pick({ title: true, description: true });
@@ -267,6 +289,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               <th scope="col">Title</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
+              <th scope="col">Export</th>
               <th scope="col">Edit</th>
             </tr>
           </thead>
@@ -283,6 +306,32 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <th scope="row">{i.title}</th>
                   <td className="dash-table__wrap">{i.description}</td>
                   <td>{i.article_count}</td>
+                  <td>
+                    {i.exports.crossref || i.exports.doaj ? (
+                      <div className="dash-inline-form">
+                        {i.exports.crossref ? (
+                          <a href={i.exports.crossref} download className="button button--small button--secondary">
+                            Crossref XML
+                            <span className="visually-hidden">
+                              {' '}
+                              of issue {i.issue_number}, volume {i.volume_number}
+                            </span>
+                          </a>
+                        ) : null}
+                        {i.exports.doaj ? (
+                          <a href={i.exports.doaj} download className="button button--small button--secondary">
+                            DOAJ XML
+                            <span className="visually-hidden">
+                              {' '}
+                              of issue {i.issue_number}, volume {i.volume_number}
+                            </span>
+                          </a>
+                        ) : null}
+                      </div>
+                    ) : (
+                      <span className="muted">Nothing to export yet</span>
+                    )}
+                  </td>
                   <td>
                     <details open={mine || undefined} key={`${round}`}>
                       <summary>

@@ -3,6 +3,7 @@ import { Form, Link, redirect, useNavigate, useNavigation } from 'react-router';
 import { formatPages } from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { monthYear } from '../../server/catalog/present.ts';
+import { feedLinks } from '../../server/discovery/links.ts';
 import { ArticleListItem, type ListedArticle } from '../components/ArticleListItem.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { pageTitle } from '../lib/meta.ts';
@@ -61,6 +62,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   return {
     journalName: journal.name,
+    // The shown issue's own feeds, beside the journal's (announced by the root layout on every page).
+    issueFeeds: selected
+      ? feedLinks(baseUrl, { journalName: journal.name, issue: selected }).filter((f) =>
+          f.href.includes('/issues/'),
+        )
+      : [],
     canonicalUrl:
       volumeParam === null ? `${baseUrl}/volumes` : `${baseUrl}${issueHref(volume!.volume_number, issue?.issue_number)}`,
     selected,
@@ -113,6 +120,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     { title: pageTitle(matches, where ? `${where} · Volumes` : 'Volumes') },
     { name: 'description', content: description },
     { tagName: 'link', rel: 'canonical', href: loaderData.canonicalUrl },
+    ...loaderData.issueFeeds.map((f) => ({ tagName: 'link' as const, ...f })),
   ];
 };
 

@@ -94,7 +94,7 @@ export function catalogRoutes(api: Api, services: Services) {
       403: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
       404: errors[404],
     },
-    handler: async ({ auth, params, reply }) => {
+    handler: async ({ auth, params, request, reply }) => {
       const journal = await settings.journal();
       if (journal.downloads !== 'open') {
         if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
@@ -113,6 +113,17 @@ export function catalogRoutes(api: Api, services: Services) {
         )
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
+      // Usage counts: a published article's file delivered in full, once (not a HEAD request, not an
+      // aborted transfer, not an editor fetching an unpublished one).
+      if (request.method === 'GET' && article.status === 'published') {
+        reply.raw.once('finish', () =>
+          services.metrics.track('download', article.id, {
+            sessionId: auth?.sessionId,
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          }),
+        );
+      }
       return reply.send(stream);
     },
   });

@@ -134,6 +134,16 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
   {
+    name: 'GET /api/articles/:id/citation',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation?format=ris` }),
+    expect: all(200),
+  },
+  {
+    name: 'GET /api/articles/:id/metrics',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/metrics` }),
+    expect: all(200),
+  },
+  {
     name: 'GET /api/articles/:id/download',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/download` }),
     expect: download,

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { messageResponse } from '../../common/api.ts';
+import {
+  CITATION_FILES,
+  CITATION_STYLES,
+  type CitationFileFormat,
+  type CitationStyleId,
+} from '../../common/citation.ts';
+import { idParamSchema } from '../../common/schemas.ts';
+import type { Api } from '../http/api.ts';
+import type { Services } from '../services.ts';
+
+const FORMATS = [...Object.keys(CITATION_FILES), ...CITATION_STYLES.map((s) => s.id)] as [
+  CitationFileFormat | CitationStyleId,
+  ...(CitationFileFormat | CitationStyleId)[],
+];
+
+export const citationQuerySchema = z.object({
+  format: z.enum(FORMATS, `Format must be one of: ${FORMATS.join(', ')}.`).default('bibtex'),
+});
+
+const isFile = (format: string): format is CitationFileFormat => format in CITATION_FILES;
+
+/** An article's citation as a BibTeX or RIS file, or as text in one of the reference styles. */
+export function citationRoutes(api: Api, services: Services) {
+  const { catalog, settings, citations } = services;
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/:id/citation',
+    tag: 'Articles',
+    summary:
+      'Cite a published article: BibTeX or RIS file, or APA, MLA, Chicago, Harvard, IEEE, Vancouver text',
+    description:
+      '`bibtex` (application/x-bibtex) and `ris` (application/x-research-info-systems) come as attachments named after the journal, volume, issue and article; the styles as UTF-8 plain text.',
+    auth: 'none',
+    params: idParamSchema,
+    query: citationQuerySchema,
+    responses: {
+      200: { description: 'The citation', binary: 'application/x-bibtex' },
+      400: { description: 'Invalid id or format', schema: messageResponse },
+      404: { description: 'No such published article', schema: messageResponse },
+    },
+    handler: async ({ params, query, reply }) => {
+      const [article, journal] = await Promise.all([catalog.article(params.id), settings.journal()]);
+      reply.header('cache-control', 'public, max-age=300').header('x-content-type-options', 'nosniff');
+      if (isFile(query.format)) {
+        const file = citations.file(article, journal, query.format);
+        return reply
+          .header('content-type', file.contentType)
+          .header(
+            'content-disposition',
+            `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+          )
+          .send(file.body);
+      }
+      const formatted = citations.format(article, journal, query.format);
+      return reply.header('content-type', 'text/plain; charset=utf-8').send(`${formatted.text}\n`);
+    },
+  });
+}
