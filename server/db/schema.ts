@@ -8,3 +8,4 @@ export * from '../settings/tables.ts';
 export * from '../submissions/tables.ts';
 export * from '../subscriptions/tables.ts';
 export * from '../similarity/tables.ts';
+export * from '../search/tables.ts';
