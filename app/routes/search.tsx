@@ -26,6 +26,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     string
   >;
   const options = await search.filterOptions();
+  // A filter value from the address that no published article has still shows as chosen.
+  if (/^\d{1,9}$/.test(form.volume) && !options.volumes.some((v) => v.number === Number(form.volume))) {
+    options.volumes.push({ number: Number(form.volume), year: null });
+  }
+  if (/^\d{4}$/.test(form.year) && !options.years.includes(Number(form.year)))
+    options.years.push(Number(form.year));
+  if (form.type.trim() && !options.types.includes(form.type)) options.types.push(form.type);
   const base = { form, options, search: url.search };
   if (!url.searchParams.has('q')) return { ...base, state: 'idle' as const };
 
@@ -130,7 +137,8 @@ export default function Search({ loaderData }: Route.ComponentProps) {
               <option value="">All volumes</option>
               {options.volumes.map((v) => (
                 <option key={v.number} value={v.number}>
-                  Volume {v.number} ({v.year})
+                  Volume {v.number}
+                  {v.year === null ? '' : ` (${v.year})`}
                 </option>
               ))}
             </select>

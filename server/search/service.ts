@@ -77,7 +77,7 @@ export function snippetSegments(marked: string, whole: string | null): Segment[]
 }
 
 export interface SearchFilterOptions {
-  volumes: { number: number; year: number }[];
+  volumes: { number: number; year: number | null }[];
   years: number[];
   types: string[];
 }

@@ -409,6 +409,15 @@ describe('the index', () => {
     expect(count.rows[0].indexed).toBe(count.rows[0].articles);
   });
 
+  it("drops an article's full text when the similarity engine removes it", async () => {
+    expect((await search({ q: 'zyxquartzite' })).body.total).toBe(1);
+    await t.services.similarity.store.remove('article', ids.bodyMatch);
+    expect((await search({ q: 'zyxquartzite' })).body.total).toBe(0);
+    expect(titles((await search({ q: 'thermal bridges' })).body)).toEqual([ids.bodyMatch]);
+    await t.services.similarity.indexArticle(ids.bodyMatch);
+    expect((await search({ q: 'zyxquartzite' })).body.total).toBe(1);
+  });
+
   it('is public, and documented in the OpenAPI description', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const op = doc.paths['/api/search'].get;

@@ -80,6 +80,8 @@ test('filters by volume, year and article type, and says when nothing is left', 
   await page.goto('/search?q=data&year=1999');
   await expect(resultsHeading(page)).toHaveText('Nothing found for “data”');
   await expect(page.getByText(SEARCH_MESSAGES.noResultsWithFilters)).toBeVisible();
+  // A year no article has still shows as the chosen filter.
+  await expect(page.getByLabel('Year')).toHaveValue('1999');
   await page.getByRole('link', { name: 'Search all articles for “data”' }).click();
   await expect(page).toHaveURL(/\/search\?q=data$/);
   await expect(resultsHeading(page)).toHaveText(/found for “data”/);
