@@ -110,7 +110,7 @@ export class SearchService {
     const [{ nodes }] = await this.rows<{ nodes: number }>(sql`select numnode(${tsquery})::int as nodes`);
     if (!nodes) return empty(SEARCH_MESSAGES.onlyCommonWords);
 
-    const filters: SQL[] = [sql`a.status = 'published'`, sql`(s.metadata || s.body) @@ q.query`];
+    const filters: SQL[] = [sql`a.status = 'published'`, sql`s.document @@ q.query`];
     if (input.volume !== undefined) filters.push(sql`v.volume_number = ${input.volume}`);
     if (input.year !== undefined)
       filters.push(sql`extract(year from ${PUBLICATION_DATE})::int = ${input.year}`);
@@ -150,7 +150,7 @@ export class SearchService {
     }>(sql`
       with hits as (
         select a.id, s.body, q.query,
-          (ts_rank_cd(s.metadata, q.query) + 0.1 * ts_rank_cd(s.metadata || s.body, q.query, 32))::float8 as rank,
+          (ts_rank_cd(s.metadata, q.query) + 0.1 * ts_rank_cd(s.document, q.query, 32))::float8 as rank,
           ${PUBLICATION_DATE} as published_on
         ${from}
         order by rank desc, published_on desc, a.id desc

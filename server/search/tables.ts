@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { customType, index, integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
 import { articles } from '../catalog/tables.ts';
 
@@ -8,7 +7,8 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /**
  * The full-text index of the articles, one row per article (published or not: the query keeps to the
  * published ones). Kept by the database itself (migration `search`): triggers on `articles` and
- * `article_authors` rewrite `metadata`, a trigger on `similarity_documents` rewrites `body` whenever the
+ * `article_authors` rewrite `metadata` (and `document`), a trigger on `similarity_documents` rewrites `body`
+ * (and `document`) whenever the
  * similarity engine (re)indexes an article's PDF. See server/search/README.md.
  */
 export const searchDocuments = pgTable(
@@ -21,7 +21,9 @@ export const searchDocuments = pgTable(
     metadata: tsvector('metadata').notNull(),
     /** The PDF's text (weight D), as the similarity engine extracted and normalised it; empty without one. */
     body: tsvector('body').notNull(),
+    /** `metadata || body`, kept by the same triggers: what the GIN index and the ranking read. */
+    document: tsvector('document').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('search_documents_vector_idx').using('gin', sql`(${t.metadata} || ${t.body})`)],
+  (t) => [index('search_documents_document_idx').using('gin', t.document)],
 );

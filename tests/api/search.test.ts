@@ -400,7 +400,7 @@ describe('odd queries answer sensibly, never 500', () => {
 describe('the index', () => {
   it('is in a GIN index, and is rebuilt for articles that existed before the migration', async () => {
     const r = (await t.services.db.execute(
-      sql`select indexdef from pg_indexes where indexname = 'search_documents_vector_idx'`,
+      sql`select indexdef from pg_indexes where indexname = 'search_documents_document_idx'`,
     )) as unknown as { rows: { indexdef: string }[] };
     expect(r.rows[0].indexdef).toMatch(/USING gin/);
     const count = (await t.services.db.execute(

@@ -2,11 +2,13 @@ CREATE TABLE "search_documents" (
 	"article_id" integer PRIMARY KEY NOT NULL,
 	"metadata" "tsvector" NOT NULL,
 	"body" "tsvector" NOT NULL,
+	"document" "tsvector" NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "search_documents" ADD CONSTRAINT "search_documents_article_id_articles_id_fk" FOREIGN KEY ("article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "search_documents_vector_idx" ON "search_documents" USING gin (("metadata" || "body"));--> statement-breakpoint
+CREATE INDEX "search_documents_document_idx" ON "search_documents" USING gin ("document");
+--> statement-breakpoint
 -- The index keeps itself: no service has to remember it. Metadata from the catalog tables; the body from
 -- the text the similarity engine extracted from the article's PDF (capped at 300,000 characters).
 CREATE FUNCTION search_metadata_vector(p_article integer) RETURNS tsvector LANGUAGE sql STABLE AS $$
@@ -26,18 +28,22 @@ $$;
 --> statement-breakpoint
 CREATE FUNCTION search_refresh_metadata(p_article integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE search_documents SET metadata = search_metadata_vector(p_article), updated_at = now()
+  UPDATE search_documents SET metadata = m.v, document = m.v || body, updated_at = now()
+    FROM (SELECT search_metadata_vector(p_article) AS v) m
    WHERE article_id = p_article AND EXISTS (SELECT 1 FROM articles WHERE id = p_article);
   IF NOT FOUND THEN
-    INSERT INTO search_documents (article_id, metadata, body)
-    SELECT a.id, search_metadata_vector(a.id), search_body_vector(a.id) FROM articles a WHERE a.id = p_article
+    INSERT INTO search_documents (article_id, metadata, body, document)
+    SELECT x.id, x.m, x.b, x.m || x.b
+      FROM (SELECT a.id, search_metadata_vector(a.id) AS m, search_body_vector(a.id) AS b FROM articles a WHERE a.id = p_article) x
     ON CONFLICT (article_id) DO NOTHING;
   END IF;
 END $$;
 --> statement-breakpoint
 CREATE FUNCTION search_refresh_body(p_article integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  UPDATE search_documents SET body = search_body_vector(p_article), updated_at = now() WHERE article_id = p_article;
+  UPDATE search_documents SET body = b.v, document = metadata || b.v, updated_at = now()
+    FROM (SELECT search_body_vector(p_article) AS v) b
+   WHERE article_id = p_article;
   IF NOT FOUND THEN PERFORM search_refresh_metadata(p_article); END IF;
 END $$;
 --> statement-breakpoint
@@ -76,6 +82,7 @@ CREATE TRIGGER search_text_changed AFTER INSERT OR UPDATE OF text, source_kind, 
   FOR EACH ROW EXECUTE FUNCTION search_text_changed();
 --> statement-breakpoint
 -- Existing articles (and any text already extracted for them).
-INSERT INTO search_documents (article_id, metadata, body)
-SELECT a.id, search_metadata_vector(a.id), search_body_vector(a.id) FROM articles a
+INSERT INTO search_documents (article_id, metadata, body, document)
+SELECT x.id, x.m, x.b, x.m || x.b
+  FROM (SELECT a.id, search_metadata_vector(a.id) AS m, search_body_vector(a.id) AS b FROM articles a) x
 ON CONFLICT (article_id) DO NOTHING;
