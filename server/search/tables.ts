@@ -7,9 +7,9 @@ const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /**
  * The full-text index of the articles, one row per article (published or not: the query keeps to the
  * published ones). Kept by the database itself (migration `search`): triggers on `articles` and
- * `article_authors` rewrite `metadata` (and `document`), a trigger on `similarity_documents` rewrites `body`
- * (and `document`) whenever the
- * similarity engine (re)indexes an article's PDF. See server/search/README.md.
+ * `article_authors` rewrite `metadata` (and `document`); a trigger on `similarity_documents` rewrites
+ * `body` (and `document`) whenever the similarity engine (re)indexes an article's PDF. See
+ * server/search/README.md.
  */
 export const searchDocuments = pgTable(
   'search_documents',
