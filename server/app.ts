@@ -1,10 +1,10 @@
 import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
-import { auditRoutes } from './audit/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
-import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './discovery/routes.ts';
+import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/routes.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
@@ -42,16 +42,12 @@ export async function buildApp(
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
-      return reply
-        .code(error.status)
-        .send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+      return reply.code(error.status).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
     }
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       const message =
-        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
-        e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
-        error instanceof SyntaxError
+        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError)
           ? 'The request body is not valid JSON.'
           : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
             ? 'The request body is too large.'

@@ -10,7 +10,7 @@ import type { Database } from './db/client.ts';
 import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { RateLimiter } from './http/rate-limit.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { type Mailer, createMailer } from './mail/mailer.ts';
 import { SearchService } from './search/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { SimilarityService } from './similarity/service.ts';
@@ -24,12 +24,7 @@ export interface Logger {
 }
 
 /** Every service, wired once: the composition root passes this to the API and to the pages. */
-export function createServices(
-  config: Config,
-  database: Database,
-  log: Logger,
-  overrides: { blobs?: BlobStore; mailer?: Mailer } = {},
-) {
+export function createServices(config: Config, database: Database, log: Logger, overrides: { blobs?: BlobStore; mailer?: Mailer } = {}) {
   const db = database.db;
   const baseUrl = publicUrl(config);
   const mailer =
@@ -43,10 +38,7 @@ export function createServices(
   const settings = new SettingsService(db);
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
-  const files = new FileService(
-    db,
-    overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files')),
-  );
+  const files = new FileService(db, overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files')));
   const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests);
   const accounts = new AccountsService(db, {
     secret: config.sessionSecret,

@@ -1,5 +1,5 @@
 import { Form, Link, useLocation } from 'react-router';
-import { can, type Role, type Status } from '../../common/roles.ts';
+import { type Role, type Status, can } from '../../common/roles.ts';
 import { isCurrentPath } from '../lib/paths.ts';
 import { Logo } from './Logo.tsx';
 import { SearchBox } from './SearchBox.tsx';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/accounts/tables.ts';
-import { createTestContext, fixture, multipart, type TestContext } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 /**
  * Every API route × every kind of caller → the status they get. Nobody reaches what they should not, and
@@ -133,11 +133,7 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
-  {
-    name: 'GET /api/search',
-    build: () => ({ method: 'GET', url: '/api/search?q=article' }),
-    expect: all(200),
-  },
+  { name: 'GET /api/search', build: () => ({ method: 'GET', url: '/api/search?q=article' }), expect: all(200) },
   {
     name: 'GET /api/articles/:id/download',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/download` }),
