@@ -146,3 +146,14 @@ test('the header keeps its layout at 390 px with the search box', async ({ page,
   await page.goto('/');
   await screenshots(page, 'search-header-home');
 });
+
+test('signed in, the header still fits at 390 px', async ({ page, signIn, screenshots }) => {
+  await signIn('author');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/search?q=sensor');
+  await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(headerBox(page)).toHaveValue('sensor');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await screenshots(page, 'search-header-signed-in');
+});
