@@ -28,6 +28,7 @@ export default [
   route('download/:id', 'routes/download.tsx'),
   route('subscription', 'routes/subscription.tsx'),
   route('contact', 'routes/contact.tsx'),
+  route('search', 'routes/search.tsx'),
   // Authors' workspace: submitting a manuscript and following it (issue 4).
   route('submission', 'routes/submission.tsx'),
   route('my-submissions', 'routes/my-submissions.tsx'),

@@ -12,6 +12,7 @@ import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
@@ -68,6 +69,7 @@ export async function buildApp(
   const api = new Api(app, (request) => requestAuth(services.accounts, request));
   accountRoutes(api, services);
   catalogRoutes(api, services);
+  searchRoutes(api, services);
   submissionRoutes(api, services);
   subscriptionRoutes(api, services);
   contactInboxRoutes(api, services);

@@ -20,6 +20,8 @@ export async function startServer(
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
+  // Full text of article PDFs not read yet (the demo's on a first start), in the background.
+  await services.search.catchUp(services.similarity);
   const pages = opts.pages
     ? await opts.pages(log)
     : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };

@@ -13,6 +13,7 @@ import { FileService } from './files/service.ts';
 import { RateLimiter } from './http/rate-limit.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
 import { MetricsService } from './metrics/service.ts';
+import { SearchService } from './search/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
@@ -86,6 +87,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     similarity: new SimilarityService(db, { files, log }),
     citations: new CitationService(),
     metrics: new MetricsService(db, { log }),
+    search: new SearchService(db, { baseUrl }),
   };
 }
 

@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from 'react-router';
 import { type Role, type Status, can } from '../../common/roles.ts';
 import { isCurrentPath } from '../lib/paths.ts';
 import { Logo } from './Logo.tsx';
+import { SearchBox } from './SearchBox.tsx';
 
 /** The spec's header links (section 2), in its order. */
 const MAIN_LINKS = [
@@ -24,15 +25,18 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
   return (
     <header className="site-header">
       <div className="site-header__inner">
-        <Link to="/" className="brand">
-          <Logo />
-          <span className="brand__text">
-            <span className="brand__name">{journalName ?? 'Journal home'}</span>
-            {issn ? (
-              <span className="brand__tagline">Open access · Peer reviewed · ISSN {issn} (online)</span>
-            ) : null}
-          </span>
-        </Link>
+        <div className="site-header__top">
+          <Link to="/" className="brand">
+            <Logo />
+            <span className="brand__text">
+              <span className="brand__name">{journalName ?? 'Journal home'}</span>
+              {issn ? (
+                <span className="brand__tagline">Open access · Peer reviewed · ISSN {issn} (online)</span>
+              ) : null}
+            </span>
+          </Link>
+          <SearchBox />
+        </div>
         <nav className="site-nav" aria-label="Main">
           <ul className="site-nav__list">
             {MAIN_LINKS.map((item) => (

@@ -9,3 +9,4 @@ export * from '../submissions/tables.ts';
 export * from '../subscriptions/tables.ts';
 export * from '../similarity/tables.ts';
 export * from '../metrics/tables.ts';
+export * from '../search/tables.ts';

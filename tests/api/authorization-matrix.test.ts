@@ -133,6 +133,7 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
+  { name: 'GET /api/search', build: () => ({ method: 'GET', url: '/api/search?q=article' }), expect: all(200) },
   {
     name: 'GET /api/articles/:id/citation',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation?format=ris` }),

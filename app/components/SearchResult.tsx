@@ -1,0 +1,57 @@
+import { Link } from 'react-router';
+
+export interface Segment {
+  text: string;
+  match: boolean;
+}
+
+/** Highlighted text from the server: plain-text segments, the matches in <mark>. Never HTML. */
+export function Highlighted({ segments }: { segments: Segment[] }) {
+  return (
+    <>
+      {segments.map((s, i) =>
+        // biome-ignore lint/suspicious/noArrayIndexKey: the segments are a fixed sequence of text.
+        s.match ? <mark key={i}>{s.text}</mark> : <span key={i}>{s.text}</span>,
+      )}
+    </>
+  );
+}
+
+export interface SearchHit {
+  id: number;
+  title: string;
+  titleHighlighted: Segment[];
+  authors: string[];
+  articleType: string;
+  volume: number;
+  issue: number;
+  year: number;
+  snippet: Segment[];
+  snippetSource: 'abstract' | 'full_text';
+}
+
+/** One search result: title (to the article page), where it was published, authors, a snippet. */
+export function SearchResult({ hit }: { hit: SearchHit }) {
+  const titleId = `search-result-${hit.id}`;
+  return (
+    <article className="search-result" aria-labelledby={titleId}>
+      <p className="search-result__where">
+        {hit.articleType} · Volume {hit.volume}, Issue {hit.issue} · {hit.year}
+      </p>
+      <h3 className="search-result__title" id={titleId}>
+        <Link to={`/article/${hit.id}`}>
+          <Highlighted segments={hit.titleHighlighted} />
+        </Link>
+      </h3>
+      {hit.authors.length ? <p className="search-result__authors">{hit.authors.join(', ')}</p> : null}
+      {hit.snippet.length ? (
+        <p className="search-result__snippet">
+          <span className="search-result__source">
+            {hit.snippetSource === 'full_text' ? 'Full text: ' : 'Abstract: '}
+          </span>
+          <Highlighted segments={hit.snippet} />
+        </p>
+      ) : null}
+    </article>
+  );
+}

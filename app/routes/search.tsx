@@ -1,0 +1,254 @@
+import { data, Form, Link } from 'react-router';
+import { fieldErrors } from '../../server/http/errors.ts';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../server/search/messages.ts';
+import { searchQuerySchema } from '../../server/search/schemas.ts';
+import { Pagination } from '../components/dashboard/Pagination.tsx';
+import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { type SearchHit, SearchResult } from '../components/SearchResult.tsx';
+import { pageTitle } from '../lib/meta.ts';
+import { readerLinks } from '../lib/reader-page.ts';
+import searchCss from '../styles/search.css?url';
+import type { Route } from './+types/search';
+
+export const links: Route.LinksFunction = () => [...readerLinks(), { rel: 'stylesheet', href: searchCss }];
+
+const FIELDS = ['q', 'volume', 'year', 'type', 'page'] as const;
+
+/**
+ * /search?q=&volume=&year=&type=&page=: the GET form and one page of results. Without `q` it shows the
+ * form and a few tips; an invalid query or filter shows the form again with the message (status 400).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { search } = context.services;
+  const url = new URL(request.url);
+  const form = Object.fromEntries(FIELDS.map((k) => [k, url.searchParams.get(k) ?? ''])) as Record<
+    (typeof FIELDS)[number],
+    string
+  >;
+  const options = await search.filterOptions();
+  // A filter value from the address that no published article has still shows as chosen.
+  if (/^\d{1,9}$/.test(form.volume) && !options.volumes.some((v) => v.number === Number(form.volume))) {
+    options.volumes.push({ number: Number(form.volume), year: null });
+  }
+  if (/^\d{4}$/.test(form.year) && !options.years.includes(Number(form.year)))
+    options.years.push(Number(form.year));
+  if (form.type.trim() && !options.types.includes(form.type)) options.types.push(form.type);
+  const base = { form, options, search: url.search };
+  if (!url.searchParams.has('q')) return { ...base, state: 'idle' as const };
+
+  const parsed = searchQuerySchema.safeParse({ ...form, size: String(SEARCH_LIMITS.defaultPageSize) });
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data(
+      { ...base, state: 'invalid' as const, message: Object.values(errors)[0], errors },
+      { status: 400 },
+    );
+  }
+  const found = await search.search(parsed.data);
+  return {
+    ...base,
+    state: 'results' as const,
+    query: found.query,
+    total: found.total,
+    page: found.page,
+    size: found.size,
+    hint: found.hint,
+    hits: found.results.map(
+      (r): SearchHit => ({
+        id: r.id,
+        title: r.title,
+        titleHighlighted: r.title_highlighted,
+        authors: r.authors,
+        articleType: r.article_type,
+        volume: r.volume_number,
+        issue: r.issue_number,
+        year: r.year,
+        snippet: r.snippet,
+        snippetSource: r.snippet_source,
+      }),
+    ),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  const q = loaderData?.state === 'results' ? loaderData.query : '';
+  return [
+    { title: pageTitle(matches, q ? `Search: ${q}` : 'Search') },
+    {
+      name: 'description',
+      content: 'Search the titles, authors, keywords, abstracts and full texts of the published articles.',
+    },
+    // Result pages are for readers; crawlers have the sitemap.
+    { name: 'robots', content: 'noindex, follow' },
+  ];
+};
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-GB')} ${word}${n === 1 ? '' : 's'}`;
+
+export default function Search({ loaderData }: Route.ComponentProps) {
+  const { form, options, state } = loaderData;
+  const errors = state === 'invalid' ? loaderData.errors : {};
+  const hasFilters = Boolean(form.volume || form.year || form.type);
+  const described = (field: string) => (errors[field] ? `search-${field}-error` : undefined);
+  const clearFilters = `/search?${new URLSearchParams({ q: form.q })}`;
+
+  return (
+    <JournalPageLayout title="Search" className="search-page">
+      <Form method="get" action="/search" className="search-form" aria-label="Search the articles">
+        <div className="search-form__main">
+          <label htmlFor="search-q">Words to find</label>
+          <div className="search-form__row">
+            <input
+              id="search-q"
+              type="search"
+              name="q"
+              defaultValue={form.q}
+              key={form.q}
+              maxLength={SEARCH_LIMITS.maxQueryLength}
+              aria-invalid={errors.q ? true : undefined}
+              aria-describedby={[described('q'), 'search-tips'].filter(Boolean).join(' ')}
+              enterKeyHint="search"
+            />
+            <button type="submit" className="button">
+              Search
+            </button>
+          </div>
+          {errors.q ? (
+            <p className="field-error" id="search-q-error">
+              {errors.q}
+            </p>
+          ) : null}
+          <p className="search-form__tips" id="search-tips">
+            Searches titles, authors, keywords, abstracts and full texts. Use "quotes" for a phrase, a minus
+            sign to leave a word out (-survey), OR for either word.
+          </p>
+        </div>
+        <fieldset className="search-form__filters">
+          <legend>Filters</legend>
+          <div className="search-form__filter">
+            <label htmlFor="search-volume">Volume</label>
+            <select
+              id="search-volume"
+              name="volume"
+              defaultValue={form.volume}
+              key={`v${form.volume}`}
+              aria-describedby={described('volume')}
+            >
+              <option value="">All volumes</option>
+              {options.volumes.map((v) => (
+                <option key={v.number} value={v.number}>
+                  Volume {v.number}
+                  {v.year === null ? '' : ` (${v.year})`}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="search-form__filter">
+            <label htmlFor="search-year">Year</label>
+            <select
+              id="search-year"
+              name="year"
+              defaultValue={form.year}
+              key={`y${form.year}`}
+              aria-describedby={described('year')}
+            >
+              <option value="">All years</option>
+              {options.years.map((y) => (
+                <option key={y} value={y}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="search-form__filter">
+            <label htmlFor="search-type">Article type</label>
+            <select
+              id="search-type"
+              name="type"
+              defaultValue={form.type}
+              key={`t${form.type}`}
+              aria-describedby={described('type')}
+            >
+              <option value="">All types</option>
+              {options.types.map((t) => (
+                <option key={t} value={t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+          </div>
+          {(['volume', 'year', 'type', 'page'] as const).map((f) =>
+            errors[f] ? (
+              <p className="field-error search-form__filter-error" id={`search-${f}-error`} key={f}>
+                {errors[f]}
+              </p>
+            ) : null,
+          )}
+        </fieldset>
+      </Form>
+
+      {state === 'invalid' ? (
+        <div role="alert" className="alert alert--error search-alert">
+          <p className="alert__message">{loaderData.message}</p>
+        </div>
+      ) : null}
+
+      {state === 'results' ? (
+        <section className="search-results" aria-labelledby="search-results-title">
+          <h2 id="search-results-title" aria-live="polite">
+            {loaderData.total
+              ? `${plural(loaderData.total, 'article')} found for “${loaderData.query}”`
+              : `Nothing found for “${loaderData.query}”`}
+          </h2>
+          {loaderData.total ? (
+            <>
+              <p className="search-results__range muted">
+                {loaderData.hits.length
+                  ? `Showing ${(loaderData.page - 1) * loaderData.size + 1}–${(loaderData.page - 1) * loaderData.size + loaderData.hits.length}, best match first.`
+                  : 'There are no more results: this page is past the last one.'}
+                {hasFilters ? (
+                  <>
+                    {' '}
+                    <Link to={clearFilters}>Clear the filters</Link>
+                  </>
+                ) : null}
+              </p>
+              <ol className="search-results__list">
+                {loaderData.hits.map((hit) => (
+                  <li key={hit.id}>
+                    <SearchResult hit={hit} />
+                  </li>
+                ))}
+              </ol>
+              <Pagination
+                page={loaderData.page}
+                total={loaderData.total}
+                size={loaderData.size}
+                search={loaderData.search}
+                label="Result pages"
+              />
+            </>
+          ) : (
+            <div className="search-empty">
+              <p>{loaderData.hint ?? SEARCH_MESSAGES.noResults}</p>
+              {hasFilters ? (
+                <p>
+                  <Link to={clearFilters}>Search all articles for “{loaderData.query}”</Link>
+                </p>
+              ) : null}
+              <p>
+                Or <Link to="/volumes">browse the volumes and issues</Link>.
+              </p>
+            </div>
+          )}
+        </section>
+      ) : null}
+
+      {state === 'idle' ? (
+        <p className="search-idle">
+          Enter words above, or <Link to="/volumes">browse the volumes and issues</Link>.
+        </p>
+      ) : null}
+    </JournalPageLayout>
+  );
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from './messages.ts';
+
+/** An empty form field (`volume=` from "All volumes") means "no filter". */
+const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+
+const wholeNumber = (message: string, min: number, max: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string(message)
+      .regex(/^\s*\d{1,9}\s*$/, message)
+      .transform(Number)
+      .pipe(z.number().int().min(min, message).max(max, message))
+      .optional(),
+  );
+
+/**
+ * `GET /api/search` and the /search page read the same query. `q` is trimmed; what is inside is never
+ * an error (websearch syntax: "phrases", -not, OR; anything else is read as words), except its length.
+ */
+export const searchQuerySchema = z.object({
+  q: z
+    .string(SEARCH_MESSAGES.badText)
+    .transform((s) => s.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, SEARCH_MESSAGES.emptyQuery)
+        .max(SEARCH_LIMITS.maxQueryLength, SEARCH_MESSAGES.queryTooLong),
+    )
+    .meta({
+      description: `Words to find (websearch syntax: "a phrase", -excluded, this OR that); 1 to ${SEARCH_LIMITS.maxQueryLength} characters`,
+    }),
+  volume: wholeNumber(SEARCH_MESSAGES.badVolume, 1, 999_999_999).meta({ description: 'Volume number' }),
+  year: wholeNumber(SEARCH_MESSAGES.badYear, 1000, 9999).meta({ description: 'Year of publication' }),
+  type: z
+    .preprocess(
+      blankToUndefined,
+      z.string(SEARCH_MESSAGES.badType).trim().max(100, SEARCH_MESSAGES.badType).optional(),
+    )
+    .meta({ description: 'Article type, e.g. "Research Article"' }),
+  page: wholeNumber(SEARCH_MESSAGES.badPage, 1, SEARCH_LIMITS.maxPage).meta({ description: 'Page, from 1' }),
+  size: wholeNumber(SEARCH_MESSAGES.badSize, 1, SEARCH_LIMITS.maxPageSize).meta({
+    description: `Results per page (default ${SEARCH_LIMITS.defaultPageSize})`,
+  }),
+});
+export type SearchQuery = z.output<typeof searchQuerySchema>;
+
+/** A piece of highlighted text: plain text, and whether it matched the search. Never HTML. */
+const segments = z.array(z.object({ text: z.string(), match: z.boolean() }));
+
+export const searchResultSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  title_highlighted: segments,
+  authors: z.array(z.string()),
+  article_type: z.string(),
+  volume_number: z.number().int(),
+  issue_number: z.number().int(),
+  year: z.number().int(),
+  publication_date: z.string(),
+  doi: z.string().nullable(),
+  url: z.string(),
+  snippet: segments,
+  snippet_source: z.enum(['abstract', 'full_text']),
+  rank: z.number(),
+});
+
+export const searchResponseSchema = z.object({
+  query: z.string(),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+  pages: z.number().int(),
+  results: z.array(searchResultSchema),
+  hint: z
+    .string()
+    .nullable()
+    .meta({ description: 'Why nothing was found, when the search could not match anything' }),
+});
+export type SearchResponse = z.output<typeof searchResponseSchema>;
+export type SearchResult = z.output<typeof searchResultSchema>;
+export type Segment = SearchResult['snippet'][number];
