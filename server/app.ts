@@ -11,6 +11,7 @@ import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import type { Services } from './services.ts';
+import { similarityRoutes } from './similarity/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 
@@ -71,6 +72,9 @@ export async function buildApp(
   contactInboxRoutes(api, services);
   auditRoutes(api, services);
   exportRoutes(api, services);
+  similarityRoutes(api, services);
+  // The checker's worker threads end with the app (in-flight background jobs finish first).
+  app.addHook('onClose', () => services.similarity.close());
 
   // Unknown API paths answer JSON, not a page.
   app.all('/api/*', async (request, reply) =>

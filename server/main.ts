@@ -20,6 +20,8 @@ export async function startServer(
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
+  // An empty similarity corpus with articles to fill it: indexed in the background (SIMILARITY_BACKGROUND).
+  void services.similarity.startupReindex().catch((err) => log.error({ err }, 'similarity start-up indexing failed'));
   const pages = opts.pages
     ? await opts.pages(log)
     : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };

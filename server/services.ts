@@ -52,6 +52,11 @@ export function createServices(config: Config, database: Database, log: Logger, 
       register: limiter(config.RATE_LIMIT_REGISTER),
     },
   });
+  const similarity = new SimilarityService(db, {
+    files,
+    log,
+    options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
+  });
   return {
     config,
     database,
@@ -63,7 +68,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     audit,
     files,
     accounts,
-    catalog: new CatalogService(db, { files, audit, baseUrl }),
+    catalog: new CatalogService(db, { files, audit, baseUrl, similarity }),
     submissions: new SubmissionsService(db, {
       files,
       audit,
@@ -71,6 +76,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       editorialEmail: config.EDITORIAL_EMAIL,
       journalName,
       publicUrl: baseUrl,
+      similarity,
     }),
     contact: new ContactService(db, {
       mailer,
@@ -81,7 +87,8 @@ export function createServices(config: Config, database: Database, log: Logger, 
     }),
     subscriptions: new SubscriptionsService(db),
     content: new ContentService(settings),
-    similarity: new SimilarityService(db, { files, log }),
+    similarity,
+    plagiarismLimiter: limiter(config.RATE_LIMIT_PLAGIARISM),
   };
 }
 

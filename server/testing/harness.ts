@@ -90,6 +90,9 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
     RATE_LIMIT_LOGIN_USER: 'off',
     RATE_LIMIT_REGISTER: 'off',
     RATE_LIMIT_CONTACT: 'off',
+    RATE_LIMIT_PLAGIARISM: 'off',
+    // No background indexing and arrival checks unless a test asks for them (the similarity tests do).
+    SIMILARITY_BACKGROUND: 'false',
     PUBLIC_URL: 'http://journal.test',
     LOG_LEVEL: 'silent',
     ...env,
