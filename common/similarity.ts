@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { type FileRule, MANUSCRIPT_RULE } from './upload-rules.ts';
 
 /**
  * The similarity checker's answers (POST /api/plagiarism, the editor's report). The schemas document the
@@ -89,17 +88,3 @@ export type ReportSourceData = z.infer<typeof reportSourceSchema>;
 export type ReportPassageData = z.infer<typeof reportPassageSchema>;
 export type GrammarIssueData = z.infer<typeof grammarIssueSchema>;
 export type SubmissionReportData = z.infer<typeof submissionReportSchema>;
-
-/** Filters of a check (form fields of /plagiarism, query of the editor's report). */
-export const MIN_MATCH_WORDS = { min: 3, max: 200, default: 8 } as const;
-
-/**
- * The file of a plagiarism check (/plagiarism, POST /api/plagiarism): what a manuscript may be, up to
- * MAX_MANUSCRIPT_SIZE, in the checker's words. The page checks a chosen file with it (fileProblem), the
- * server with checkUpload.
- */
-export const PLAGIARISM_RULE: FileRule = {
-  ...MANUSCRIPT_RULE,
-  label: 'The file',
-  wrongType: 'The file must be a Word document (.doc, .docx) or a PDF (.pdf).',
-};

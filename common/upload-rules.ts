@@ -7,7 +7,8 @@
 export type UploadField = 'submissionFile' | 'additionalZip';
 
 export interface FileRule {
-  field: UploadField;
+  /** The form field; 'file' is the plagiarism checker's (common/similarity.ts). */
+  field: UploadField | 'file';
   /** The file's name in messages, e.g. "The main submission file". */
   label: string;
   /** What the server's content check may call it. */

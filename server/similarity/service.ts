@@ -9,6 +9,7 @@
  * worker; only database queries and small bookkeeping run on the server's event loop.
  */
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
 import type { DetectedKind } from '../files/content-type.ts';
@@ -678,8 +679,8 @@ export class SimilarityService {
       filters.fileId === undefined ? versions.at(-1)! : versions.find((v) => v.submissionFileId === filters.fileId);
     if (!chosen) throw notFound('That file is not a manuscript version of this submission.');
     const defaults = {
-      excludeQuotes: false,
-      excludeBibliography: true,
+      excludeQuotes: OPTION_DEFAULTS.excludeQuotes,
+      excludeBibliography: OPTION_DEFAULTS.excludeBibliography,
       minMatchWords: this.options.align.minMatchWords,
     };
     const settings = {
