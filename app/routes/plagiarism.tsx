@@ -58,21 +58,18 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
   const upload = useUpload();
   const [file, setFile] = useState<File | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [shown, setShown] = useState<Shown | null>(null);
+  // What the page's own upload produced; before any, what a form post without JavaScript answered.
+  const [local, setLocal] = useState<{ failure: Failure | null; shown: Shown | null } | null>(null);
+  const fromPost = actionData
+    ? actionData.ok
+      ? { failure: null, shown: { report: actionData.report, filename: actionData.filename, at: actionData.at } }
+      : { failure: { message: actionData.message, reason: actionData.reason, at: actionData.at }, shown: null }
+    : { failure: null, shown: null };
+  const { failure, shown } = local ?? fromPost;
+  const setFailure = (f: Failure | null) => setLocal({ failure: f, shown: null });
+  const setShown = (r: Shown) => setLocal({ failure: null, shown: r });
   const resultRef = useRef<HTMLElement>(null);
-
-  // A form post without JavaScript answers with the page: its result or failure.
-  useEffect(() => {
-    if (!actionData) return;
-    if (actionData.ok) {
-      setShown({ report: actionData.report, filename: actionData.filename, at: actionData.at });
-      setFailure(null);
-    } else {
-      setFailure({ message: actionData.message, reason: actionData.reason, at: actionData.at });
-      setShown(null);
-    }
-  }, [actionData]);
+  const postErrors = actionData && !actionData.ok ? actionData.errors : {};
 
   useEffect(() => {
     if (shown && hydrated) resultRef.current?.focus();
@@ -141,7 +138,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
               required
               hint={`A Word document (.doc, .docx) or a PDF (.pdf) of up to ${formatBytes(maxBytes)}. A scanned PDF has no text to compare: use the file exported from your word processor.`}
               file={file}
-              error={fileError}
+              error={fileError ?? (local ? undefined : postErrors.file)}
               disabled={busy}
               onChoose={(chosen, problem) => {
                 setFile(chosen);

@@ -116,12 +116,6 @@ export function SourceTable({ report }: { report: SimilarityReportData }) {
             <th scope="col" className="num">
               Share
             </th>
-            <th scope="col" className="num">
-              Words
-            </th>
-            <th scope="col" className="num">
-              Passages
-            </th>
           </tr>
         </thead>
         <tbody>
@@ -132,17 +126,27 @@ export function SourceTable({ report }: { report: SimilarityReportData }) {
               </td>
               <th scope="row">
                 <SourceLabel source={s} />
-                <span className="sim-table__kind">{kindText(s)}</span>
+                <span className="sim-table__kind">
+                  {kindText(s)} · {s.matchedWords.toLocaleString('en')} words in {s.passageCount} passage
+                  {s.passageCount === 1 ? '' : 's'}
+                </span>
               </th>
               <td className="num">{percent(s.sharePercentage)}</td>
-              <td className="num">{s.matchedWords.toLocaleString('en')}</td>
-              <td className="num">{s.passageCount}</td>
             </tr>
           ))}
         </tbody>
       </table>
     </section>
   );
+}
+
+/** Words shown of a long passage on each side (the whole passage is marked in the text). */
+const EXCERPT_WORDS = 60;
+
+/** A passage's text, its first EXCERPT_WORDS words of a longer one followed by "…". */
+function excerpt(text: string): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  return words.length <= EXCERPT_WORDS ? words.join(' ') : `${words.slice(0, EXCERPT_WORDS).join(' ')} …`;
 }
 
 /** PDF line breaks inside a paragraph become spaces (same length, so offsets stay right). */
@@ -206,18 +210,19 @@ function PassageItem({ passage, index, report }: { passage: ReportPassageData; i
         {source ? <SourceLabel source={source} /> : null}
         <span className="muted">
           {' '}
-          · {passage.words} words, {passage.exactWords} identical
+          · {passage.words.toLocaleString('en')} words, {passage.exactWords.toLocaleString('en')} identical
+          {passage.words > EXCERPT_WORDS ? ' (the beginning is shown here; the whole passage is marked in the text)' : ''}
         </span>
       </p>
       <div className="sim-passage__pair">
         <blockquote className="sim-passage__side">
           <p className="sim-passage__label">Manuscript</p>
-          <p>{unwrap(passage.manuscript.text)}</p>
+          <p>{excerpt(passage.manuscript.text)}</p>
         </blockquote>
         <blockquote className="sim-passage__side">
           <p className="sim-passage__label">Source</p>
           {passage.sourceText ? (
-            <p>{unwrap(passage.sourceText.text)}</p>
+            <p>{excerpt(passage.sourceText.text)}</p>
           ) : (
             <p className="muted">
               Not shown: the source is an unpublished manuscript held by the journal.
