@@ -95,12 +95,17 @@ export default function SubmissionSimilarity({ loaderData }: Route.ComponentProp
         <button type="submit" className="button button--primary">
           Update the report
         </button>
+        <button type="submit" name="refresh" value="1" className="button button--secondary">
+          Check again now
+        </button>
       </form>
       {loaderData.ok ? (
         <>
           <p className="muted">
             Version {loaderData.result.version} ·{' '}
-            {loaderData.result.stored ? 'the check made when it arrived' : 'checked just now with these filters'}. The
+            {loaderData.result.stored
+              ? 'the report kept for this version (made when it arrived, or when last checked again)'
+              : 'checked just now with these filters'}. The
             other versions of this submission are never counted as sources.
           </p>
           <SimilarityReport report={loaderData.result.report} headingLevel={2} checkedAt={loaderData.result.checkedAt} />

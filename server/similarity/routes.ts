@@ -100,10 +100,13 @@ export function similarityRoutes(api: Api, services: Services) {
     tag: 'Editorial',
     summary: "A submission's similarity report: the stored arrival check, or a new one with other filters",
     description:
-      'Without filters (or with the defaults: quotes counted, bibliography excluded, 8 words) the report stored when the version arrived; other filters run the check again. `fileId` chooses a manuscript version (default: the latest). The other versions of the same submission are never sources.',
+      'Without filters (or with the defaults: quotes counted, bibliography excluded, 8 words) the report stored when the version arrived (`refresh=true`: checked again and stored); other filters run the check again. `fileId` chooses a manuscript version (default: the latest). The other versions of the same submission are never sources.',
     auth: 'editorial',
     params: idParamSchema,
-    query: checkFiltersSchema.extend({ fileId: z.coerce.number().int().positive().optional() }),
+    query: checkFiltersSchema.extend({
+      fileId: z.coerce.number().int().positive().optional(),
+      refresh: flag.describe('Check again now (with the default filters, the new report replaces the stored one)'),
+    }),
     responses: {
       200: { description: 'The report', schema: submissionReportSchema },
       400: { description: 'A bad filter', schema: messageResponse },

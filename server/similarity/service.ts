@@ -113,6 +113,8 @@ export interface ReportFilters {
   excludeQuotes?: boolean;
   excludeBibliography?: boolean;
   minMatchWords?: number;
+  /** Run the check again even when a stored report exists (with the default filters, the new one is stored). */
+  refresh?: boolean;
 }
 
 export interface SubmissionReport {
@@ -693,7 +695,7 @@ export class SimilarityService {
       settings.excludeBibliography === defaults.excludeBibliography &&
       settings.minMatchWords === defaults.minMatchWords;
     const base = { submissionId, submissionFileId: chosen.submissionFileId, version: chosen.version, versions };
-    if (isDefault) {
+    if (isDefault && !filters.refresh) {
       const [row] = await this.db
         .select()
         .from(similarityChecks)

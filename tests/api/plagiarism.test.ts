@@ -267,6 +267,13 @@ describe('GET /api/editor/submissions/:id/similarity', () => {
     });
     expect(rerun.statusCode).toBe(200);
     expect(rerun.json()).toMatchObject({ stored: false, report: { settings: { minMatchWords: 20, excludeQuotes: true } } });
+    const refreshed = await t.app.inject({
+      method: 'GET',
+      url: `/api/editor/submissions/${submissionId}/similarity?refresh=true`,
+      headers: { authorization: `Bearer ${editor}` },
+    });
+    expect(refreshed.json()).toMatchObject({ stored: true });
+    expect(Date.parse(refreshed.json().checkedAt)).toBeGreaterThan(Date.parse(res.json().checkedAt));
   }, 120_000);
 
   it('refuses bad filters, unknown submissions and files, and readers', async () => {

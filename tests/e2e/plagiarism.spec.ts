@@ -174,7 +174,7 @@ test.describe("the editor's similarity report", () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Similarity report' })).toBeVisible();
     await expect(page.getByText(reference)).toBeVisible();
     await expect(page.getByTestId('plagiarism-percentage')).toHaveText(/^\d{1,3}\.\d{2} %$/, { timeout: 60_000 });
-    await expect(page.getByText('the check made when it arrived')).toBeVisible();
+    await expect(page.getByText('the report kept for this version')).toBeVisible();
     await expect(page.getByRole('table', { name: 'Matched sources, largest share first' }).getByRole('link', { name: article.title })).toBeVisible();
     await expect(page.locator('mark.sim-mark').first()).toBeVisible();
     await axe(page);
@@ -187,6 +187,12 @@ test.describe("the editor's similarity report", () => {
     await expect(page).toHaveURL(/minMatchWords=30/);
     await expect(page.getByText('checked just now with these filters')).toBeVisible();
     await expect(page.getByText(/Passages of at least 30 matching words; quotations excluded/)).toBeVisible();
+
+    // Checked again with the default filters: the new report is kept.
+    await page.goto(`/editor-dashboard/submissions/${id}/similarity`);
+    await page.getByRole('button', { name: 'Check again now' }).click();
+    await expect(page).toHaveURL(/refresh=1/);
+    await expect(page.getByText('the report kept for this version')).toBeVisible();
 
     // Not for readers.
     const res = await request.get(`/api/editor/submissions/${id}/similarity`, { headers: { authorization: `Bearer ${token}` } });

@@ -6,7 +6,10 @@ import type { WebContext } from '../../../server/web-context.ts';
 import { asClientError } from '../../lib/forms.server.ts';
 import { OPTION_DEFAULTS, optionFields } from './options.ts';
 
-const querySchema = checkFiltersSchema.extend({ fileId: z.coerce.number().int().positive().optional() });
+const querySchema = checkFiltersSchema.extend({
+  fileId: z.coerce.number().int().positive().optional(),
+  refresh: z.literal('1').optional().transform((v) => v === '1'),
+});
 
 /**
  * The editor's report page: the submission, the filters from the query string (a GET form), and the report
@@ -15,7 +18,11 @@ const querySchema = checkFiltersSchema.extend({ fileId: z.coerce.number().int().
 export async function editorReport(context: WebContext, user: SessionUser, submissionId: number, url: URL) {
   const submission = await context.services.submissions.detail(submissionId, user);
   const params = url.searchParams;
-  const raw = { ...(optionFields(params) ?? {}), ...(params.get('fileId') ? { fileId: params.get('fileId') } : {}) };
+  const raw = {
+    ...(optionFields(params) ?? {}),
+    ...(params.get('fileId') ? { fileId: params.get('fileId') } : {}),
+    ...(params.get('refresh') === '1' ? { refresh: '1' } : {}),
+  };
   const parsed = querySchema.safeParse(raw);
   const filters: Partial<z.output<typeof querySchema>> = parsed.success ? parsed.data : {};
   const form = {
