@@ -132,7 +132,8 @@ test.describe('/plagiarism', () => {
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(page.getByRole('alert')).toHaveText(MESSAGES.plagiarismNoFile);
     await fileInput(page).setInputFiles(article.file);
-    await page.getByRole('button', { name: 'Check the file' }).click();
+    // The click waits for the form post's answer, which comes after the whole check.
+    await page.getByRole('button', { name: 'Check the file' }).click({ timeout: 60_000 });
     const result = page.getByRole('region', { name: 'Result for my-paper.pdf' });
     await expect(result).toBeVisible({ timeout: 60_000 });
     await expect(result.getByTestId('plagiarism-percentage')).toHaveText(/^\d{1,3}\.\d{2} %$/);
