@@ -100,6 +100,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
   }
 
   const busy = upload.uploading;
+  const shownFileError = fileError ?? (local ? undefined : postErrors.file);
   return (
     <JournalPageLayout
       title="Plagiarism check"
@@ -122,7 +123,10 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
           {failure ? (
             <FormAlert attempt={failure.at} message={failure.message} />
           ) : null}
-          {failure?.reason ? <p className="field__error plagiarism-reason">{failure.reason}</p> : null}
+          {/* The reason, where the file field does not already say it. */}
+          {failure?.reason && failure.reason !== shownFileError ? (
+            <p className="field__error plagiarism-reason">{failure.reason}</p>
+          ) : null}
           <form
             method="post"
             action="/plagiarism"
@@ -138,7 +142,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
               required
               hint={`A Word document (.doc, .docx) or a PDF (.pdf) of up to ${formatBytes(maxBytes)}. A scanned PDF has no text to compare: use the file exported from your word processor.`}
               file={file}
-              error={fileError ?? (local ? undefined : postErrors.file)}
+              error={shownFileError}
               disabled={busy}
               onChoose={(chosen, problem) => {
                 setFile(chosen);
