@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,31 @@ test.describe('/plagiarism', () => {
     await expect(result.getByRole('heading', { name: 'Grammar' })).toBeVisible();
     await axe(page);
     await screenshots(page, 'plagiarism-result');
+  });
+
+  test('a file dropped on the drop zone is chosen, and checked as a Word file', async ({ page, signIn }) => {
+    await signIn('researcher', 'approved');
+    await openChecker(page);
+    const docx = readFileSync(fixture('manuscript.docx')).toString('base64');
+    const transfer = await page.evaluateHandle((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const dt = new DataTransfer();
+      dt.items.add(
+        new File([bytes], 'dropped.docx', {
+          type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        }),
+      );
+      return dt;
+    }, docx);
+    const zone = page.getByText(/Drag and drop the file here|Drop the file to choose it/);
+    await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
+    await expect(page.getByText('Drop the file to choose it')).toBeVisible();
+    await zone.dispatchEvent('drop', { dataTransfer: transfer });
+    await expect(page.getByText('Chosen: dropped.docx')).toBeVisible();
+    await checkButton(page).click();
+    const result = page.getByRole('region', { name: 'Result for dropped.docx' });
+    await expect(result).toBeVisible({ timeout: 60_000 });
+    await expect(result.getByTestId('plagiarism-percentage')).toHaveText(/^\d{1,3}\.\d{2} %$/);
   });
 
   test('a file without text: the failure message with the reason', async ({ page, signIn, axe, screenshots }) => {
