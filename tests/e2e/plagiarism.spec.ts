@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page, Route } from '@playwright/test';
@@ -20,8 +19,9 @@ async function demoArticle(adminApi: APIRequestContext): Promise<{ id: number; t
   const pdf = await adminApi.get(`/api/articles/${article.id}/download`);
   expect(pdf.ok()).toBe(true);
   const data = await pdf.body();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-plagiarism-'));
-  const file = path.join(dir, 'my-paper.pdf');
+  // In the test's own output folder (emptied by Playwright), under the name the page should show.
+  const file = test.info().outputPath('my-paper.pdf');
+  mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, data);
   return { id: article.id, title: article.title, file, data };
 }
