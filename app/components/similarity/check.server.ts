@@ -4,6 +4,7 @@ import { payloadTooLarge, validationError } from '../../../server/http/errors.ts
 import { checkFiltersSchema, checkUploadedFile } from '../../../server/similarity/routes.ts';
 import type { WebContext } from '../../../server/web-context.ts';
 import { asClientError } from '../../lib/forms.server.ts';
+import { isCrossSite } from '../../lib/session.server.ts';
 import { optionFields } from './options.ts';
 
 /** Room for the option fields and the multipart framing besides the file. */
@@ -27,6 +28,7 @@ export async function plagiarismFormPost(
   const max = context.services.config.MAX_MANUSCRIPT_SIZE;
   try {
     if (!auth) throw Object.assign(new Error(MESSAGES.signInRequired), { status: 401 });
+    if (isCrossSite(request)) throw Object.assign(new Error('Cross-site requests are not allowed.'), { status: 403 });
     if (Number(request.headers.get('content-length') ?? '0') > max + FORM_OVERHEAD) {
       throw payloadTooLarge(`The file is too large: the limit is ${formatBytes(max)}.`);
     }
