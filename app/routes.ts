@@ -29,6 +29,8 @@ export default [
   route('subscription', 'routes/subscription.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('search', 'routes/search.tsx'),
+  // The similarity and grammar checker (issue 5).
+  route('plagiarism', 'routes/plagiarism.tsx'),
   // Authors' workspace: submitting a manuscript and following it (issue 4).
   route('submission', 'routes/submission.tsx'),
   route('my-submissions', 'routes/my-submissions.tsx'),
@@ -42,6 +44,7 @@ export default [
     route('articles', 'routes/editor-dashboard.articles.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),
     route('audit', 'routes/editor-dashboard.audit.tsx'),
+    route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -89,7 +89,7 @@ export function extensionOf(name: string): string {
  */
 export async function fileProblem(
   file: Blob & { name: string },
-  rule: FileRule,
+  rule: FileRule<string>,
   maxBytes: number,
 ): Promise<string | null> {
   if (file.size === 0) return `${rule.label} is empty (0 bytes). Please choose the right file.`;

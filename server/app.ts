@@ -14,6 +14,7 @@ import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
+import { similarityRoutes } from './similarity/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 
@@ -77,6 +78,9 @@ export async function buildApp(
   exportRoutes(api, services);
   citationRoutes(api, services);
   metricsRoutes(api, services);
+  similarityRoutes(api, services);
+  // The checker's worker threads end with the app (in-flight background jobs finish first).
+  app.addHook('onClose', () => services.similarity.close());
 
   // Unknown API paths answer JSON, not a page.
   app.all('/api/*', async (request, reply) =>

@@ -108,6 +108,15 @@ export const configSchema = z.object({
   RATE_LIMIT_LOGIN_USER: rate('5/15m'),
   RATE_LIMIT_REGISTER: rate('5/1h'),
   RATE_LIMIT_CONTACT: rate('5/1h'),
+  RATE_LIMIT_PLAGIARISM: rate('30/1h'),
+  SIMILARITY_BACKGROUND: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('true')
+    .transform((v) => v === 'true'),
+  SIMILARITY_GRAMMAR: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('true')
+    .transform((v) => v === 'true'),
   TRUST_PROXY: z
     .enum(['true', 'false'], 'must be true or false')
     .default('false')

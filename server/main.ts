@@ -20,8 +20,13 @@ export async function startServer(
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
-  // Full text of article PDFs not read yet (the demo's on a first start), in the background.
-  await services.search.catchUp(services.similarity);
+  // In the background: the whole similarity corpus when it is empty (a first start, an upgrade), otherwise
+  // the article PDFs it has not read yet or that changed; the search index takes the full text from it.
+  try {
+    if (!(await services.similarity.startupReindex())) await services.search.catchUp(services.similarity);
+  } catch (err) {
+    log.error({ err }, 'start-up indexing could not be queued');
+  }
   const pages = opts.pages
     ? await opts.pages(log)
     : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };

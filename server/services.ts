@@ -55,6 +55,11 @@ export function createServices(config: Config, database: Database, log: Logger, 
       register: limiter(config.RATE_LIMIT_REGISTER),
     },
   });
+  const similarity = new SimilarityService(db, {
+    files,
+    log,
+    options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
+  });
   return {
     config,
     database,
@@ -66,7 +71,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     audit,
     files,
     accounts,
-    catalog: new CatalogService(db, { files, audit, baseUrl }),
+    catalog: new CatalogService(db, { files, audit, baseUrl, similarity }),
     submissions: new SubmissionsService(db, {
       files,
       audit,
@@ -74,6 +79,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       editorialEmail: config.EDITORIAL_EMAIL,
       journalName,
       publicUrl: baseUrl,
+      similarity,
     }),
     contact: new ContactService(db, {
       mailer,
@@ -84,10 +90,11 @@ export function createServices(config: Config, database: Database, log: Logger, 
     }),
     subscriptions: new SubscriptionsService(db),
     content: new ContentService(settings),
-    similarity: new SimilarityService(db, { files, log }),
+    similarity,
     citations: new CitationService(),
     metrics: new MetricsService(db, { log }),
     search: new SearchService(db, { baseUrl }),
+    plagiarismLimiter: limiter(config.RATE_LIMIT_PLAGIARISM),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   publishSubmissionSchema,
 } from '../../common/submissions.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
+import { SimilaritySummary } from '../components/similarity/SimilaritySummary.tsx';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
@@ -60,14 +61,17 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     throw err;
   }
   const publishable = submission.status === 'accepted' && !submission.articleId;
-  const [issues, article] = await Promise.all([
+  const [issues, article, similarity] = await Promise.all([
     publishable ? catalog.editorIssues() : Promise.resolve([]),
     submission.articleId
       ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
+    // What the arrival check stored for the latest version (the full report is its own page).
+    context.services.similarity.summaryForSubmission(id),
   ]);
   return {
     submission,
+    similarity,
     issues: issues.map((i) => ({
       id: i.id,
       volume_number: i.volume_number,
@@ -218,13 +222,13 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
             </dd>
           </div>
         </dl>
-        <p className="desk-submission__links">
-          <a href={`/editor-dashboard/submissions/${s.id}/similarity`}>Similarity report</a>
-        </p>
       </header>
 
       <ActionResult result={actionData} />
 
+      <div className="panel">
+        <SimilaritySummary summary={loaderData.similarity} submissionId={s.id} />
+      </div>
       {article ? <PublishedPanel article={article} /> : null}
       {s.nextStatuses.length ? (
         <DecisionPanel submission={s} result={actionData} round={round} />

@@ -6,6 +6,7 @@ import type { AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { FileService, StoredFile } from '../files/service.ts';
+import type { SimilarityService } from '../similarity/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { type PublicArticle, presentArticle, presentIssue, presentVolume } from './present.ts';
@@ -16,7 +17,13 @@ type ArticleRow = typeof articles.$inferSelect;
 export class CatalogService {
   constructor(
     private readonly db: Db,
-    private readonly deps: { files: FileService; audit: AuditService; baseUrl: string },
+    private readonly deps: {
+      files: FileService;
+      audit: AuditService;
+      baseUrl: string;
+      /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
+      similarity?: Pick<SimilarityService, 'afterCommit'>;
+    },
   ) {}
 
   // ---- Reading -------------------------------------------------------------------------------------
@@ -324,6 +331,7 @@ export class CatalogService {
         { title: before.title, from: before.status, to: status },
       );
     });
+    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -379,6 +387,7 @@ export class CatalogService {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
+    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -400,6 +409,7 @@ export class CatalogService {
         },
       );
     });
+    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -428,10 +438,9 @@ export class CatalogService {
     if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
     await this.assertDoiFree(a.doi);
     try {
-      return await this.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
-        const id = await this.insertArticle(tx, actor, { ...a, file });
-        return id;
-      });
+      const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) => this.insertArticle(tx, actor, { ...a, file }));
+      this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
+      return id;
     } catch (err) {
       if (isUniqueViolation(err)) throw this.doiTaken(a.doi);
       throw err;

@@ -45,7 +45,8 @@ const upload = (data: Buffer, filename = 'paper.pdf'): CheckedUpload => ({
 });
 
 beforeAll(async () => {
-  t = await createTestContext();
+  // Background work on (the harness turns it off for other areas' tests); grammar is tested on its own.
+  t = await createTestContext({ SIMILARITY_BACKGROUND: 'true', SIMILARITY_GRAMMAR: 'false' });
   sim = t.services.similarity;
   const asSession = async (id: number): Promise<SessionUser> => {
     const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
@@ -86,9 +87,7 @@ beforeAll(async () => {
   const [sf] = await t.services.db.select().from(submissionFiles).where(eq(submissionFiles.submissionId, submitted.id));
   submissionFileId = sf.id;
 
-  // The hook other services call after commit: returns at once, indexes in the background.
-  sim.afterCommit({ type: 'article', articleId });
-  sim.afterCommit({ type: 'submission_version', submissionFileId });
+  // publishNew and submit called the hook after commit; it indexes (and checks) in the background.
   await sim.idle();
 });
 
@@ -287,5 +286,96 @@ describe('checks', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('the hooks and the arrival check', () => {
+  const fields = (title: string) => ({
+    title,
+    articleType: 'Research Article' as const,
+    keywords: 'waste',
+    abstract: 'Diaries.',
+    conflictOfInterest: 'None.',
+    fundingStatement: '',
+    dataAvailabilityStatement: '',
+    authors: [{ name: 'Other Author', email: 'o@example.org', affiliation: 'Elsewhere', superscript: '' }],
+  });
+
+  it('checks a new submission on arrival against the published article and the earlier manuscript', async () => {
+    const { id } = await t.services.submissions.submit(author, fields('Waste diaries'), upload(await checkedFile()));
+    // The summary exists at once (pending), then holds the stored score.
+    expect((await sim.summaryForSubmission(id))?.status).toMatch(/pending|checked/);
+    await sim.idle();
+    const [version] = await sim.manuscriptVersions(id);
+    expect(await sim.store.find('submission_version', version.submissionFileId)).toMatchObject({ published: false });
+    const summary = (await sim.summaryForSubmission(id))!;
+    expect(summary).toMatchObject({ status: 'checked', version: 1, submissionFileId: version.submissionFileId, error: null });
+    expect(summary.plagiarismPercentage).toBeGreaterThan(30);
+    expect(summary.grammarQualityPercentage).toBeNull(); // grammar is off in this file
+    expect(summary.sources.map((s) => s.articleId)).toContain(articleId);
+    expect(summary.sources.some((s) => s.label.includes('Ferry timetables'))).toBe(true); // editors' view
+
+    // The editor's report is the stored one with the default filters; other filters run it again.
+    const stored = await sim.reportForSubmission(id);
+    expect(stored).toMatchObject({ stored: true, version: 1, versions: [{ version: 1 }] });
+    expect(stored.report.plagiarismPercentage).toBe(summary.plagiarismPercentage);
+    const strict = await sim.reportForSubmission(id, { minMatchWords: 40 });
+    expect(strict.stored).toBe(false);
+    expect(strict.report.sources.map((s) => s.kind)).toEqual(['submission_version']);
+    expect((await sim.summaryForSubmission(id))!.plagiarismPercentage).toBe(summary.plagiarismPercentage);
+    await expect(sim.reportForSubmission(id, { fileId: submissionFileId })).rejects.toMatchObject({ status: 404 });
+    await expect(sim.reportForSubmission(999_999)).rejects.toMatchObject({ status: 404 });
+    expect(await sim.summaryForSubmission(999_999)).toBeNull();
+  });
+
+  it('indexes and checks a revision; the earlier version of the same work is never a source', async () => {
+    const own = [
+      'Bicycle couriers in the old town chose their routes by the smell of the bakeries rather than by any map we gave them.',
+      'We followed eleven riders for a month and wrote down every turn, every stop and every argument with a delivery van.',
+      'The shortest route was taken on fewer than a third of the trips, and the riders explained each detour with a story.',
+    ];
+    const { id } = await t.services.submissions.submit(author, fields('Courier routes'), upload(await textPdf(own)));
+    await t.services.submissions.decide(admin, id, { status: 'under_review', message: 'Reviewing.' });
+    await t.services.submissions.decide(admin, id, { status: 'revisions_requested', message: 'Please revise.' });
+    await t.services.submissions.revise(author, id, 'Revised.', upload(await textPdf([...own, PUBLISHED_PASSAGE])));
+    await sim.idle();
+    const versions = await sim.manuscriptVersions(id);
+    expect(versions.map((v) => v.version)).toEqual([1, 2]);
+    for (const v of versions) expect(await sim.store.find('submission_version', v.submissionFileId)).not.toBeNull();
+    const summary = (await sim.summaryForSubmission(id))!;
+    expect(summary).toMatchObject({ status: 'checked', version: 2 });
+    // Version 1 (the same three paragraphs) is not a source; the published passage is.
+    const report = await sim.reportForSubmission(id);
+    expect(report.report.sources.map((s) => s.kind)).toEqual(['article']);
+    const first = await sim.reportForSubmission(id, { fileId: versions[0].submissionFileId });
+    expect(first).toMatchObject({ stored: true, version: 1 });
+  });
+
+  it('stores a clear reason, not a score, for a manuscript without text', async () => {
+    const { id } = await t.services.submissions.submit(author, fields('A scan'), upload(fixture('scanned.pdf'), 'scan.pdf'));
+    await sim.idle();
+    const summary = (await sim.summaryForSubmission(id))!;
+    expect(summary).toMatchObject({ status: 'failed', plagiarismPercentage: null });
+    expect(summary.error).toMatch(/scanned image/);
+    await expect(sim.reportForSubmission(id)).rejects.toBeInstanceOf(ExtractionError);
+  });
+
+  it('follows an article unpublished and republished by the catalog', async () => {
+    await t.services.catalog.setArticleStatus(admin, articleId, 'unpublished');
+    await sim.idle();
+    expect((await sim.store.find('article', articleId))?.published).toBe(false);
+    const reader = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
+    expect(reader.sources.every((s) => s.title === null)).toBe(true);
+    await t.services.catalog.setArticleStatus(admin, articleId, 'published');
+    await sim.idle();
+    expect((await sim.store.find('article', articleId))?.published).toBe(true);
+  });
+
+  it('fills an empty corpus at start-up, in the background', async () => {
+    await t.services.db.delete(similarityDocuments);
+    expect(await sim.startupReindex()).toBe(true);
+    await sim.idle();
+    expect((await sim.store.stats()).documents).toBeGreaterThanOrEqual(5);
+    expect(await sim.startupReindex()).toBe(false); // not empty any more
   });
 });

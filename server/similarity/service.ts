@@ -8,11 +8,13 @@
  * Threads: extraction, fingerprinting and alignment run in the check workers; harper.js in the grammar
  * worker; only database queries and small bookkeeping run on the server's event loop.
  */
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
 import type { DetectedKind } from '../files/content-type.ts';
 import type { FileService } from '../files/service.ts';
+import { notFound } from '../http/errors.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Logger } from '../services.ts';
 import { submissionFiles, submissions } from '../submissions/tables.ts';
@@ -34,7 +36,7 @@ import { BusyError, WorkerPool, type WorkerErrorShape } from './pool.ts';
 import { GRAMMAR_MEASURE, type GrammarReport, type MatchedSource, type SimilarityReport, type Viewer, buildReport } from './report.ts';
 import { creditWords } from './score.ts';
 import { type CandidateQuery, SimilarityStore } from './store.ts';
-import type { SourceKind } from './tables.ts';
+import { type SourceKind, similarityChecks } from './tables.ts';
 import { tokenize } from './text.ts';
 
 export { BusyError } from './pool.ts';
@@ -65,6 +67,11 @@ export interface SimilarityOptions {
   grammar: boolean;
   /** harper's rules: `core` (the rules behind the counted kinds; fast) or `all` (~5× slower). */
   grammarRules: 'core' | 'all';
+  /**
+   * Background work: afterCommit indexes and checks each arriving manuscript version, startupReindex fills
+   * an empty corpus. Off (tests): afterCommit does nothing; `reindexAll` and checks still work when called.
+   */
+  background: boolean;
 }
 
 export const DEFAULT_SIMILARITY_OPTIONS: SimilarityOptions = {
@@ -82,7 +89,51 @@ export const DEFAULT_SIMILARITY_OPTIONS: SimilarityOptions = {
   grammarChunkWords: 1200,
   grammar: true,
   grammarRules: 'core',
+  background: true,
 };
+
+/** What the desk shows of a submission's stored check (the latest manuscript version's). */
+export interface SimilaritySummary {
+  submissionFileId: number;
+  version: number;
+  /** `pending`: not checked yet (it is being indexed and checked in the background). */
+  status: 'checked' | 'failed' | 'pending';
+  plagiarismPercentage: number | null;
+  grammarQualityPercentage: number | null;
+  /** The sources by share, largest first (editor's view: titles of unpublished manuscripts included). */
+  sources: { label: string; sharePercentage: number; articleId: number | null }[];
+  /** Why the check failed (a scanned PDF, a damaged file). */
+  error: string | null;
+  checkedAt: string | null;
+}
+
+/** Filters of an editor's report; unset ones take the defaults the arrival check used. */
+export interface ReportFilters {
+  fileId?: number;
+  excludeQuotes?: boolean;
+  excludeBibliography?: boolean;
+  minMatchWords?: number;
+  /** Run the check again even when a stored report exists (with the default filters, the new one is stored). */
+  refresh?: boolean;
+}
+
+export interface SubmissionReport {
+  submissionId: number;
+  submissionFileId: number;
+  version: number;
+  /** Every manuscript version of the submission, oldest first. */
+  versions: { submissionFileId: number; version: number }[];
+  /** True when the report is the one stored on arrival (default filters), false when run just now. */
+  stored: boolean;
+  checkedAt: string;
+  report: SimilarityReport;
+}
+
+type CommitEvent =
+  | { type: 'article'; articleId: number }
+  | { type: 'submission_version'; submissionFileId: number }
+  /** A submission's manuscript versions arrived (a new submission, a revision): index and check each new one. */
+  | { type: 'submission'; submissionId: number };
 
 export interface CheckOptions {
   viewer: Viewer;
@@ -197,6 +248,7 @@ export class SimilarityService {
   private readonly gate: Gate;
   private background: Promise<unknown> = Promise.resolve();
   private pending = 0;
+  private closing = false;
 
   constructor(
     private readonly db: Db,
@@ -442,6 +494,7 @@ export class SimilarityService {
     const seen = new Set<string>();
     const articleIds = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId));
     for (const { id } of articleIds) {
+      if (this.closing) return counts;
       seen.add(`article:${id}`);
       const r = await this.indexArticle(id);
       counts[r.status]++;
@@ -452,6 +505,7 @@ export class SimilarityService {
       .from(submissionFiles)
       .where(eq(submissionFiles.kind, 'manuscript'));
     for (const { id } of versions) {
+      if (this.closing) return counts;
       seen.add(`submission_version:${id}`);
       const r = await this.indexSubmissionVersion(id);
       counts[r.status]++;
@@ -467,33 +521,212 @@ export class SimilarityService {
 
   /**
    * THE HOOK for other services: call after the transaction that published/changed an article, or stored
-   * a new manuscript version, has committed. Returns at once; the indexing runs in the background, one job
-   * at a time, and a failure is logged, never thrown at the caller.
+   * new manuscript versions, has committed. Returns at once; the work runs in the background, one job at a
+   * time: indexing, then (for a manuscript version) the arrival check, whose report is stored for the desk.
+   * A failure is logged, never thrown at the caller. Does nothing when background work is off.
    */
-  afterCommit(event: { type: 'article'; articleId: number } | { type: 'submission_version'; submissionFileId: number }): void {
+  afterCommit(event: CommitEvent): void {
+    if (!this.options.background) return;
+    this.enqueue(event, async () => {
+      if (event.type === 'article') {
+        this.logIndex(event, await this.indexArticle(event.articleId));
+        return;
+      }
+      const ids =
+        event.type === 'submission_version'
+          ? [event.submissionFileId]
+          : (await this.manuscriptVersions(event.submissionId)).map((v) => v.submissionFileId);
+      for (const id of ids) {
+        if (this.closing) return;
+        const r = await this.indexSubmissionVersion(id);
+        this.logIndex({ type: 'submission_version', submissionFileId: id }, r);
+        if (r.status !== 'skipped' && r.status !== 'removed') await this.checkOnArrival(id);
+      }
+    });
+  }
+
+  /**
+   * At start-up: when the corpus is empty but articles with PDFs exist (a new installation with its demo
+   * articles, an upgrade), index everything in the background. Never delays the start.
+   */
+  async startupReindex(): Promise<boolean> {
+    if (!this.options.background) return false;
+    const { documents } = await this.store.stats();
+    if (documents > 0) return false;
+    const [article] = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId)).limit(1);
+    const [version] = await this.db.select({ id: submissionFiles.id }).from(submissionFiles).limit(1);
+    if (!article && !version) return false;
+    this.enqueue({ type: 'startup' }, async () => {
+      const counts = await this.reindexAll();
+      this.deps.log.info({ counts }, 'similarity corpus indexed');
+      const checked = await this.checkUnchecked();
+      if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
+    });
+    return true;
+  }
+
+  /** Resolves when the background work started by afterCommit/startupReindex has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.pending > 0) await this.background;
+  }
+
+  /** Ends the worker threads (they also end by themselves when idle); background jobs not yet started are dropped. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.idle().catch(() => undefined);
+    await Promise.all([this.pool.close(), this.grammarPool.close()]);
+  }
+
+  // ---- Stored reports (the desk) --------------------------------------------------------------------
+
+  /** Runs the arrival check of every manuscript version that has no stored report (after an upgrade, a reindex). */
+  async checkUnchecked(onEach?: (submissionFileId: number, status: 'checked' | 'failed') => void): Promise<number> {
+    const rows = await this.db
+      .select({ id: submissionFiles.id })
+      .from(submissionFiles)
+      .leftJoin(similarityChecks, eq(similarityChecks.submissionFileId, submissionFiles.id))
+      .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityChecks.submissionFileId)))
+      .orderBy(asc(submissionFiles.id));
+    for (const { id } of rows) {
+      if (this.closing) break;
+      await this.checkOnArrival(id);
+      const [row] = await this.db.select({ error: similarityChecks.error }).from(similarityChecks).where(eq(similarityChecks.submissionFileId, id));
+      onEach?.(id, row?.error ? 'failed' : 'checked');
+    }
+    return rows.length;
+  }
+
+  /** The check made when a manuscript version arrived: stored with the editor's report (default filters). */
+  private async checkOnArrival(submissionFileId: number): Promise<void> {
+    const [done] = await this.db
+      .select({ id: similarityChecks.submissionFileId })
+      .from(similarityChecks)
+      .where(eq(similarityChecks.submissionFileId, submissionFileId));
+    if (done || this.closing) return;
+    const row = await this.submissionFileRow(submissionFileId);
+    if (!row) return;
+    try {
+      // Not through the gate: background jobs run one at a time, and must not be refused as "busy".
+      const report = await this.runCheck(await this.readFile(row.fileId), {
+        viewer: 'editor',
+        excludeGroup: `submission:${row.submissionId}`,
+      });
+      await this.storeCheck(row.submissionId, submissionFileId, report, null);
+    } catch (err) {
+      if (!(err instanceof ExtractionError)) throw err;
+      await this.storeCheck(row.submissionId, submissionFileId, null, err.message);
+    }
+  }
+
+  private async storeCheck(submissionId: number, submissionFileId: number, report: SimilarityReport | null, error: string | null) {
+    const values = {
+      submissionFileId,
+      submissionId,
+      plagiarismPercentage: report?.plagiarismPercentage ?? null,
+      grammarQualityPercentage: report?.grammarQualityPercentage ?? null,
+      report,
+      error,
+      checkedAt: new Date(),
+    };
+    await this.db
+      .insert(similarityChecks)
+      .values(values)
+      .onConflictDoUpdate({ target: similarityChecks.submissionFileId, set: values });
+  }
+
+  /** The manuscript versions of a submission, oldest first. */
+  async manuscriptVersions(submissionId: number) {
+    return this.db
+      .select({ submissionFileId: submissionFiles.id, version: submissionFiles.version })
+      .from(submissionFiles)
+      .where(and(eq(submissionFiles.submissionId, submissionId), eq(submissionFiles.kind, 'manuscript')))
+      .orderBy(asc(submissionFiles.version), asc(submissionFiles.id));
+  }
+
+  /**
+   * What the submissions desk shows: the stored check of the submission's latest manuscript version, or
+   * null when the submission has no manuscript (or does not exist).
+   */
+  async summaryForSubmission(submissionId: number): Promise<SimilaritySummary | null> {
+    const versions = await this.manuscriptVersions(submissionId);
+    const latest = versions.at(-1);
+    if (!latest) return null;
+    const [row] = await this.db
+      .select()
+      .from(similarityChecks)
+      .where(eq(similarityChecks.submissionFileId, latest.submissionFileId));
+    const report = (row?.report ?? null) as SimilarityReport | null;
+    return {
+      submissionFileId: latest.submissionFileId,
+      version: latest.version,
+      status: !row ? 'pending' : row.error ? 'failed' : 'checked',
+      plagiarismPercentage: row?.plagiarismPercentage ?? null,
+      grammarQualityPercentage: row?.grammarQualityPercentage ?? null,
+      sources: (report?.sources ?? []).map((s) => ({ label: s.label, sharePercentage: s.sharePercentage, articleId: s.articleId })),
+      error: row?.error ?? null,
+      checkedAt: row?.checkedAt.toISOString() ?? null,
+    };
+  }
+
+  /**
+   * An editor's report on one manuscript version of a submission (default: the latest). With the default
+   * filters it is the report stored on arrival (made now, and stored, if there is none yet); other filters
+   * run the check again. 404 for an unknown submission or a file that is not one of its manuscripts.
+   * Throws ExtractionError when the file has no readable text, BusyError when the checker is full.
+   */
+  async reportForSubmission(submissionId: number, filters: ReportFilters = {}): Promise<SubmissionReport> {
+    const versions = await this.manuscriptVersions(submissionId);
+    if (!versions.length) throw notFound('Submission not found.');
+    const chosen =
+      filters.fileId === undefined ? versions.at(-1)! : versions.find((v) => v.submissionFileId === filters.fileId);
+    if (!chosen) throw notFound('That file is not a manuscript version of this submission.');
+    const defaults = {
+      excludeQuotes: OPTION_DEFAULTS.excludeQuotes,
+      excludeBibliography: OPTION_DEFAULTS.excludeBibliography,
+      minMatchWords: this.options.align.minMatchWords,
+    };
+    const settings = {
+      excludeQuotes: filters.excludeQuotes ?? defaults.excludeQuotes,
+      excludeBibliography: filters.excludeBibliography ?? defaults.excludeBibliography,
+      minMatchWords: filters.minMatchWords ?? defaults.minMatchWords,
+    };
+    const isDefault =
+      settings.excludeQuotes === defaults.excludeQuotes &&
+      settings.excludeBibliography === defaults.excludeBibliography &&
+      settings.minMatchWords === defaults.minMatchWords;
+    const base = { submissionId, submissionFileId: chosen.submissionFileId, version: chosen.version, versions };
+    if (isDefault && !filters.refresh) {
+      const [row] = await this.db
+        .select()
+        .from(similarityChecks)
+        .where(eq(similarityChecks.submissionFileId, chosen.submissionFileId));
+      if (row?.report) {
+        return { ...base, stored: true, checkedAt: row.checkedAt.toISOString(), report: row.report as SimilarityReport };
+      }
+    }
+    let report: SimilarityReport;
+    try {
+      report = await this.checkSubmissionFile(chosen.submissionFileId, { viewer: 'editor', ...settings });
+    } catch (err) {
+      if (isDefault && err instanceof ExtractionError) await this.storeCheck(submissionId, chosen.submissionFileId, null, err.message);
+      throw err;
+    }
+    if (isDefault) await this.storeCheck(submissionId, chosen.submissionFileId, report, null);
+    return { ...base, stored: isDefault, checkedAt: new Date().toISOString(), report };
+  }
+
+  private enqueue(event: CommitEvent | { type: 'startup' }, job: () => Promise<void>) {
     this.pending++;
     this.background = this.background
-      .then(() =>
-        event.type === 'article' ? this.indexArticle(event.articleId) : this.indexSubmissionVersion(event.submissionFileId),
-      )
-      .then((r) => {
-        if (r.status === 'failed') this.deps.log.warn({ event, reason: r.reason }, 'similarity indexing failed');
-      })
-      .catch((err) => this.deps.log.error({ err, event }, 'similarity indexing failed'))
+      .then(() => (this.closing ? undefined : job()))
+      .catch((err) => this.deps.log.error({ err, event }, 'similarity background job failed'))
       .finally(() => {
         this.pending--;
       });
   }
 
-  /** Resolves when the background indexing started by afterCommit has finished (for tests and shutdown). */
-  async idle(): Promise<void> {
-    while (this.pending > 0) await this.background;
-  }
-
-  /** Ends the worker threads (they also end by themselves when idle). */
-  async close(): Promise<void> {
-    await this.idle().catch(() => undefined);
-    await Promise.all([this.pool.close(), this.grammarPool.close()]);
+  private logIndex(event: CommitEvent, r: IndexResult) {
+    if (r.status === 'failed') this.deps.log.warn({ event, reason: r.reason }, 'similarity indexing failed');
   }
 
   stats() {

@@ -1,8 +1,10 @@
 import {
   boolean,
   customType,
+  doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -86,3 +88,24 @@ export const similarityVocabulary = pgTable('similarity_vocabulary', {
   word: text('word').primaryKey(),
   documents: integer('documents').notNull().default(0),
 });
+
+/**
+ * The report of the check made when a manuscript version arrived (default settings, editor's view), so the
+ * desk shows the score without running the check again. One row per submission version; a failed check
+ * (a scanned PDF) keeps its reason in `error` and no percentages.
+ */
+export const similarityChecks = pgTable(
+  'similarity_checks',
+  {
+    /** submission_files.id of the checked manuscript version. */
+    submissionFileId: integer('submission_file_id').primaryKey(),
+    submissionId: integer('submission_id').notNull(),
+    plagiarismPercentage: doublePrecision('plagiarism_percentage'),
+    grammarQualityPercentage: doublePrecision('grammar_quality_percentage'),
+    /** The editor's report (SimilarityReport) as JSON; null when the check failed. */
+    report: jsonb('report'),
+    error: text('error'),
+    checkedAt: timestamp('checked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('similarity_checks_submission_idx').on(t.submissionId)],
+);

@@ -21,6 +21,7 @@ import type { Db } from '../db/client.ts';
 import type { FileService } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { SimilarityService } from '../similarity/service.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
 
 /** COL-2026-0007: the year of arrival and the submission's number. */
@@ -38,6 +39,8 @@ export class SubmissionsService {
       editorialEmail: string;
       journalName: () => Promise<string>;
       publicUrl: string;
+      /** The similarity checker: told after commit when manuscript versions arrive (indexed, then checked). */
+      similarity?: Pick<SimilarityService, 'afterCommit'>;
     },
   ) {}
 
@@ -91,6 +94,7 @@ export class SubmissionsService {
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
       return { id, reference };
     });
+    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: created.id });
     await this.acknowledge(user, fields, created.reference, manuscript, additional);
     return created;
   }
@@ -398,6 +402,7 @@ The editorial office
       });
       return next;
     });
+    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: id });
     await this.deps.mailer.sendQuietly({
       to: this.deps.editorialEmail,
       replyTo: user.email,

@@ -90,6 +90,10 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
     RATE_LIMIT_LOGIN_USER: 'off',
     RATE_LIMIT_REGISTER: 'off',
     RATE_LIMIT_CONTACT: 'off',
+    RATE_LIMIT_PLAGIARISM: 'off',
+    // No background indexing and arrival checks, no grammar (harper.js) unless a test asks for them.
+    SIMILARITY_BACKGROUND: 'false',
+    SIMILARITY_GRAMMAR: 'false',
     PUBLIC_URL: 'http://journal.test',
     LOG_LEVEL: 'silent',
     ...env,

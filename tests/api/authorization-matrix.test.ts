@@ -240,6 +240,19 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(201),
   },
   {
+    name: 'POST /api/plagiarism',
+    build: async () => {
+      const body = await multipart({}, { file: { name: 'paper.pdf', data: pdf, type: 'application/pdf' } });
+      return { method: 'POST', url: '/api/plagiarism', ...body };
+    },
+    expect: signedIn(200),
+  },
+  {
+    name: 'GET /api/editor/submissions/:id/similarity',
+    build: async () => ({ method: 'GET', url: `/api/editor/submissions/${(await newSubmission()).id}/similarity` }),
+    expect: editorial(200),
+  },
+  {
     name: 'GET /api/editor/messages',
     build: () => ({ method: 'GET', url: '/api/editor/messages' }),
     expect: editorial(200),

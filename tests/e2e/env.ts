@@ -28,6 +28,7 @@ export const SERVER_ENV = {
   RATE_LIMIT_LOGIN_USER: 'off',
   RATE_LIMIT_REGISTER: 'off',
   RATE_LIMIT_CONTACT: 'off',
+  RATE_LIMIT_PLAGIARISM: 'off',
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
   // Never a developer's or CI's own database, mail server or secret: the data folder holds everything.

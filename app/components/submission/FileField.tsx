@@ -5,7 +5,7 @@ import { type FileRule, fileProblem, formatBytes } from '../../../common/upload-
 import { useHydrated } from './use-hydrated.ts';
 
 export interface FileFieldProps {
-  rule: FileRule;
+  rule: FileRule<string>;
   maxBytes: number;
   label: string;
   required?: boolean;

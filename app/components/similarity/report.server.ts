@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { SessionUser } from '../../../server/accounts/service.ts';
+import { fieldErrors } from '../../../server/http/errors.ts';
+import { checkFiltersSchema } from '../../../server/similarity/routes.ts';
+import type { WebContext } from '../../../server/web-context.ts';
+import { asClientError } from '../../lib/forms.server.ts';
+import { OPTION_DEFAULTS, optionFields } from './options.ts';
+
+const querySchema = checkFiltersSchema.extend({
+  fileId: z.coerce.number().int().positive().optional(),
+  refresh: z.literal('1').optional().transform((v) => v === '1'),
+});
+
+/**
+ * The editor's report page: the submission, the filters from the query string (a GET form), and the report
+ * (the stored one with the default filters, else run now), or why there is none.
+ */
+export async function editorReport(context: WebContext, user: SessionUser, submissionId: number, url: URL) {
+  const submission = await context.services.submissions.detail(submissionId, user);
+  const params = url.searchParams;
+  const raw = {
+    ...(optionFields(params) ?? {}),
+    ...(params.get('fileId') ? { fileId: params.get('fileId') } : {}),
+    ...(params.get('refresh') === '1' ? { refresh: '1' } : {}),
+  };
+  const parsed = querySchema.safeParse(raw);
+  const filters: Partial<z.output<typeof querySchema>> = parsed.success ? parsed.data : {};
+  const form = {
+    excludeQuotes: filters.excludeQuotes ?? OPTION_DEFAULTS.excludeQuotes,
+    excludeBibliography: filters.excludeBibliography ?? OPTION_DEFAULTS.excludeBibliography,
+    minMatchWords: filters.minMatchWords ?? OPTION_DEFAULTS.minMatchWords,
+    fileId: filters.fileId ?? null,
+  };
+  const head = {
+    submission: { id: submission.id, reference: submission.reference, title: submission.title },
+    filters: form,
+    filterErrors: parsed.success ? {} : fieldErrors(parsed.error),
+  };
+  try {
+    const result = await context.services.similarity.reportForSubmission(submissionId, filters);
+    return { ...head, ok: true as const, result };
+  } catch (err) {
+    const e = err as { status?: unknown; message?: string };
+    const refused = asClientError(err) ?? (e?.status === 503 ? { status: 503, message: e.message ?? '' } : null);
+    if (!refused) throw err;
+    if (refused.status === 404) throw err;
+    const versions = await context.services.similarity.manuscriptVersions(submissionId);
+    return { ...head, ok: false as const, status: refused.status, message: refused.message, versions };
+  }
+}

@@ -1,0 +1,120 @@
+import { data } from 'react-router';
+import { SimilarityReport } from '../components/similarity/SimilarityReport.tsx';
+import { editorReport } from '../components/similarity/report.server.ts';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import similarityCss from '../styles/similarity.css?url';
+import type { Route } from './+types/editor-dashboard.submissions.$id.similarity';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: similarityCss }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  {
+    title: pageTitle(
+      matches,
+      loaderData ? `Similarity report · ${loaderData.submission.reference} · Editorial dashboard` : 'Similarity report',
+    ),
+  },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  const auth = requireEditor(context, request);
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data('No such submission.', { status: 404 });
+  try {
+    return await editorReport(context, auth.user, id, new URL(request.url));
+  } catch (err) {
+    if ((err as { status?: unknown }).status === 404) throw data('No such submission.', { status: 404 });
+    throw err;
+  }
+}
+
+export default function SubmissionSimilarity({ loaderData }: Route.ComponentProps) {
+  const { submission, filters, filterErrors } = loaderData;
+  const versions = loaderData.ok ? loaderData.result.versions : loaderData.versions;
+  const base = `/editor-dashboard/submissions/${submission.id}`;
+  return (
+    <section aria-labelledby="similarity-title" className="sim-editor">
+      <p className="muted">
+        <a href={base}>
+          {submission.reference}: {submission.title}
+        </a>
+      </p>
+      <h1 id="similarity-title">Similarity report</h1>
+      <form method="get" action={`${base}/similarity`} className="sim-filters" aria-label="Report filters">
+        <input type="hidden" name="options" value="1" />
+        {versions.length > 1 ? (
+          <div className="field">
+            <label htmlFor="sim-version" className="field__label">
+              Version
+            </label>
+            <select
+              id="sim-version"
+              name="fileId"
+              className="field__input"
+              defaultValue={String(loaderData.ok ? loaderData.result.submissionFileId : (filters.fileId ?? versions.at(-1)?.submissionFileId))}
+            >
+              {versions.map((v) => (
+                <option key={v.submissionFileId} value={v.submissionFileId}>
+                  Version {v.version}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : null}
+        <label className="check">
+          <input type="checkbox" name="excludeBibliography" value="true" defaultChecked={filters.excludeBibliography} />
+          Leave out the bibliography
+        </label>
+        <label className="check">
+          <input type="checkbox" name="excludeQuotes" value="true" defaultChecked={filters.excludeQuotes} />
+          Leave out quotations
+        </label>
+        <div className={filterErrors.minMatchWords ? 'field field--invalid' : 'field'}>
+          <label htmlFor="sim-min" className="field__label">
+            Smallest match (words)
+          </label>
+          <input
+            id="sim-min"
+            name="minMatchWords"
+            type="number"
+            min={3}
+            max={200}
+            defaultValue={filters.minMatchWords}
+            className="field__input"
+            aria-invalid={filterErrors.minMatchWords ? true : undefined}
+            aria-describedby={filterErrors.minMatchWords ? 'sim-min-error' : undefined}
+          />
+          {filterErrors.minMatchWords ? (
+            <p id="sim-min-error" className="field__error">
+              {filterErrors.minMatchWords} The default is used.
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="button button--primary">
+          Update the report
+        </button>
+        <button type="submit" name="refresh" value="1" className="button button--secondary">
+          Check again now
+        </button>
+      </form>
+      {loaderData.ok ? (
+        <>
+          <p className="muted">
+            Version {loaderData.result.version} ·{' '}
+            {loaderData.result.stored
+              ? 'the report kept for this version (made when it arrived, or when last checked again)'
+              : 'checked just now with these filters'}. The
+            other versions of this submission are never counted as sources.
+          </p>
+          <SimilarityReport report={loaderData.result.report} headingLevel={2} checkedAt={loaderData.result.checkedAt} />
+        </>
+      ) : (
+        <div role="alert" className="alert alert--error">
+          <p>No report: {loaderData.message}</p>
+        </div>
+      )}
+    </section>
+  );
+}
