@@ -79,7 +79,8 @@ const marked = (segments: SearchResult['snippet']) =>
   segments.filter((s) => s.match).map((s) => s.text.toLowerCase());
 
 beforeAll(async () => {
-  t = await createTestContext();
+  // Article bodies reach the index through the similarity engine's background queue.
+  t = await createTestContext({ SIMILARITY_BACKGROUND: 'true' });
   auth = { authorization: `Bearer ${await t.login('admin', 'admin-pass-123')}` };
   const v1 = (
     await inject('POST', '/api/editor/volume', { title: 'Volume 81', volume_number: 81, year: 2024 })
