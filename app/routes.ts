@@ -39,6 +39,11 @@ export default [
     route('articles', 'routes/editor-dashboard.articles.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),
     route('audit', 'routes/editor-dashboard.audit.tsx'),
+    route('users', 'routes/editor-dashboard.users.tsx'),
+    route('content', 'routes/editor-dashboard.content.tsx'),
+    route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
+    route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),
+    route('content/:slug', 'routes/editor-dashboard.content.$slug.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

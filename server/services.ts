@@ -80,7 +80,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       audit,
     }),
     subscriptions: new SubscriptionsService(db),
-    content: new ContentService(settings),
+    content: new ContentService(settings, { db, audit }),
     similarity: new SimilarityService(db, { files, log }),
   };
 }

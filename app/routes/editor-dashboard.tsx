@@ -35,6 +35,8 @@ const BUILT = new Set([
   '/editor-dashboard/volumes',
   '/editor-dashboard/articles',
   '/editor-dashboard/messages',
+  '/editor-dashboard/content',
+  '/editor-dashboard/users',
 ]);
 
 export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
