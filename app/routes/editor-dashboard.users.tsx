@@ -83,7 +83,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     const before = await accounts.getUser(id);
     if (before.role === role && before.status === status) {
-      return fail(400, `Nothing to save: ${before.username} is already ${describe(role, status)}.`, {
+      return fail(400, `Nothing to save: ${before.username} is already ${roleAndStatus(role, status)}.`, {
         role: 'Choose another role or status.',
       });
     }
@@ -104,7 +104,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<DashboardResult>({
       ok: true,
       intent,
-      message: `Saved: ${user.username} is now ${describe(user.role, user.status)}.${mailed}${signedOut}`,
+      message: `Saved: ${user.username} is now ${roleAndStatus(user.role, user.status)}.${mailed}${signedOut}`,
       at: Date.now(),
     });
   } catch (err) {
@@ -114,7 +114,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-function describe(role: Role, status: Status): string {
+function roleAndStatus(role: Role, status: Status): string {
   const article = role === 'admin' || role === 'author' || role === 'editor' ? 'an' : 'a';
   return `${article} ${role} (${status})`;
 }
