@@ -27,6 +27,7 @@ export default [
   route('articles/:id', 'routes/articles-redirect.tsx'),
   route('download/:id', 'routes/download.tsx'),
   route('subscription', 'routes/subscription.tsx'),
+  route('unsubscribe', 'routes/unsubscribe.tsx'),
   route('contact', 'routes/contact.tsx'),
   // Authors' workspace: submitting a manuscript and following it (issue 4).
   route('submission', 'routes/submission.tsx'),

@@ -20,6 +20,8 @@ export async function startServer(
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
+  // New-issue alerts a previous run left half-sent go on (each subscriber still gets one copy at most).
+  void services.subscriptions.resumeAlerts().catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
   const pages = opts.pages
     ? await opts.pages(log)
     : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };

@@ -52,6 +52,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       register: limiter(config.RATE_LIMIT_REGISTER),
     },
   });
+  const catalog = new CatalogService(db, { files, audit, baseUrl });
   return {
     config,
     database,
@@ -63,7 +64,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
     audit,
     files,
     accounts,
-    catalog: new CatalogService(db, { files, audit, baseUrl }),
+    catalog,
     submissions: new SubmissionsService(db, {
       files,
       audit,
@@ -79,7 +80,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
       journalName,
       audit,
     }),
-    subscriptions: new SubscriptionsService(db),
+    subscriptions: new SubscriptionsService(db, { mailer, audit, catalog, journalName, publicUrl: baseUrl, log }),
     content: new ContentService(settings, { db, audit }),
     similarity: new SimilarityService(db, { files, log }),
   };

@@ -1,12 +1,17 @@
 import { Form, data } from 'react-router';
 import { issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
+import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
 import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.volumes';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Volumes & issues · Editorial dashboard') },
@@ -15,11 +20,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
-  const [volumes, issues] = await Promise.all([
+  const [volumes, issues, alerts, subscribers] = await Promise.all([
     context.services.catalog.editorVolumes(),
     context.services.catalog.editorIssues(),
+    context.services.subscriptions.alertStatuses(),
+    context.services.subscriptions.recipientCount(),
   ]);
-  return { volumes, issues };
+  return { volumes, issues, alerts: Object.fromEntries(alerts), subscribers };
 }
 
 const issueEditSchema = issueSchema.pick({ title: true, description: true });
@@ -72,6 +79,10 @@ export async function action({ context, request }: Route.ActionArgs) {
         const issue = await catalog.updateIssue(auth.user, id, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
       }
+      case 'send-alert': {
+        const { recipients, label } = await context.services.subscriptions.sendIssueAlert(auth.user, id);
+        return done(alertStartedMessage(label, recipients));
+      }
       default:
         return fail(400, 'Unknown action.');
     }
@@ -83,7 +94,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function VolumesAndIssues({ loaderData, actionData }: Route.ComponentProps) {
-  const { volumes, issues } = loaderData;
+  const { volumes, issues, alerts, subscribers } = loaderData;
   const newVolume = refusalFor(actionData, 'create-volume');
   const newIssue = refusalFor(actionData, 'create-issue');
   const editVolume = refusalFor(actionData, 'edit-volume');
@@ -267,6 +278,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               <th scope="col">Title</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
+              <th scope="col">New-issue alert</th>
               <th scope="col">Edit</th>
             </tr>
           </thead>
@@ -283,6 +295,9 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <th scope="row">{i.title}</th>
                   <td className="dash-table__wrap">{i.description}</td>
                   <td>{i.article_count}</td>
+                  <td>
+                    <IssueAlertCell issue={i} alert={alerts[i.id]} subscribers={subscribers} round={round} />
+                  </td>
                   <td>
                     <details open={mine || undefined} key={`${round}`}>
                       <summary>

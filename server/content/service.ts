@@ -16,11 +16,12 @@ import {
   specialIssuesSchema,
 } from '../../common/content.ts';
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 import { eq } from 'drizzle-orm';
 import type { JournalSettings } from '../../common/journal.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { conflict } from '../http/errors.ts';
+import { conflict, validationError } from '../http/errors.ts';
 import { copyrightFormPdf } from '../seed/pdf.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { settings as settingsTable } from '../settings/tables.ts';
@@ -43,6 +44,13 @@ export function contentVersion(value: unknown): string {
     .update(JSON.stringify(value ?? null))
     .digest('base64url')
     .slice(0, 16);
+}
+
+/** The value when it passes the schema; else a 400 with each field's message (never a 500). */
+function valid<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
 }
 
 export const STALE_EDIT =
@@ -138,22 +146,22 @@ export class ContentService {
     });
   }
 
-  editPage(actor: Actor, slug: PageSlug, markdown: string, base?: string): Promise<void> {
-    const text = pageMarkdownSchema.parse(markdown);
+  async editPage(actor: Actor, slug: PageSlug, markdown: string, base?: string): Promise<void> {
+    const text = valid(pageMarkdownSchema, markdown);
     return this.edit(actor, pageKey(slug), base, 'content.page.update', { slug, characters: text.length }, (tx) =>
       this.savePage(tx, slug, text),
     );
   }
 
-  editEditorialBoard(actor: Actor, board: EditorialBoard, base?: string): Promise<void> {
-    const members = editorialBoardSchema.parse(board);
+  async editEditorialBoard(actor: Actor, board: EditorialBoard, base?: string): Promise<void> {
+    const members = valid(editorialBoardSchema, board);
     return this.edit(actor, EDITORIAL_BOARD_KEY, base, 'content.board.update', { members: members.length }, (tx) =>
       this.saveEditorialBoard(tx, members),
     );
   }
 
-  editSpecialIssues(actor: Actor, list: SpecialIssue[], base?: string): Promise<void> {
-    const calls = specialIssuesSchema.parse(list);
+  async editSpecialIssues(actor: Actor, list: SpecialIssue[], base?: string): Promise<void> {
+    const calls = valid(specialIssuesSchema, list);
     return this.edit(
       actor,
       SPECIAL_ISSUES_KEY,
