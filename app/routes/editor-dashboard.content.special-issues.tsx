@@ -15,7 +15,7 @@ import {
   readRows,
   rowErrors,
   unflattenRows,
-} from '../components/dashboard/content-rows.server.ts';
+} from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, textField } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';

@@ -46,6 +46,9 @@ const changeSchema = z.object({
   status: z.enum(STATUSES, 'Choose a status from the list.'),
 });
 
+/** A save also says what the account is now: its form is drawn from that, not from a list still reloading. */
+type UsersResult = DashboardResult & { saved?: { id: number; role: Role; status: Status } };
+
 /** Users (admins only): search, filter, and change an account's role and status. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireEditor(context, request, 'admin');
@@ -101,11 +104,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       change.status === 'approved' || change.status === 'rejected' ? ' An e-mail tells them so.' : '';
     const signedOut =
       change.status === 'suspended' || change.status === 'rejected' ? ' Their open sessions were ended.' : '';
-    return data<DashboardResult>({
+    return data<UsersResult>({
       ok: true,
       intent,
       message: `Saved: ${user.username} is now ${roleAndStatus(user.role, user.status)}.${mailed}${signedOut}`,
       at: Date.now(),
+      saved: { id: user.id, role: user.role, status: user.status },
     });
   } catch (err) {
     const refused = asClientError(err);
@@ -126,6 +130,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   const location = useLocation();
   const refused = refusalFor(actionData, 'update-user');
   const round = actionData?.at ?? 0;
+  const saved = (actionData as UsersResult | undefined)?.saved;
   const filtered = Boolean(filter.q || filter.role || filter.status);
   return (
     <section aria-labelledby="users-title">
@@ -201,6 +206,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             <tbody>
               {users.map((u) => {
                 const mine = refused.values.id === String(u.id);
+                const now = saved?.id === u.id ? saved : u;
                 const errors: Record<string, string> = mine ? refused.errors : {};
                 const p = `user-${u.id}`;
                 return (
@@ -237,7 +243,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                             id={`${p}-role`}
                             name="role"
                             label="Role"
-                            defaultValue={mine ? refused.values.role : u.role}
+                            defaultValue={mine ? refused.values.role : now.role}
                             error={errors.role}
                             options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
                           />
@@ -245,7 +251,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                             id={`${p}-status`}
                             name="status"
                             label="Status"
-                            defaultValue={mine ? refused.values.status : u.status}
+                            defaultValue={mine ? refused.values.status : now.status}
                             error={errors.status}
                             options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
                           />

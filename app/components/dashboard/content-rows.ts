@@ -1,11 +1,15 @@
 import type { ZodError } from 'zod';
-import { textField } from '../../lib/forms.server.ts';
+
+const textField = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
 
 /**
  * Structured content (the editorial board, the special issues) edited as rows of plain form fields:
  * `{field}_{i}` for row i, and `count`. Adding, removing and moving rows are form posts too (buttons with
  * `intent` = `add`, `remove:i`, `up:i`, `down:i`), so the editor works without JavaScript and nothing typed
- * is lost: the page is drawn again from what was posted until it is saved.
+ * is lost: the page is drawn again from what was posted until it is saved. (Pure: pages and actions share it.)
  */
 
 export const MAX_ROWS = 200;
@@ -47,7 +51,7 @@ export function applyRowIntent(
   const unsaved = 'Not saved yet: press Save to publish the change.';
   if (intent === 'add') {
     if (rows.length >= MAX_ROWS) return { rows, message: `At most ${MAX_ROWS} rows.` };
-    return { rows: [...rows, { ...blank }], message: `An empty ${what(rows.length, undefined)} was added at the end. ${unsaved}` };
+    return { rows: [...rows, { ...blank }], message: `${capitalise(what(rows.length, undefined))} was added at the end, empty. ${unsaved}` };
   }
   const match = /^(remove|up|down):(\d+)$/.exec(intent);
   if (!match) return null;
