@@ -196,7 +196,6 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
             <thead>
               <tr>
                 <th scope="col">User</th>
-                <th scope="col">E-mail</th>
                 <th scope="col">Role</th>
                 <th scope="col">Status</th>
                 <th scope="col">Registered</th>
@@ -214,10 +213,10 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                     <th scope="row">
                       {u.username}
                       <span className="user-admin__name">{u.fullName}</span>
+                      <a href={`mailto:${u.email}`} className="user-admin__email">
+                        {u.email}
+                      </a>
                     </th>
-                    <td>
-                      <a href={`mailto:${u.email}`}>{u.email}</a>
-                    </td>
                     <td>{ROLE_LABELS[u.role]}</td>
                     <td>
                       <span className={`user-admin__status user-admin__status--${u.status}`}>
