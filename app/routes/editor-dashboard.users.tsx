@@ -188,7 +188,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         <p role="status">{filtered ? 'No account matches this search.' : 'No accounts yet.'}</p>
       ) : (
         <TableScroll labelledBy="users-caption">
-          <table className="dash-table">
+          <table className="dash-table user-admin__table">
             <caption id="users-caption">
               {filtered ? 'Accounts found' : 'Accounts'} ({total})
               {total > size ? `, page ${page}` : ''}
@@ -217,13 +217,13 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                         {u.email}
                       </a>
                     </th>
-                    <td>{ROLE_LABELS[u.role]}</td>
-                    <td>
+                    <td data-label="Role">{ROLE_LABELS[u.role]}</td>
+                    <td data-label="Status">
                       <span className={`user-admin__status user-admin__status--${u.status}`}>
                         {STATUS_LABELS[u.status]}
                       </span>
                     </td>
-                    <td>
+                    <td data-label="Registered">
                       <time dateTime={u.createdAt}>{when(u.createdAt)}</time>
                     </td>
                     <td>

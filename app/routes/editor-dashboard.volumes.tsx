@@ -278,8 +278,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               <th scope="col">Title</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
-              <th scope="col">New-issue alert</th>
-              <th scope="col">Edit</th>
+              <th scope="col">Edit, alert</th>
             </tr>
           </thead>
           <tbody>
@@ -295,9 +294,6 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <th scope="row">{i.title}</th>
                   <td className="dash-table__wrap">{i.description}</td>
                   <td>{i.article_count}</td>
-                  <td>
-                    <IssueAlertCell issue={i} alert={alerts[i.id]} subscribers={subscribers} round={round} />
-                  </td>
                   <td>
                     <details open={mine || undefined} key={`${round}`}>
                       <summary>
@@ -332,6 +328,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                         </button>
                       </Form>
                     </details>
+                    <IssueAlertCell issue={i} alert={alerts[i.id]} subscribers={subscribers} round={round} />
                   </td>
                 </tr>
               );

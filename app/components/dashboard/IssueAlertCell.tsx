@@ -21,15 +21,15 @@ export function IssueAlertCell({
     const day = alert.requestedAt.slice(0, 10);
     return (
       <p className="issue-alert">
-        Sent {day} by {alert.requestedBy}: {alert.sent} of {alert.recipients} e-mail{alert.recipients === 1 ? '' : 's'}
+        Alert sent {day} by {alert.requestedBy}: {alert.sent} of {alert.recipients} e-mail{alert.recipients === 1 ? '' : 's'}
         {alert.failed ? `, ${alert.failed} failed` : ''}
         {alert.finishedAt ? '' : ' (sending…)'}
       </p>
     );
   }
-  if (issue.article_count === 0) return <p className="issue-alert">No articles yet</p>;
+  if (issue.article_count === 0) return <p className="issue-alert">No alert: no articles yet</p>;
   return (
-    <details key={`alert-${round}`}>
+    <details key={`alert-${round}`} className="issue-alert__send">
       <summary>
         Send alert<span className="visually-hidden"> for {name}</span>
       </summary>
