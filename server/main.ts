@@ -37,6 +37,7 @@ export async function startServer(
     try {
       await app.close();
       clearInterval(maintenance);
+      await services.subscriptions.stop();
       services.mailer.close();
       await database.close();
     } finally {

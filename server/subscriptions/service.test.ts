@@ -1,18 +1,19 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionUser } from '../accounts/service.ts';
 import { auditLog } from '../audit/tables.ts';
 import { type TestContext, createTestContext } from '../testing/harness.ts';
 import { issueAlertDeliveries, issueAlerts, subscriptions } from './tables.ts';
 
 let t: TestContext;
 let issueId: number;
-const admin = { id: 1, username: 'admin' };
+let admin: SessionUser;
 
 beforeAll(async () => {
   t = await createTestContext({}, { demo: true });
   const [first] = await t.services.catalog.papers();
   issueId = (await t.services.catalog.article(first.id)).issue_id;
-  admin.id = (await t.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0].id;
+  admin = (await t.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
 });
 afterAll(async () => {
   await t?.close();
@@ -73,7 +74,7 @@ describe('new-issue alerts', () => {
       message: expect.stringMatching(/already sent/),
     });
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const issue = await t.services.catalog.createIssue({ ...admin, fullName: '', email: '', role: 'admin', status: 'approved' }, {
+    const issue = await t.services.catalog.createIssue(admin, {
       title: 'Race issue',
       description: 'Two editors, one alert.',
       volume_id: volume.id,
@@ -98,7 +99,7 @@ describe('new-issue alerts', () => {
   it('refuses an issue without published articles, and one that does not exist', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
     const empty = await t.services.catalog.createIssue(
-      { ...admin, fullName: '', email: '', role: 'admin', status: 'approved' },
+      admin,
       { title: 'Empty', description: 'Nothing yet.', volume_id: volume.id },
     );
     await expect(t.services.subscriptions.sendIssueAlert(admin, empty.id)).rejects.toMatchObject({
@@ -112,7 +113,7 @@ describe('new-issue alerts', () => {
   it('resumes an interrupted alert without a second copy to anyone already handled', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
     const issue = await t.services.catalog.createIssue(
-      { ...admin, fullName: '', email: '', role: 'admin', status: 'approved' },
+      admin,
       { title: 'Interrupted', description: 'Half sent.', volume_id: volume.id },
     );
     const [article] = await t.services.catalog.issueArticles(issueId);
@@ -143,7 +144,7 @@ describe('new-issue alerts', () => {
   it('answers 202 through the API, then 409', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
     const issue = await t.services.catalog.createIssue(
-      { ...admin, fullName: '', email: '', role: 'admin', status: 'approved' },
+      admin,
       { title: 'Via the API', description: 'API.', volume_id: volume.id },
     );
     const [article] = await t.services.catalog.issueArticles(issueId);
@@ -179,5 +180,32 @@ describe('unsubscribe links', () => {
     // Subscribing again makes a new link: the old one stays dead.
     await t.services.subscriptions.subscribe(u.id);
     expect(await t.services.subscriptions.subscriptionByToken(token)).toBeNull();
+  });
+});
+
+describe('shutting down', () => {
+  it('stops an alert between two messages and leaves the rest for the next start', async () => {
+    const fresh = await createTestContext({}, { demo: true });
+    try {
+      const [first] = await fresh.services.catalog.papers();
+      const demoIssue = (await fresh.services.catalog.article(first.id)).issue_id;
+      const actor = (await fresh.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
+      for (let i = 0; i < 5; i++) {
+        const u = await fresh.createUser({ role: 'author', status: 'approved' });
+        await fresh.services.subscriptions.subscribe(u.id);
+      }
+      await fresh.services.subscriptions.sendIssueAlert(actor, demoIssue);
+      await fresh.services.subscriptions.stop();
+      const status = (await fresh.services.subscriptions.alertStatuses()).get(demoIssue)!;
+      // Whatever was sent is recorded as sent; nothing is left half-done.
+      expect(status.sent).toBe(fresh.mail.length);
+      const stuck = await fresh.services.db
+        .select()
+        .from(issueAlertDeliveries)
+        .where(eq(issueAlertDeliveries.status, 'sending'));
+      expect(stuck).toHaveLength(0);
+    } finally {
+      await fresh.close();
+    }
   });
 });

@@ -39,6 +39,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export class SubscriptionsService {
   /** Deliveries under way in this process, by issue (tests and shutdown can wait for them). */
   private readonly running = new Map<number, Promise<void>>();
+  /** Set at shutdown: deliveries stop after the message in hand and resume at the next start. */
+  private stopping = false;
 
   constructor(
     private readonly db: Db,
@@ -169,6 +171,12 @@ export class SubscriptionsService {
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 
+  /** Lets the deliveries under way finish the message in hand, then stop (before the database closes). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
+  }
+
   /** Picks up alerts a previous run left unfinished (call once at start-up). */
   async resumeAlerts(): Promise<void> {
     const open = await this.db.select({ issueId: issueAlerts.issueId }).from(issueAlerts).where(isNull(issueAlerts.finishedAt));
@@ -176,7 +184,7 @@ export class SubscriptionsService {
   }
 
   private startDelivery(issueId: number): void {
-    if (this.running.has(issueId)) return;
+    if (this.running.has(issueId) || this.stopping) return;
     const deps = this.required();
     const run = this.deliver(issueId)
       .catch((err) => deps.log.error({ err, issueId }, 'new-issue alert delivery stopped; it resumes on the next start'))
@@ -220,6 +228,7 @@ export class SubscriptionsService {
         .limit(BATCH);
       if (!batch.length) break;
       for (const r of batch) {
+        if (this.stopping) return;
         lastUserId = r.userId;
         // Claim first: if this process dies after sending, the row says so and nobody gets a second copy.
         const claimed = await this.db
