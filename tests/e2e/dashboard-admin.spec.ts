@@ -196,6 +196,23 @@ test.describe('Journal content', () => {
     expect(await (await page.request.get('/indexing')).text()).not.toContain(marker);
   });
 
+  test('preview and row editing work without JavaScript', async ({ noJsPage, signIn, axe }) => {
+    await signIn('editor', 'approved', noJsPage);
+    await noJsPage.goto('/editor-dashboard/content/indexing');
+    const text = noJsPage.getByLabel('Page text (Markdown) *');
+    const marker = `No-JS preview ${randomBytes(4).toString('hex')}`;
+    await text.fill(`# Indexing & Abstracting\n\n*${marker}*`);
+    await noJsPage.getByRole('button', { name: 'Preview' }).click();
+    await expect(noJsPage.getByRole('region', { name: 'Preview (not saved)' }).locator('em')).toHaveText(marker);
+    await expect(noJsPage.getByLabel('Page text (Markdown) *')).toHaveValue(`# Indexing & Abstracting\n\n*${marker}*`);
+    await axe(noJsPage);
+
+    await noJsPage.goto('/editor-dashboard/content/special-issues');
+    await noJsPage.getByRole('button', { name: 'Add a special issue' }).click();
+    await expect(noJsPage.getByRole('status')).toContainText('was added at the end, empty. Not saved yet');
+    await expect(noJsPage.getByRole('group', { name: /^Special issue \d+$/ })).toHaveCount(1);
+  });
+
   test('the board and special-issue editors add, move and check rows without saving half a list', async ({
     page,
     signIn,
