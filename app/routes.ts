@@ -27,6 +27,7 @@ export default [
   route('articles/:id', 'routes/articles-redirect.tsx'),
   route('download/:id', 'routes/download.tsx'),
   route('subscription', 'routes/subscription.tsx'),
+  route('unsubscribe', 'routes/unsubscribe.tsx'),
   route('contact', 'routes/contact.tsx'),
   route('search', 'routes/search.tsx'),
   // The similarity and grammar checker (issue 5).
@@ -45,6 +46,11 @@ export default [
     route('messages', 'routes/editor-dashboard.messages.tsx'),
     route('audit', 'routes/editor-dashboard.audit.tsx'),
     route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
+    route('users', 'routes/editor-dashboard.users.tsx'),
+    route('content', 'routes/editor-dashboard.content.tsx'),
+    route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
+    route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),
+    route('content/:slug', 'routes/editor-dashboard.content.$slug.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -43,13 +43,24 @@ export const BOARD_ROLE_LABELS: Record<BoardRole, { one: string; many: string }>
   'board-member': { one: 'Editorial Board Member', many: 'Editorial Board Members' },
 };
 
+/** A required line of text, with messages an editor can act on. */
+const line = (what: string, max: number) =>
+  z
+    .string(`${what} is required.`)
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(max, `${what} is at most ${max} characters.`);
+
 export const boardMemberSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  role: z.enum(BOARD_ROLES),
-  affiliation: z.string().trim().min(1).max(400),
-  country: z.string().trim().min(1).max(100),
-  researchAreas: z.array(z.string().trim().min(1).max(200)).min(1).max(20),
-  email: z.email(),
+  name: line('Name', 200),
+  role: z.enum(BOARD_ROLES, 'Choose a section.'),
+  affiliation: line('Affiliation', 400),
+  country: line('Country', 100),
+  researchAreas: z
+    .array(line('Each research area', 200))
+    .min(1, 'Give at least one research area.')
+    .max(20, 'Give at most 20 research areas.'),
+  email: z.email('Enter a valid e-mail address.'),
 });
 export type BoardMember = z.infer<typeof boardMemberSchema>;
 
@@ -70,13 +81,13 @@ export const specialIssueSchema = z.object({
   id: z
     .string()
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Lower-case letters, digits and hyphens.')
-    .max(80),
-  title: z.string().trim().min(1).max(300),
+    .max(80, 'At most 80 characters.'),
+  title: line('Title', 300),
   /** One or two sentences on the scope of the call. */
-  summary: z.string().trim().min(1).max(1000),
+  summary: line('Summary', 1000),
   guestEditors: z
-    .array(z.object({ name: z.string().trim().min(1).max(200), affiliation: z.string().trim().min(1).max(400) }))
-    .min(1),
+    .array(z.object({ name: line("A guest editor's name", 200), affiliation: line("A guest editor's affiliation", 400) }))
+    .min(1, 'Name at least one guest editor.'),
   /** Submissions are accepted until the end of this day (UTC). */
   deadline: isoDate,
 });

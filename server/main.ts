@@ -27,6 +27,8 @@ export async function startServer(
   } catch (err) {
     log.error({ err }, 'start-up indexing could not be queued');
   }
+  // New-issue alerts a previous run left half-sent go on (each subscriber still gets one copy at most).
+  void services.subscriptions.resumeAlerts().catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
   const pages = opts.pages
     ? await opts.pages(log)
     : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };
@@ -42,6 +44,7 @@ export async function startServer(
     try {
       await app.close();
       clearInterval(maintenance);
+      await services.subscriptions.stop();
       services.mailer.close();
       await database.close();
     } finally {

@@ -29,15 +29,6 @@ const SECTIONS = [
   { to: '/editor-dashboard/audit', label: 'Audit log' },
 ];
 
-/** Only the sections built so far are linked (the others are listed in SECTIONS for when they exist). */
-const BUILT = new Set([
-  '/editor-dashboard',
-  '/editor-dashboard/submissions',
-  '/editor-dashboard/volumes',
-  '/editor-dashboard/articles',
-  '/editor-dashboard/messages',
-]);
-
 export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="page dashboard">
@@ -47,7 +38,7 @@ export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
       </header>
       <nav className="dashboard__nav" aria-label="Dashboard sections">
         <ul>
-          {SECTIONS.filter((s) => BUILT.has(s.to) && (!s.admin || loaderData.isAdmin)).map((s) => (
+          {SECTIONS.filter((s) => !s.admin || loaderData.isAdmin).map((s) => (
             <li key={s.to}>
               <NavLink to={s.to} end={s.end}>
                 {s.label}

@@ -1,14 +1,17 @@
-import { eq, sql } from 'drizzle-orm';
 import { Form, data } from 'react-router';
 import { issueSchema, volumeSchema } from '../../common/schemas.ts';
-import { articles } from '../../server/catalog/tables.ts';
+import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
+import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
 import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.volumes';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Volumes & issues · Editorial dashboard') },
@@ -17,30 +20,23 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
-  const [volumes, issues, exportable] = await Promise.all([
+  const [volumes, issues, alerts, subscribers] = await Promise.all([
     context.services.catalog.editorVolumes(),
     context.services.catalog.editorIssues(),
-    // What each issue can export: Crossref wants published articles with a DOI, DOAJ ones with a PDF.
-    context.services.db
-      .select({
-        issueId: articles.issueId,
-        withDoi: sql<number>`count(*) filter (where ${articles.doi} is not null and ${articles.doi} <> '')::int`,
-        withPdf: sql<number>`count(*) filter (where ${articles.pdfFileId} is not null)::int`,
-      })
-      .from(articles)
-      .where(eq(articles.status, 'published'))
-      .groupBy(articles.issueId),
+    context.services.subscriptions.alertStatuses(),
+    context.services.subscriptions.recipientCount(),
   ]);
-  const byIssue = new Map(exportable.map((e) => [e.issueId, e]));
   return {
     volumes,
     issues: issues.map((i) => ({
       ...i,
       exports: {
-        crossref: (byIssue.get(i.id)?.withDoi ?? 0) > 0 ? `/api/editor/export/crossref/issue/${i.id}` : null,
-        doaj: (byIssue.get(i.id)?.withPdf ?? 0) > 0 ? `/api/editor/export/doaj/issue/${i.id}` : null,
+        crossref: i.exportable.crossref ? `/api/editor/export/crossref/issue/${i.id}` : null,
+        doaj: i.exportable.doaj ? `/api/editor/export/doaj/issue/${i.id}` : null,
       },
     })),
+    alerts: Object.fromEntries(alerts),
+    subscribers,
   };
 }
 
@@ -94,6 +90,10 @@ export async function action({ context, request }: Route.ActionArgs) {
         const issue = await catalog.updateIssue(auth.user, id, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
       }
+      case 'send-alert': {
+        const { recipients, label } = await context.services.subscriptions.sendIssueAlert(auth.user, id);
+        return done(alertStartedMessage(label, recipients));
+      }
       default:
         return fail(400, 'Unknown action.');
     }
@@ -105,7 +105,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function VolumesAndIssues({ loaderData, actionData }: Route.ComponentProps) {
-  const { volumes, issues } = loaderData;
+  const { volumes, issues, alerts, subscribers } = loaderData;
   const newVolume = refusalFor(actionData, 'create-volume');
   const newIssue = refusalFor(actionData, 'create-issue');
   const editVolume = refusalFor(actionData, 'edit-volume');
@@ -290,7 +290,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
               <th scope="col">Export</th>
-              <th scope="col">Edit</th>
+              <th scope="col">Edit, alert</th>
             </tr>
           </thead>
           <tbody>
@@ -366,6 +366,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                         </button>
                       </Form>
                     </details>
+                    <IssueAlertCell issue={i} alert={alerts[i.id]} subscribers={subscribers} round={round} />
                   </td>
                 </tr>
               );

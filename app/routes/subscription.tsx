@@ -27,13 +27,16 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!can('signedIn', user)) return { state: 'not-allowed' as const, username: user.username };
   const { subscriptions, catalog, settings } = context.services;
   const [subscribed, journal] = await Promise.all([subscriptions.isSubscribed(user.id), settings.journal()]);
-  if (!subscribed) return { state: 'not-subscribed' as const, username: user.username, email: user.email };
+  // Alerts go only to approved accounts (decision 0009): say so to the others.
+  const waiting = user.status !== 'approved';
+  if (!subscribed) return { state: 'not-subscribed' as const, username: user.username, email: user.email, waiting };
   const canDownload = journal.downloads === 'open' || can('download', user);
   const papers = await catalog.papers();
   return {
     state: 'subscribed' as const,
     username: user.username,
     email: user.email,
+    waiting,
     canDownload,
     papers: papers.map((p) => ({
       id: p.id,
@@ -111,6 +114,7 @@ export default function Subscription({ loaderData, actionData }: Route.Component
             You are not subscribed. Subscribe to receive an e-mail at <strong>{loaderData.email}</strong> when a new
             issue is published. You can unsubscribe at any time.
           </p>
+          {loaderData.waiting ? <WaitingNote /> : null}
           <Form method="post">
             <input type="hidden" name="intent" value="subscribe" />
             <button type="submit" className="button button--primary" disabled={busy}>
@@ -126,6 +130,7 @@ export default function Subscription({ loaderData, actionData }: Route.Component
             <p>
               You are subscribed: alerts go to <strong>{loaderData.email}</strong>.
             </p>
+            {loaderData.waiting ? <WaitingNote /> : null}
             <Form method="post">
               <input type="hidden" name="intent" value="unsubscribe" />
               <button type="submit" className="button button--secondary" disabled={busy}>
@@ -155,5 +160,13 @@ export default function Subscription({ loaderData, actionData }: Route.Component
         </>
       ) : null}
     </JournalPageLayout>
+  );
+}
+
+function WaitingNote() {
+  return (
+    <p className="muted">
+      Alerts start once the editorial board has approved your account: until then none are sent to it.
+    </p>
   );
 }

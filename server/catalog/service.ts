@@ -173,6 +173,11 @@ export class CatalogService {
         issue: issues,
         volume: volumes,
         articleCount: sql<number>`(select count(*)::int from "articles" a where a."issue_id" = "issues"."id")`,
+        // What the issue can export: Crossref wants published articles with a DOI, DOAJ ones with a PDF.
+        withDoi: sql<number>`(select count(*)::int from "articles" a where a."issue_id" = "issues"."id"
+          and a."status" = 'published' and coalesce(a."doi", '') <> '')`,
+        withPdf: sql<number>`(select count(*)::int from "articles" a where a."issue_id" = "issues"."id"
+          and a."status" = 'published' and a."pdf_file_id" is not null)`,
       })
       .from(issues)
       .innerJoin(volumes, eq(volumes.id, issues.volumeId))
@@ -182,6 +187,7 @@ export class CatalogService {
       volume_number: r.volume.volumeNumber,
       volume_title: r.volume.title,
       article_count: r.articleCount,
+      exportable: { crossref: r.withDoi > 0, doaj: r.withPdf > 0 },
     }));
   }
 

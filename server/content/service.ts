@@ -15,10 +15,16 @@ import {
   pageMarkdownSchema,
   specialIssuesSchema,
 } from '../../common/content.ts';
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import { eq } from 'drizzle-orm';
 import type { JournalSettings } from '../../common/journal.ts';
-import type { Tx } from '../db/client.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { conflict, validationError } from '../http/errors.ts';
 import { copyrightFormPdf } from '../seed/pdf.ts';
 import type { SettingsService } from '../settings/service.ts';
+import { settings as settingsTable } from '../settings/tables.ts';
 import { type RenderedPage, fillPlaceholders, placeholderValues, renderPage } from './markdown.ts';
 import { TEMPLATE_FILES, type TemplateFile, isTemplateFile, templateFilename } from './templates.ts';
 
@@ -31,6 +37,24 @@ export interface BoardSection {
   heading: string;
   members: BoardMember[];
 }
+
+/** A short fingerprint of a stored value: an edit form carries it, so a save never overwrites a newer edit. */
+export function contentVersion(value: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/** The value when it passes the schema; else a 400 with each field's message (never a 500). */
+function valid<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+export const STALE_EDIT =
+  'Someone else saved this since you opened it. Your text is kept below: copy what you need, reload the page, and apply your changes again.';
 
 export interface Download {
   bytes: Uint8Array;
@@ -55,7 +79,15 @@ export class ContentService {
   /** Generated downloads per journal settings object (the settings service replaces it on every change). */
   private downloads = new WeakMap<JournalSettings, Map<string, Promise<Download>>>();
 
-  constructor(private readonly settings: SettingsService) {}
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly deps?: { db: Db; audit: AuditService },
+  ) {}
+
+  /** Markdown as a reader would see it, placeholders filled, without saving it (the editor's preview). */
+  async preview(markdown: string): Promise<RenderedPage> {
+    return renderPage(fillPlaceholders(markdown, placeholderValues(await this.settings.journal())));
+  }
 
   /** A page, ready to show; null when the office has removed it. */
   async page(slug: PageSlug): Promise<ContentPage | null> {
@@ -79,6 +111,70 @@ export class ContentService {
 
   async savePage(tx: Tx, slug: PageSlug, markdown: string): Promise<void> {
     await this.settings.set(tx, pageKey(slug), pageMarkdownSchema.parse(markdown));
+  }
+
+  /** The stored value's version, for an edit form to send back with its save. */
+  async version(key: string): Promise<string> {
+    return contentVersion(await this.settings.get<unknown>(key));
+  }
+
+  /**
+   * An editor's change to a page, the board or the special issues: refused with 409 when the value changed
+   * since `base` (the version the editor's form was made from), else saved with its audit record, together.
+   */
+  private async edit(
+    actor: Actor,
+    key: string,
+    base: string | undefined,
+    action: string,
+    details: Record<string, unknown>,
+    save: (tx: Tx) => Promise<void>,
+  ): Promise<void> {
+    if (!this.deps) throw new Error('ContentService needs the database and the audit log to record edits.');
+    const { db, audit } = this.deps;
+    await db.transaction(async (tx) => {
+      if (base !== undefined) {
+        const [row] = await tx
+          .select({ value: settingsTable.value })
+          .from(settingsTable)
+          .where(eq(settingsTable.key, key))
+          .for('update');
+        if (contentVersion(row?.value) !== base) throw conflict(STALE_EDIT);
+      }
+      await save(tx);
+      await audit.record(tx, actor, action, { type: 'content', id: key }, details);
+    });
+  }
+
+  async editPage(actor: Actor, slug: PageSlug, markdown: string, base?: string): Promise<void> {
+    const text = valid(pageMarkdownSchema, markdown);
+    return this.edit(actor, pageKey(slug), base, 'content.page.update', { slug, characters: text.length }, (tx) =>
+      this.savePage(tx, slug, text),
+    );
+  }
+
+  async editEditorialBoard(actor: Actor, board: EditorialBoard, base?: string): Promise<void> {
+    const members = valid(editorialBoardSchema, board);
+    return this.edit(actor, EDITORIAL_BOARD_KEY, base, 'content.board.update', { members: members.length }, (tx) =>
+      this.saveEditorialBoard(tx, members),
+    );
+  }
+
+  async editSpecialIssues(actor: Actor, list: SpecialIssue[], base?: string): Promise<void> {
+    const calls = valid(specialIssuesSchema, list);
+    return this.edit(
+      actor,
+      SPECIAL_ISSUES_KEY,
+      base,
+      'content.special-issues.update',
+      { calls: calls.map((c) => c.id) },
+      (tx) => this.saveSpecialIssues(tx, calls),
+    );
+  }
+
+  /** The special issues as stored, in the office's order (what an editor edits). */
+  async specialIssuesSource(): Promise<SpecialIssue[]> {
+    return specialIssuesSchema.parse((await this.settings.get<unknown>(SPECIAL_ISSUES_KEY)) ?? []);
   }
 
   /** The board's members as stored. */

@@ -10,6 +10,8 @@ export interface Mail {
   html?: string;
   /** Where replies go. The sender is always the journal's own address: mail "from" a user fails DMARC. */
   replyTo?: string;
+  /** Extra headers, e.g. List-Unsubscribe on alerts. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -41,6 +43,7 @@ export function createMailer(opts: { smtpUrl?: string; from: string; outboxDir: 
       text: mail.text,
       html: mail.html,
       replyTo: mail.replyTo,
+      headers: mail.headers,
     });
     if (!opts.smtpUrl) {
       await mkdir(opts.outboxDir, { recursive: true });

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { messageResponse, subscriptionResponse } from '../../common/api.ts';
+import { idParamSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
 import type { Services } from '../services.ts';
 
@@ -51,4 +53,36 @@ export function subscriptionRoutes(api: Api, services: Services) {
       return { isSubscribed: false, message: 'You will no longer receive new-issue alerts.' };
     },
   });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/issues/:id/alert',
+    tag: 'Editorial',
+    summary:
+      "E-mail the issue's table of contents to every subscriber with an approved account, once per issue (sent in the background)",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      202: {
+        description: 'Recorded; the e-mails are being sent',
+        schema: messageResponse.extend({ recipients: z.number() }),
+      },
+      401: refusals[401],
+      403: { description: 'Not an approved editor or an admin', schema: messageResponse },
+      404: { description: 'No such issue', schema: messageResponse },
+      409: { description: 'Already sent for this issue, or the issue has no published articles', schema: messageResponse },
+    },
+    handler: async ({ auth, params, reply }) => {
+      const { recipients, label } = await subscriptions.sendIssueAlert(auth!.user, params.id);
+      reply.code(202);
+      return { message: alertStartedMessage(label, recipients), recipients };
+    },
+  });
+}
+
+/** What an editor is told once an alert is on its way. */
+export function alertStartedMessage(label: string, recipients: number): string {
+  return recipients === 0
+    ? `The new-issue alert for ${label} is recorded; nobody has subscribed yet, so no e-mail went out.`
+    : `The new-issue alert for ${label} is being sent to ${recipients} subscriber${recipients === 1 ? '' : 's'}.`;
 }

@@ -1,10 +1,56 @@
-import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables.ts';
+import { issues } from '../catalog/tables.ts';
 
 /** A signed-in reader's request for new-issue e-mail alerts: one row per subscribed account. */
-export const subscriptions = pgTable('subscriptions', {
-  userId: integer('user_id')
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    userId: integer('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The secret of the unsubscribe link in every alert: it works without signing in. */
+    unsubscribeToken: uuid('unsubscribe_token').notNull().default(sql`gen_random_uuid()`),
+  },
+  (t) => [uniqueIndex('subscriptions_unsubscribe_token_idx').on(t.unsubscribeToken)],
+);
+
+/**
+ * The new-issue alert of one issue: at most one per issue (the primary key is what makes "send once" hold,
+ * even for two editors pressing the button at the same moment). Delivery runs after the request, in the
+ * background; `finishedAt` is set when every subscriber has been handled.
+ */
+export const issueAlerts = pgTable('issue_alerts', {
+  issueId: integer('issue_id')
     .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    .references(() => issues.id, { onDelete: 'cascade' }),
+  requestedBy: integer('requested_by').references(() => users.id, { onDelete: 'set null' }),
+  requestedByUsername: text('requested_by_username').notNull(),
+  requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Subscribers when the alert was requested (the delivery rows are the record of who got it). */
+  recipients: integer('recipients').notNull(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
+
+/**
+ * One subscriber's copy of one alert. The row is claimed before the message goes out, so a subscriber never
+ * gets the same alert twice, whatever restarts or retries happen.
+ */
+export const issueAlertDeliveries = pgTable(
+  'issue_alert_deliveries',
+  {
+    issueId: integer('issue_id')
+      .notNull()
+      .references(() => issueAlerts.issueId, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    status: text('status', { enum: ['sending', 'sent', 'failed'] }).notNull(),
+    error: text('error'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issueId, t.userId] }), index('issue_alert_deliveries_status_idx').on(t.issueId, t.status)],
+);

@@ -421,6 +421,20 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(200),
   },
   {
+    // A fresh issue without articles: editors get as far as the rule that there is nothing to announce.
+    name: 'POST /api/editor/issues/:id/alert',
+    build: async () => {
+      const admin = (await t.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
+      const issue = await t.services.catalog.createIssue(admin, {
+        title: `Alert issue ${++seq}`,
+        description: 'Empty.',
+        volume_id: volumeId,
+      });
+      return { method: 'POST', url: `/api/editor/issues/${issue.id}/alert` };
+    },
+    expect: editorial(409),
+  },
+  {
     name: 'GET /api/admin/users',
     build: () => ({ method: 'GET', url: '/api/admin/users' }),
     expect: adminOnly(200),

@@ -1,0 +1,164 @@
+import { Form, Link, data } from 'react-router';
+import { PAGE_SLUGS, type PageSlug, pageKey, pageMarkdownSchema } from '../../common/content.ts';
+import { ContentOutcome } from '../components/dashboard/ContentRowControls.tsx';
+import { DashTextArea } from '../components/dashboard/DashField.tsx';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { Markdown } from '../components/Markdown.tsx';
+import { asClientError, textField } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { contentLinks } from '../lib/content-page.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
+import type { Route } from './+types/editor-dashboard.content.$slug';
+
+export const links: Route.LinksFunction = () => [...contentLinks(), { rel: 'stylesheet', href: adminCss }];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  { title: pageTitle(matches, `Edit ${loaderData?.label ?? 'page'} · Editorial dashboard`) },
+  { name: 'robots', content: 'noindex' },
+];
+
+const LABELS: Record<PageSlug, string> = {
+  about: 'About',
+  overview: 'Journal Overview',
+  indexing: 'Indexing & Abstracting',
+  instructions: 'Instructions for Authors',
+  apc: 'Article Processing Charge',
+  ethics: 'Publication Ethics',
+  copyright: 'Copyright',
+};
+
+function slugOf(raw: string | undefined): PageSlug {
+  const slug = PAGE_SLUGS.find((s) => s === raw);
+  if (!slug) throw data('No such page.', { status: 404 });
+  return slug;
+}
+
+export async function loader({ context, request, params }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  const slug = slugOf(params.slug);
+  const { content } = context.services;
+  const [markdown, base] = await Promise.all([content.pageSource(slug), content.version(pageKey(slug))]);
+  return { slug, label: LABELS[slug], markdown: markdown ?? `# ${LABELS[slug]}\n\n`, base };
+}
+
+type PageEditResult =
+  | { kind: 'saved'; message: string; at: number }
+  | {
+      kind: 'preview' | 'refused';
+      message: string;
+      error?: string;
+      markdown: string;
+      base: string;
+      preview?: { title: string; html: string };
+      at: number;
+    };
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const slug = slugOf(params.slug);
+  const form = await request.formData();
+  const intent = textField(form, 'intent');
+  const markdown = textField(form, 'markdown');
+  const base = textField(form, 'base');
+  const refuse = (status: number, message: string, error?: string) =>
+    data<PageEditResult>({ kind: 'refused', message, error, markdown, base, at: Date.now() }, { status });
+  if (intent !== 'preview' && intent !== 'save') return refuse(400, 'Unknown action.');
+  const parsed = pageMarkdownSchema.safeParse(markdown);
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? 'The page is not valid.';
+    return refuse(400, message, message);
+  }
+  const { content } = context.services;
+  if (intent === 'preview') {
+    const page = await content.preview(parsed.data);
+    return data<PageEditResult>({
+      kind: 'preview',
+      message: 'The preview is below. Nothing is saved until you press Save.',
+      markdown,
+      base,
+      preview: { title: page.title, html: page.html },
+      at: Date.now(),
+    });
+  }
+  try {
+    await content.editPage(auth.user, slug, parsed.data, base);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return refuse(refused.status, refused.message);
+  }
+  return data<PageEditResult>({
+    kind: 'saved',
+    message: `Saved. /${slug} shows the new text now.`,
+    at: Date.now(),
+  });
+}
+
+export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { slug, label } = loaderData;
+  const unsaved = actionData && actionData.kind !== 'saved' ? actionData : undefined;
+  const markdown = unsaved?.markdown ?? loaderData.markdown;
+  const base = unsaved?.base ?? loaderData.base;
+  const error = unsaved?.kind === 'refused' ? unsaved.error : undefined;
+  return (
+    <section aria-labelledby="edit-page-title">
+      <p className="content-editor__back">
+        <Link to="/editor-dashboard/content">← Journal content</Link>
+      </p>
+      <h1 id="edit-page-title">Edit: {label}</h1>
+      <p>
+        Shown at <a href={`/${slug}`}>/{slug}</a>.
+      </p>
+      {actionData ? (
+        <ContentOutcome
+          result={
+            actionData.kind === 'refused'
+              ? { kind: 'refused', message: actionData.message, errors: {}, values: {}, at: actionData.at }
+              : { kind: 'saved', message: actionData.message, at: actionData.at }
+          }
+        />
+      ) : null}
+      <Form method="post" noValidate className="panel content-editor" aria-labelledby="edit-page-title" key={actionData?.at ?? 0}>
+        <input type="hidden" name="base" value={base} />
+        <DashTextArea
+          id="page-markdown"
+          name="markdown"
+          label="Page text (Markdown) *"
+          required
+          rows={24}
+          spellCheck
+          defaultValue={markdown}
+          error={error}
+          hint={
+            <>
+              The first line is the page's heading (<code># {label}</code>); the first paragraph after it is what
+              search engines show. <code>## Section</code> starts a section, <code>**bold**</code>,{' '}
+              <code>*italic*</code>, <code>[text](https://…)</code> a link, <code>- item</code> a list.{' '}
+              <code>{'{{journal.name}}'}</code>, <code>{'{{journal.issnOnline}}'}</code> and the other journal settings
+              are filled in when the page is shown.
+            </>
+          }
+        />
+        <div className="content-editor__actions">
+          <button type="submit" name="intent" value="preview" className="button button--secondary">
+            Preview
+          </button>
+          <button type="submit" name="intent" value="save" className="button button--primary">
+            Save
+          </button>
+        </div>
+      </Form>
+      {unsaved?.kind === 'preview' && unsaved.preview ? (
+        <section className="content-preview" aria-labelledby="preview-heading">
+          <h2 id="preview-heading" className="content-preview__label">
+            Preview (not saved)
+          </h2>
+          <div className="content-preview__page">
+            <p className="content-preview__title">{unsaved.preview.title}</p>
+            <Markdown html={unsaved.preview.html} />
+          </div>
+        </section>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { Form, Link, data } from 'react-router';
+import { BOARD_ROLES, BOARD_ROLE_LABELS, EDITORIAL_BOARD_KEY, editorialBoardSchema } from '../../common/content.ts';
+import {
+  ContentOutcome,
+  type ContentEditResult,
+  ContentRowControls,
+} from '../components/dashboard/ContentRowControls.tsx';
+import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import {
+  type Row,
+  applyRowIntent,
+  flattenRows,
+  lines,
+  readRows,
+  rowErrors,
+  unflattenRows,
+} from '../components/dashboard/content-rows.ts';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
+import type { Route } from './+types/editor-dashboard.content.board';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Edit the editorial board · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+const FIELDS = ['name', 'role', 'affiliation', 'country', 'researchAreas', 'email'] as const;
+const BLANK: Row = { name: '', role: 'board-member', affiliation: '', country: '', researchAreas: '', email: '' };
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  const { content } = context.services;
+  const [members, base] = await Promise.all([content.boardMembers(), content.version(EDITORIAL_BOARD_KEY)]);
+  const rows = members.map((m) => ({ ...m, researchAreas: m.researchAreas.join('\n') }));
+  return { values: { ...flattenRows(rows, FIELDS), base } };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const form = await request.formData();
+  const intent = textField(form, 'intent');
+  const rows = readRows(form, FIELDS);
+  const base = textField(form, 'base');
+  const values = { ...flattenRows(rows, FIELDS), base };
+  const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
+
+  const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
+    row?.name.trim() ? row.name.trim() : `member ${i + 1}`,
+  );
+  if (moved) {
+    return data<ContentEditResult>({
+      kind: 'rows',
+      message: moved.message,
+      values: { ...flattenRows(moved.rows, FIELDS), base },
+      at: Date.now(),
+    });
+  }
+  if (intent !== 'save') return refuse(400, 'Unknown action.');
+  const parsed = editorialBoardSchema.safeParse(
+    rows.map((r) => ({ ...r, researchAreas: lines(r.researchAreas) })),
+  );
+  if (!parsed.success) {
+    const errors = rowErrors(parsed.error);
+    const count = Object.keys(errors).length;
+    return refuse(
+      400,
+      count === 1 ? 'One field needs correcting: see below.' : `${count} fields need correcting: see below.`,
+      errors,
+    );
+  }
+  try {
+    await context.services.content.editEditorialBoard(auth.user, parsed.data, base);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return refuse(refused.status, refused.message);
+  }
+  return data<ContentEditResult>({
+    kind: 'saved',
+    message: `Saved: the editorial board lists ${parsed.data.length} members now.`,
+    at: Date.now(),
+  });
+}
+
+export default function EditBoard({ loaderData, actionData }: Route.ComponentProps) {
+  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
+  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
+  const rows = unflattenRows(values, FIELDS);
+  return (
+    <section aria-labelledby="edit-board-title">
+      <p className="content-editor__back">
+        <Link to="/editor-dashboard/content">← Journal content</Link>
+      </p>
+      <h1 id="edit-board-title">Edit the editorial board</h1>
+      <p>
+        Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All fields
+        are required.
+      </p>
+      <ContentOutcome result={actionData} />
+      <Form method="post" noValidate aria-labelledby="edit-board-title" key={actionData?.at ?? 0}>
+        <input type="hidden" name="base" value={values.base} />
+        <input type="hidden" name="count" value={rows.length} />
+        {errors.list ? <p className="field__error">{errors.list}</p> : null}
+        <ol className="content-rows">
+          {rows.map((row, i) => {
+            const who = row.name.trim() || `member ${i + 1}`;
+            const field = (f: (typeof FIELDS)[number]) => ({
+              id: `member-${f}-${i}`,
+              name: `${f}_${i}`,
+              defaultValue: row[f],
+              error: errors[`${f}_${i}`],
+              required: true,
+            });
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional form fields.
+              <li key={i} className="panel content-row">
+                <fieldset>
+                  <legend>
+                    Member {i + 1}
+                    {row.name.trim() ? `: ${row.name.trim()}` : ''}
+                  </legend>
+                  <div className="content-row__grid">
+                    <DashInput {...field('name')} label="Name *" />
+                    <DashSelect
+                      {...field('role')}
+                      label="Section *"
+                      options={BOARD_ROLES.map((r) => ({ value: r, label: BOARD_ROLE_LABELS[r].many }))}
+                    />
+                    <DashInput {...field('affiliation')} label="Affiliation *" />
+                    <DashInput {...field('country')} label="Country *" />
+                    <DashTextArea {...field('researchAreas')} label="Research areas *" hint="One per line." rows={3} />
+                    <DashInput {...field('email')} label="E-mail *" type="email" />
+                  </div>
+                  <ContentRowControls index={i} count={rows.length} name={who} />
+                </fieldset>
+              </li>
+            );
+          })}
+        </ol>
+        <div className="content-editor__actions">
+          <button type="submit" name="intent" value="add" formNoValidate className="button button--secondary">
+            Add a member
+          </button>
+          <button type="submit" name="intent" value="save" className="button button--primary">
+            Save the editorial board
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

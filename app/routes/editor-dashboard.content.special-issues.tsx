@@ -1,0 +1,185 @@
+import { Form, Link, data } from 'react-router';
+import { SPECIAL_ISSUES_KEY, specialIssuesSchema } from '../../common/content.ts';
+import { slugify } from '../../server/content/markdown.ts';
+import {
+  ContentOutcome,
+  type ContentEditResult,
+  ContentRowControls,
+} from '../components/dashboard/ContentRowControls.tsx';
+import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
+import {
+  type Row,
+  applyRowIntent,
+  flattenRows,
+  lines,
+  readRows,
+  rowErrors,
+  unflattenRows,
+} from '../components/dashboard/content-rows.ts';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
+import type { Route } from './+types/editor-dashboard.content.special-issues';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Edit the special issues · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+const FIELDS = ['id', 'title', 'summary', 'guestEditors', 'deadline'] as const;
+const BLANK: Row = { id: '', title: '', summary: '', guestEditors: '', deadline: '' };
+const EDITOR_LINE = 'Write each guest editor on a line of their own as: Name; Affiliation.';
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request);
+  const { content } = context.services;
+  const [calls, base] = await Promise.all([content.specialIssuesSource(), content.version(SPECIAL_ISSUES_KEY)]);
+  const rows = calls.map((c) => ({
+    ...c,
+    guestEditors: c.guestEditors.map((g) => `${g.name}; ${g.affiliation}`).join('\n'),
+  }));
+  return { values: { ...flattenRows(rows, FIELDS), base } };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request);
+  const form = await request.formData();
+  const intent = textField(form, 'intent');
+  const rows = readRows(form, FIELDS);
+  const base = textField(form, 'base');
+  const values = { ...flattenRows(rows, FIELDS), base };
+  const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
+
+  const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
+    row?.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`,
+  );
+  if (moved) {
+    return data<ContentEditResult>({
+      kind: 'rows',
+      message: moved.message,
+      values: { ...flattenRows(moved.rows, FIELDS), base },
+      at: Date.now(),
+    });
+  }
+  if (intent !== 'save') return refuse(400, 'Unknown action.');
+
+  const errors: Record<string, string> = {};
+  const calls = rows.map((r, i) => {
+    const guestEditors = lines(r.guestEditors).map((line) => {
+      const cut = line.indexOf(';');
+      if (cut < 0) errors[`guestEditors_${i}`] ??= EDITOR_LINE;
+      return cut < 0 ? { name: line, affiliation: '' } : { name: line.slice(0, cut), affiliation: line.slice(cut + 1) };
+    });
+    // A call without an anchor gets one from its title; existing anchors stay, so links to them keep working.
+    const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
+    return { id, title: r.title, summary: r.summary, guestEditors, deadline: r.deadline.trim() };
+  });
+  const parsed = specialIssuesSchema.safeParse(calls);
+  if (!parsed.success || Object.keys(errors).length) {
+    const all = { ...(parsed.success ? {} : rowErrors(parsed.error)), ...errors };
+    if (all.list?.includes('share an id')) {
+      // Name the rows that clash, next to their fields.
+      const seen = new Map<string, number>();
+      calls.forEach((c, i) => {
+        const first = seen.get(c.id);
+        if (first !== undefined) all[`id_${i}`] ??= `Special issue ${first + 1} already uses this anchor.`;
+        else seen.set(c.id, i);
+      });
+    }
+    const count = Object.keys(all).filter((k) => k !== 'list').length || 1;
+    return refuse(
+      400,
+      count === 1 ? 'One field needs correcting: see below.' : `${count} fields need correcting: see below.`,
+      all,
+    );
+  }
+  try {
+    await context.services.content.editSpecialIssues(auth.user, parsed.data, base);
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return refuse(refused.status, refused.message);
+  }
+  return data<ContentEditResult>({
+    kind: 'saved',
+    message: `Saved: ${parsed.data.length} special issues are listed now.`,
+    at: Date.now(),
+  });
+}
+
+export default function EditSpecialIssues({ loaderData, actionData }: Route.ComponentProps) {
+  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
+  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
+  const rows = unflattenRows(values, FIELDS);
+  return (
+    <section aria-labelledby="edit-calls-title">
+      <p className="content-editor__back">
+        <Link to="/editor-dashboard/content">← Journal content</Link>
+      </p>
+      <h1 id="edit-calls-title">Edit the special issues</h1>
+      <p>
+        Shown at <a href="/special-issues">/special-issues</a>, <a href="/open-special-issues">/open-special-issues</a>{' '}
+        and <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the end of
+        its deadline day (UTC), then listed as closed.
+      </p>
+      <ContentOutcome result={actionData} />
+      <Form method="post" noValidate aria-labelledby="edit-calls-title" key={actionData?.at ?? 0}>
+        <input type="hidden" name="base" value={values.base} />
+        <input type="hidden" name="count" value={rows.length} />
+        {errors.list && !rows.length ? <p className="field__error">{errors.list}</p> : null}
+        <ol className="content-rows">
+          {rows.map((row, i) => {
+            const what = row.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`;
+            const field = (f: (typeof FIELDS)[number]) => ({
+              id: `call-${f}-${i}`,
+              name: `${f}_${i}`,
+              defaultValue: row[f],
+              error: errors[`${f}_${i}`],
+            });
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional form fields.
+              <li key={i} className="panel content-row">
+                <fieldset>
+                  <legend>
+                    Special issue {i + 1}
+                    {row.title.trim() ? `: ${row.title.trim()}` : ''}
+                  </legend>
+                  <DashInput {...field('title')} label="Title *" required />
+                  <DashTextArea {...field('summary')} label="Summary *" hint="One or two sentences on the scope." rows={3} required />
+                  <div className="content-row__grid">
+                    <DashTextArea
+                      {...field('guestEditors')}
+                      label="Guest editors *"
+                      hint="One per line: Name; Affiliation"
+                      rows={3}
+                      required
+                    />
+                    <DashInput {...field('deadline')} label="Submission deadline *" type="date" hint="YYYY-MM-DD" required />
+                    <DashInput
+                      {...field('id')}
+                      label="Anchor"
+                      hint="Lower-case letters, digits and hyphens; made from the title when empty."
+                    />
+                  </div>
+                  <ContentRowControls index={i} count={rows.length} name={what} />
+                </fieldset>
+              </li>
+            );
+          })}
+        </ol>
+        <div className="content-editor__actions">
+          <button type="submit" name="intent" value="add" formNoValidate className="button button--secondary">
+            Add a special issue
+          </button>
+          <button type="submit" name="intent" value="save" className="button button--primary">
+            Save the special issues
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { Form, Link, data } from 'react-router';
+import { FormStatus } from '../components/FormAlert.tsx';
+import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { pageTitle } from '../lib/meta.ts';
+import { readerLinks } from '../lib/reader-page.ts';
+import type { Route } from './+types/unsubscribe';
+
+export const links: Route.LinksFunction = readerLinks;
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Unsubscribe from new-issue alerts') },
+  { name: 'robots', content: 'noindex' },
+];
+
+const INVALID =
+  'This unsubscribe link is not valid any more: the subscription has already ended, or the link is incomplete.';
+
+/** Hides most of an address: "a•••@example.org". */
+function masked(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at > 0 ? `${email[0]}•••${email.slice(at)}` : '•••';
+}
+
+/**
+ * The link at the foot of every new-issue alert. Opening it only asks (mail scanners open links too); the
+ * button, or a mail client's one-click POST (RFC 8058), ends the subscription. No sign-in needed: the token
+ * in the link is the proof.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get('token') ?? '';
+  const found = await context.services.subscriptions.subscriptionByToken(token);
+  if (!found) return data({ state: 'invalid' as const, token: '' }, { status: 404 });
+  return { state: 'ask' as const, token, email: masked(found.email) };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const url = new URL(request.url);
+  const form = await request.formData();
+  const field = form.get('token');
+  const token = typeof field === 'string' && field ? field : (url.searchParams.get('token') ?? '');
+  const email = await context.services.subscriptions.unsubscribeByToken(token);
+  if (!email) return data({ done: false as const }, { status: 404 });
+  return { done: true as const, email: masked(email) };
+}
+
+export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <JournalPageLayout title="Unsubscribe from new-issue alerts" className="subscription-page">
+      {actionData?.done ? (
+        <FormStatus>
+          <p>
+            You are unsubscribed: {actionData.email} will receive no more new-issue alerts. Changed your mind?
+            Subscribe again on the <Link to="/subscription">new-issue alerts</Link> page.
+          </p>
+        </FormStatus>
+      ) : actionData || loaderData.state === 'invalid' ? (
+        <p className="alert alert--info">
+          {INVALID} You can manage alerts on the <Link to="/subscription">new-issue alerts</Link> page after
+          signing in.
+        </p>
+      ) : (
+        <div className="subscription-box">
+          <p>
+            Stop the new-issue alerts sent to <strong>{loaderData.email}</strong>?
+          </p>
+          <Form method="post">
+            <input type="hidden" name="token" value={loaderData.token} />
+            <button type="submit" className="button button--primary">
+              Unsubscribe
+            </button>
+          </Form>
+        </div>
+      )}
+    </JournalPageLayout>
+  );
+}
