@@ -163,7 +163,8 @@ function SubmissionPage({
         <p className="lead">
           Send your manuscript to the editorial board for peer review. Please read the{' '}
           <Link to="/instructions">instructions for authors</Link> first, and complete the{' '}
-          <Link to="/copyright">copyright form</Link>.
+          <Link to="/copyright">copyright form</Link>. Every manuscript is checked for similarity on arrival; you
+          can <Link to="/plagiarism">check yours for similarity and grammar</Link> before you send it.
         </p>
       </header>
       {submitted ? <SubmissionSuccess key={submitted.id} submitted={submitted} /> : null}

@@ -120,7 +120,8 @@ test.describe('home page', () => {
     const cards = page.getByRole('region', { name: 'Latest Articles' }).getByRole('listitem');
     await expect(cards).toHaveCount(5);
     for (const card of await cards.all()) {
-      await expect(card).toContainText('Volume 1, Issue 1');
+      // Other tests publish into the shared server, so the five latest are any volume's and issue's.
+      await expect(card).toContainText(/Volume \d+, Issue \d+/);
       await expect(card).toContainText('Read More');
       await expect(card.getByRole('link')).toHaveCount(1);
       await expect(card.getByRole('link')).toHaveAttribute('href', /^\/article\/\d+$/);
