@@ -289,8 +289,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               <th scope="col">Title</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
-              <th scope="col">Export</th>
-              <th scope="col">Edit, alert</th>
+              <th scope="col">Export, edit, alert</th>
             </tr>
           </thead>
           <tbody>
@@ -304,7 +303,9 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <td>{i.volume_number}</td>
                   <td>{i.issue_number}</td>
                   <th scope="row">{i.title}</th>
-                  <td className="dash-table__wrap">{i.description}</td>
+                  <td className="dash-table__wrap">
+                    <div className="dash-table__clamp">{i.description}</div>
+                  </td>
                   <td>{i.article_count}</td>
                   <td>
                     {i.exports.crossref || i.exports.doaj ? (
@@ -329,10 +330,8 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                         ) : null}
                       </div>
                     ) : (
-                      <span className="muted">Nothing to export yet</span>
+                      <p className="muted">Nothing to export yet</p>
                     )}
-                  </td>
-                  <td>
                     <details open={mine || undefined} key={`${round}`}>
                       <summary>
                         Edit
