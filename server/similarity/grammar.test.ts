@@ -158,4 +158,33 @@ describe('grammar in a check', () => {
     expect(report.grammar.sentences).toBe(3);
     expect(report.grammarQualityPercentage).toBeCloseTo(66.67, 2);
   });
+
+  it("does not let the checked work's own indexed versions vouch for its spelling", async () => {
+    const body = 'The backhaul link was slow. We recieve forty packets an hour. The sensors report every minute.';
+    const pdf = await textPdf([body, 'The gateway stores each reading until the link comes back.']);
+    const own = prepareText(
+      normalizeText(`${body}\n\nThe gateway stores each reading until the link comes back.`),
+      defaultPrepareOptions({ excludeBibliography: false, vocabulary: true }),
+    );
+    await sim.store.upsert({
+      sourceKind: 'submission_version',
+      sourceId: 77,
+      groupKey: 'submission:7',
+      title: 'Slow links',
+      published: false,
+      text: own.text,
+      wordHashes: own.wordHashes,
+      fingerprints: own.fingerprints,
+      vocabulary: own.vocabulary ?? [],
+      contentSha256: 'own',
+    });
+    // "recieve" is now in one indexed document (the manuscript itself): a reader's check of the same text,
+    // which is not that document, takes it as the journal's word (vocabularyMinDocs is 1 here)...
+    const reader = await sim.check({ data: pdf }, { viewer: 'reader' });
+    expect(reader.grammar.issues.map((i) => i.text)).toEqual([]);
+    // ...but the check of that submission does not count its own version.
+    const own7 = await sim.check({ data: pdf }, { viewer: 'editor', excludeGroup: 'submission:7' });
+    expect(own7.grammar.issues.map((i) => i.text)).toEqual(['recieve']);
+    await sim.store.remove('submission_version', 77);
+  });
 });

@@ -309,9 +309,15 @@ export class SimilarityService {
     const prepared = await this.prepare(data, { ...settings, winnow: o.winnow });
     const tPrepared = performance.now();
 
+    let excludeGroup = opts.excludeGroup ?? null;
+    if (!excludeGroup && opts.excludeDocument) {
+      excludeGroup = (await this.store.find(opts.excludeDocument.kind, opts.excludeDocument.id))?.groupKey ?? null;
+    }
     const wantGrammar = opts.grammar ?? o.grammar;
+    // The checked work's own indexed versions must not vouch for its spelling: each adds one to a word's count.
+    const ownDocuments = wantGrammar && excludeGroup ? await this.store.groupSize(excludeGroup) : 0;
     const grammar = wantGrammar
-      ? this.grammar(prepared, progress).then(
+      ? this.grammar(prepared, progress, ownDocuments).then(
           (r) => ({ ok: true as const, r, ms: performance.now() - tPrepared }),
           (err: Error) => ({ ok: false as const, err, ms: performance.now() - tPrepared }),
         )
@@ -319,10 +325,6 @@ export class SimilarityService {
 
     progress({ stage: 'matching', done: 0, total: 1 });
     const tCandidates = performance.now();
-    let excludeGroup = opts.excludeGroup ?? null;
-    if (!excludeGroup && opts.excludeDocument) {
-      excludeGroup = (await this.store.find(opts.excludeDocument.kind, opts.excludeDocument.id))?.groupKey ?? null;
-    }
     const { candidates, docs, matches, score, candidatesMs, alignMs } = await matchAgainstCorpus(
       this.store,
       prepared,
@@ -420,9 +422,11 @@ export class SimilarityService {
     return this.pool.run<PreparedText>('prepare', { data: copy, options }, [copy.buffer]);
   }
 
+  /** `ownDocuments`: how many indexed documents are the checked work itself (left out of the vocabulary rule). */
   private async grammar(
     prepared: PreparedText,
     progress: NonNullable<CheckOptions['onProgress']>,
+    ownDocuments: number,
   ): Promise<GrammarResult> {
     const body = grammarBody(prepared.text, prepared.bodyEnd);
     const sentences = bodySentences(body);
@@ -439,7 +443,10 @@ export class SimilarityService {
       ),
     );
     const raw = results.flat();
-    const known = await this.store.knownWords(spellingWords(body, sentences, raw), this.options.vocabularyMinDocs);
+    const known = await this.store.knownWords(
+      spellingWords(body, sentences, raw),
+      this.options.vocabularyMinDocs + ownDocuments,
+    );
     return scoreGrammar(body, sentences, raw, known);
   }
 

@@ -2,7 +2,7 @@
  * The corpus in the database: documents, the inverted index of fingerprints, and the vocabulary. The same
  * SQL runs on PGlite (Postgres 18) and PostgreSQL 15.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { bytesToHashes, hashesToBytes } from './engine.ts';
 import { toInt4 } from './fingerprint.ts';
@@ -339,6 +339,15 @@ export class SimilarityStore {
         where word = any(${sql.param(words)}::text[]) and documents >= ${minDocuments}`),
     );
     return new Set(rows.map((r) => r.word));
+  }
+
+  /** How many indexed documents belong to a group (the versions of one submission, and its article). */
+  async groupSize(groupKey: string): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(similarityDocuments)
+      .where(eq(similarityDocuments.groupKey, groupKey));
+    return Number(row?.n ?? 0);
   }
 
   async stats() {
