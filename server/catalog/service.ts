@@ -276,6 +276,16 @@ export class CatalogService {
           .set({ title: input.title, volumeNumber: input.volume_number, year: input.year })
           .where(eq(volumes.id, id))
           .returning();
+        // Its articles' records change with it (set names, source, citations): harvesters must see them again.
+        await tx
+          .update(articles)
+          .set({ updatedAt: new Date() })
+          .where(
+            inArray(
+              articles.issueId,
+              tx.select({ id: issues.id }).from(issues).where(eq(issues.volumeId, id)),
+            ),
+          );
         await this.deps.audit.record(
           tx,
           actor,
@@ -308,6 +318,7 @@ export class CatalogService {
         .set({ title: input.title, description: input.description })
         .where(eq(issues.id, id))
         .returning();
+      await tx.update(articles).set({ updatedAt: new Date() }).where(eq(articles.issueId, id));
       await this.deps.audit.record(
         tx,
         actor,
@@ -444,7 +455,9 @@ export class CatalogService {
     if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
     await this.assertDoiFree(a.doi);
     try {
-      const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) => this.insertArticle(tx, actor, { ...a, file }));
+      const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) =>
+        this.insertArticle(tx, actor, { ...a, file }),
+      );
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {

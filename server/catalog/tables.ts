@@ -18,7 +18,11 @@ export const volumes = pgTable('volumes', {
   volumeNumber: integer('volume_number').notNull().unique(),
   year: integer('year').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
+    .$onUpdate(() => new Date()),
 });
 
 export const issues = pgTable(
@@ -34,7 +38,11 @@ export const issues = pgTable(
     /** The issue's date of publication; articles without their own date fall back to it. */
     publicationDate: date('publication_date'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
+      .$onUpdate(() => new Date()),
   },
   (t) => [unique('issues_volume_number_unique').on(t.volumeId, t.issueNumber)],
 );
@@ -60,7 +68,11 @@ export const articles = pgTable(
     publicationDate: date('publication_date'),
     submissionId: integer('submission_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
+      .$onUpdate(() => new Date()),
   },
   (t) => [
     index('articles_issue_idx').on(t.issueId),

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articles } from '../../server/catalog/tables.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 /** Editing volumes, issues and articles after they exist (issue 4: the editorial dashboard). */
@@ -45,6 +47,16 @@ async function uploadArticle(fields: Record<string, string>) {
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().article.id as number;
+}
+
+async function replace(id: number, name: string) {
+  const body = await multipart({}, { pdf: { name, data: fixture(name), type: 'application/pdf' } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/editor/articles/${id}/pdf`,
+    headers: { ...auth, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 function publicIds(tree: { issues: { articles: { id: number }[] }[] }[]): number[] {
@@ -170,15 +182,6 @@ describe('PATCH /api/editor/articles/:id', () => {
 });
 
 describe('POST /api/editor/articles/:id/pdf', () => {
-  async function replace(id: number, name: string) {
-    const body = await multipart({}, { pdf: { name, data: fixture(name), type: 'application/pdf' } });
-    return t.app.inject({
-      method: 'POST',
-      url: `/api/editor/articles/${id}/pdf`,
-      headers: { ...auth, ...body.headers },
-      payload: body.payload,
-    });
-  }
   it('replaces the PDF', async () => {
     const res = await replace(articleId, 'twocolumn.pdf');
     expect(res.statusCode, res.body).toBe(200);
@@ -222,5 +225,48 @@ describe('POST /api/editor/articles/:id/status', () => {
     expect(
       (await inject('POST', '/api/editor/articles/999999/status', { status: 'published' })).statusCode,
     ).toBe(404);
+  });
+});
+
+describe('the last-changed time that harvesters, the sitemap and feeds read', () => {
+  const LONG_AGO = new Date('2020-01-01T00:00:00Z');
+  async function age() {
+    await t.services.db.update(articles).set({ updatedAt: LONG_AGO }).where(eq(articles.id, articleId));
+  }
+  async function moved() {
+    const [row] = await t.services.db
+      .select({ at: articles.updatedAt })
+      .from(articles)
+      .where(eq(articles.id, articleId));
+    return row.at.getTime() > LONG_AGO.getTime();
+  }
+  it('moves with every edit of the article, its issue or its volume', async () => {
+    const edits: [string, () => Promise<{ statusCode: number; body: string }>][] = [
+      ['article metadata', () => inject('PATCH', `/api/editor/articles/${articleId}`, articleFields())],
+      [
+        'article status',
+        () => inject('POST', `/api/editor/articles/${articleId}/status`, { status: 'unpublished' }),
+      ],
+      [
+        'article status back',
+        () => inject('POST', `/api/editor/articles/${articleId}/status`, { status: 'published' }),
+      ],
+      ['article PDF', () => replace(articleId, 'manuscript.pdf')],
+      [
+        'issue',
+        () => inject('PATCH', `/api/editor/issues/${issueId}`, { title: 'Retitled', description: 'D' }),
+      ],
+      [
+        'volume',
+        () =>
+          inject('PATCH', `/api/editor/volumes/${volumeId}`, { title: 'Vol', volume_number: 75, year: 2025 }),
+      ],
+    ];
+    for (const [what, edit] of edits) {
+      await age();
+      const res = await edit();
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(200);
+      expect(await moved(), what).toBe(true);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
@@ -504,17 +504,33 @@ describe('protocol errors', () => {
 
 describe('withdrawn articles (deletedRecord: transient)', () => {
   let withdrawnId = 0;
+  let withdrawnAt = new Date();
   beforeAll(async () => {
     withdrawnId = await publishArticle(t, token, {
       issueId: v2i2Id,
       title: 'To be withdrawn',
       doi: '10.5555/oai.withdrawn',
     });
-    await t.services.db
-      .update(articles)
-      .set({ status: 'unpublished', updatedAt: new Date() })
-      .where(eq(articles.id, withdrawnId));
+    // Long unchanged, then withdrawn from the dashboard's API: the withdrawal alone must move its datestamp.
+    await setUpdatedAt([withdrawnId], '2020-01-01T00:00:00Z');
+    withdrawnAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/articles/${withdrawnId}/status`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { status: 'unpublished' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
   }, SETUP_TIMEOUT);
+
+  it('an incremental harvest from before the withdrawal sees it as deleted', async () => {
+    const from = withdrawnAt.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const { records } = await harvest('ListIdentifiers', `metadataPrefix=oai_dc&from=${from}`);
+    const found = records.find((r) => r.identifier === identifier(withdrawnId));
+    expect(found, 'the withdrawn article is in a from= harvest').toBeDefined();
+    expect(found!.deleted).toBe(true);
+    expect(Date.parse(found!.datestamp)).toBeGreaterThanOrEqual(withdrawnAt.getTime());
+  });
 
   it('GetRecord gives a deleted header and no metadata', async () => {
     const { doc } = await oai(`verb=GetRecord&metadataPrefix=oai_dc&identifier=${identifier(withdrawnId)}`);
