@@ -26,10 +26,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!Number.isInteger(id) || id < 1) return fail(400, 'No such user.');
   if (intent !== 'approve' && intent !== 'reject') return fail(400, 'Unknown action.');
   try {
-    const user =
-      intent === 'approve'
-        ? await context.services.accounts.approve(auth.user, id)
-        : await context.services.accounts.update(auth.user, id, { status: 'rejected' });
+    const user = await context.services.accounts.decide(
+      auth.user,
+      id,
+      intent === 'approve' ? 'approved' : 'rejected',
+    );
     return data<DashboardResult>({
       ok: true,
       intent,

@@ -11,7 +11,6 @@ import { ROLES, STATUSES } from '../../common/roles.ts';
 import { idParamSchema, loginSchema, registerSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
 import { isSecure, requestMeta } from '../http/context.ts';
-import { HttpError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 import { clearSessionCookie, sessionCookie } from './cookie.ts';
 import type { SessionUser } from './service.ts';
@@ -61,7 +60,10 @@ export function accountRoutes(api: Api, services: Services) {
     },
     handler: async ({ body, request, reply }) => {
       const session = await accounts.login(body, requestMeta(request));
-      reply.header('set-cookie', sessionCookie(session.token, session.expiresAt, isSecure(services, request)));
+      reply.header(
+        'set-cookie',
+        sessionCookie(session.token, session.expiresAt, isSecure(services, request)),
+      );
       return { token: session.token, ...(session.message ? { message: session.message } : {}) };
     },
   });
@@ -86,7 +88,11 @@ export function accountRoutes(api: Api, services: Services) {
     tag: 'Accounts',
     summary: "The signed-in account's current role, status and session expiry",
     auth: 'signedIn',
-    responses: { 200: { description: 'The account', schema: meResponse }, 401: errors[401], 403: errors[403] },
+    responses: {
+      200: { description: 'The account', schema: meResponse },
+      401: errors[401],
+      403: errors[403],
+    },
     handler: async ({ auth }) => ({ ...auth!.user, expiresAt: auth!.expiresAt }),
   });
 
@@ -105,16 +111,14 @@ export function accountRoutes(api: Api, services: Services) {
   });
 
   const decide = async (actor: SessionUser, id: number, status: 'approved' | 'rejected') => {
-    const target = await accounts.getUser(id);
-    const waiting = status === 'approved' ? ['pending', 'rejected'] : ['pending'];
-    if (!waiting.includes(target.status)) {
-      throw new HttpError(409, `This account is ${target.status}, not waiting for approval.`);
-    }
-    const user = await accounts.update(actor, id, { status });
+    const user = await accounts.decide(actor, id, status);
     return { message: `${user.username} is ${status} and has been notified by e-mail.`, user };
   };
   const decisionResponses = {
-    200: { description: 'Done; the account holder is e-mailed', schema: messageResponse.extend({ user: userResponse }) },
+    200: {
+      description: 'Done; the account holder is e-mailed',
+      schema: messageResponse.extend({ user: userResponse }),
+    },
     401: errors[401],
     403: errors[403],
     404: { description: 'No such user', schema: messageResponse },
@@ -157,7 +161,10 @@ export function accountRoutes(api: Api, services: Services) {
       offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
     }),
     responses: {
-      200: { description: 'A page of accounts', schema: z.object({ users: z.array(userResponse), total: z.number() }) },
+      200: {
+        description: 'A page of accounts',
+        schema: z.object({ users: z.array(userResponse), total: z.number() }),
+      },
       401: errors[401],
       403: errors[403],
     },

@@ -232,7 +232,13 @@ export class AccountsService {
     ].filter(Boolean);
     const where = conditions.length ? and(...conditions) : undefined;
     const [rows, [{ total }]] = await Promise.all([
-      this.db.select().from(users).where(where).orderBy(desc(users.id)).limit(filter.limit).offset(filter.offset),
+      this.db
+        .select()
+        .from(users)
+        .where(where)
+        .orderBy(desc(users.id))
+        .limit(filter.limit)
+        .offset(filter.offset),
       this.db.select({ total: count() }).from(users).where(where),
     ]);
     return { users: rows.map(presentUser), total };
@@ -254,7 +260,10 @@ export class AccountsService {
     change: { role?: Role; status?: Status },
   ): Promise<PublicUser> {
     const before = await this.getUser(id);
-    if (before.id === actor.id && (change.role && change.role !== before.role || change.status && change.status !== 'approved')) {
+    if (
+      before.id === actor.id &&
+      ((change.role && change.role !== before.role) || (change.status && change.status !== 'approved'))
+    ) {
       throw new HttpError(409, 'You cannot change your own role or suspend your own account.');
     }
     const updated = await this.db.transaction(async (tx) => {
@@ -270,21 +279,39 @@ export class AccountsService {
           .set({ revokedAt: new Date() })
           .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
       }
-      await this.deps.audit.record(tx, actor, 'user.update', { type: 'user', id }, {
-        username: before.username,
-        from: { role: before.role, status: before.status },
-        to: { role: row.role, status: row.status },
-      });
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'user.update',
+        { type: 'user', id },
+        {
+          username: before.username,
+          from: { role: before.role, status: before.status },
+          to: { role: row.role, status: row.status },
+        },
+      );
       return presentUser(row);
     });
-    if (updated.status !== before.status && (updated.status === 'approved' || updated.status === 'rejected')) {
+    if (
+      updated.status !== before.status &&
+      (updated.status === 'approved' || updated.status === 'rejected')
+    ) {
       await this.notifyDecision(updated);
     }
     return updated;
   }
 
-  approve(actor: SessionUser, id: number) {
-    return this.update(actor, id, { status: 'approved' });
+  /**
+   * The editors' decision on an account waiting for approval (pending; a rejected one may still be approved).
+   * Anything else is refused with 409: changing other accounts' status is the admin's Users section.
+   */
+  async decide(actor: SessionUser, id: number, status: 'approved' | 'rejected'): Promise<PublicUser> {
+    const target = await this.getUser(id);
+    const waiting: Status[] = status === 'approved' ? ['pending', 'rejected'] : ['pending'];
+    if (!waiting.includes(target.status)) {
+      throw new HttpError(409, `This account is ${target.status}, not waiting for approval.`);
+    }
+    return this.update(actor, id, { status });
   }
 
   private async notifyDecision(user: PublicUser): Promise<void> {
