@@ -128,6 +128,15 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         </p>
       </header>
 
+      {s.articleId ? (
+        <section className="panel panel--done" aria-labelledby="published-title">
+          <h2 id="published-title">Published</h2>
+          <p>
+            Your manuscript is published: <Link to={`/article/${s.articleId}`}>read the article</Link>.
+          </p>
+        </section>
+      ) : null}
+
       {loaderData.revised || revisedHere ? <RevisionReceived version={latestVersion} /> : null}
 
       {s.status === 'revisions_requested' ? (

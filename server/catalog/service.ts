@@ -4,7 +4,7 @@ import { PAGES_PATTERN } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import type { FileService, StoredFile } from '../files/service.ts';
 import type { SimilarityService } from '../similarity/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
@@ -461,6 +461,9 @@ export class CatalogService {
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {
+      if (isUniqueViolation(err) && pgConstraint(err) === 'articles_submission_idx') {
+        throw conflict('This submission is already published.');
+      }
       if (isUniqueViolation(err)) throw this.doiTaken(a.doi);
       throw err;
     }

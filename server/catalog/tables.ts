@@ -78,6 +78,8 @@ export const articles = pgTable(
     index('articles_issue_idx').on(t.issueId),
     uniqueIndex('articles_doi_lower_idx').on(sql`lower(${t.doi})`),
     index('articles_status_date_idx').on(t.status, t.publicationDate),
+    // A submission becomes at most one article, even when two editors publish it at once.
+    uniqueIndex('articles_submission_idx').on(t.submissionId),
   ],
 );
 

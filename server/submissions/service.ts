@@ -456,7 +456,7 @@ The editorial office
       pdf = { field: 'pdf', filename: file.originalName, data: Buffer.concat(chunks), kind: 'pdf', mediaType: 'application/pdf' };
     }
     const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
-    return catalog.publishNew(actor, {
+    const articleId = await catalog.publishNew(actor, {
       issueId: input.issue_id,
       title: detail.title,
       abstract: detail.abstract,
@@ -469,6 +469,22 @@ The editorial office
       authors: detail.authors,
       pdf,
     });
+    await this.deps.mailer.sendQuietly({
+      to: detail.submitter.email,
+      subject: `[${detail.reference}] Your article is published: ${detail.title}`,
+      text: `Dear ${detail.submitter.fullName},
+
+"${detail.title}" (${detail.reference}) is now published, with DOI ${input.doi}:
+
+${this.deps.publicUrl}/article/${articleId}
+
+Thank you for publishing with us.
+
+With best regards,
+The editorial office
+`,
+    });
+    return articleId;
   }
 }
 

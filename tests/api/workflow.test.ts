@@ -170,6 +170,46 @@ describe('the submissions desk', () => {
     expect(final.articleId).toBe(articleId);
   });
 
+  it('publishes a submission once, even when two editors publish it at the same moment, and tells the author', async () => {
+    const { id, reference } = await submit('Published twice at once?');
+    await decide(id, 'under_review', 'Reviewing.');
+    const early = await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/submissions/${id}/publish`,
+      ...(await (async () => {
+        const b = await multipart({ issue_id: String(issueId), pages: '1-2', doi: '10.5555/cjei.race.0' });
+        return { headers: { ...editor, ...b.headers }, payload: b.payload };
+      })()),
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe('Only an accepted submission can be published.');
+
+    await decide(id, 'accepted', 'Accepted.');
+    const mails = t.mail.length;
+    const attempt = async (doi: string) => {
+      const b = await multipart({ issue_id: String(issueId), pages: '30-40', doi });
+      return t.app.inject({
+        method: 'POST',
+        url: `/api/editor/submissions/${id}/publish`,
+        headers: { ...editor, ...b.headers },
+        payload: b.payload,
+      });
+    };
+    const results = await Promise.all([attempt('10.5555/cjei.race.1'), attempt('10.5555/cjei.race.2')]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    const refused = results.find((r) => r.statusCode === 409)!;
+    expect(refused.json().message).toMatch(/already published/);
+    const rows = (await t.app.inject({ method: 'GET', url: '/api/editor/articles', headers: editor })).json();
+    const list = Array.isArray(rows) ? rows : rows.articles;
+    expect(list.filter((a: { title: string }) => a.title === 'Published twice at once?')).toHaveLength(1);
+
+    const articleId = results.find((r) => r.statusCode === 201)!.json().articleId;
+    const told = t.mail.slice(mails).filter((m) => m.to === author.email);
+    expect(told).toHaveLength(1);
+    expect(told[0].subject).toBe(`[${reference}] Your article is published: Published twice at once?`);
+    expect(told[0].text).toContain(`/article/${articleId}`);
+  });
+
   it('publishes with the manuscript itself when it is a PDF', async () => {
     const { id } = await submit('A PDF manuscript');
     await decide(id, 'under_review', 'Reviewing.');
@@ -197,6 +237,9 @@ describe('the submissions desk', () => {
     expect((await decide(999999, 'under_review', 'x')).statusCode).toBe(404);
     await decide(id, 'rejected', 'Out of scope.');
     expect((await decide(id, 'under_review', 'Reconsider')).statusCode).toBe(409);
+    const late = await decide(id, 'accepted', 'Accept after all?');
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe('A submission that is rejected cannot be moved to accepted.');
   });
 
   it('keeps submissions private to their author and the editors', async () => {

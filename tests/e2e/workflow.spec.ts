@@ -222,6 +222,12 @@ test('a manuscript from registration to publication', async ({
   // On My submissions, the author sees it accepted.
   await page.goto('/my-submissions');
   await expect(page.getByRole('article').filter({ hasText: reference! })).toContainText('Status: Accepted');
+  // ...and, on its own page, a link to the published article (the e-mail says so too).
+  await page.getByRole('article').filter({ hasText: reference! }).getByRole('link', { name: title }).click();
+  const published = page.getByRole('region', { name: 'Published' });
+  await published.getByRole('link', { name: 'read the article' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await axe(page);
 
   for (const p of [admin, editor, reader]) await p.context().close();
 });

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "articles_submission_idx" ON "articles" USING btree ("submission_id");
