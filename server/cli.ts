@@ -5,6 +5,8 @@
  *   npm run cli -- reindex             re-index the similarity corpus (every article PDF, every manuscript
  *                                      version), then check each manuscript version that has no stored report
  *   npm run cli -- reindex --no-check  only re-index
+ *   npm run cli -- reindex --force     read every file again, even those indexed unchanged (after an upgrade
+ *                                      that changes how text is read or fingerprinted)
  */
 import pino from 'pino';
 import { exitOnStartupError, openRuntime } from './lifecycle.ts';
@@ -13,8 +15,10 @@ import { createServices } from './services.ts';
 const USAGE = `Usage: npm run cli -- <command>
 
 Commands:
-  reindex [--no-check]   Re-index the similarity corpus (article PDFs and every manuscript version), then run
-                         the arrival check of every manuscript version without a stored report.
+  reindex [--no-check] [--force]
+                         Re-index the similarity corpus (article PDFs and every manuscript version), then run
+                         the arrival check of every manuscript version without a stored report. Files already
+                         indexed unchanged are skipped unless --force.
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -27,7 +31,7 @@ async function main(argv: string[]) {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
   }
-  const unknown = rest.filter((a) => a !== '--no-check');
+  const unknown = rest.filter((a) => a !== '--no-check' && a !== '--force');
   if (unknown.length) {
     console.error(`Unknown option ${unknown.join(' ')}.\n\n${USAGE}`);
     return 2;
@@ -43,7 +47,7 @@ async function main(argv: string[]) {
       n++;
       const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
       console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
-    });
+    }, { force: rest.includes('--force') });
     console.log(
       `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
         .map(([k, v]) => `${v} ${k}`)

@@ -23,7 +23,10 @@ export async function startServer(
   // In the background: the whole similarity corpus when it is empty (a first start, an upgrade), otherwise
   // the article PDFs it has not read yet or that changed; the search index takes the full text from it.
   try {
-    if (!(await services.similarity.startupReindex())) await services.search.catchUp(services.similarity);
+    if (!(await services.similarity.startupReindex())) {
+      await services.search.catchUp(services.similarity);
+      await services.similarity.startupCatchUp();
+    }
   } catch (err) {
     log.error({ err }, 'start-up indexing could not be queued');
   }

@@ -22,7 +22,7 @@ export class CatalogService {
       audit: AuditService;
       baseUrl: string;
       /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
-      similarity?: Pick<SimilarityService, 'afterCommit'>;
+      similarity?: Pick<SimilarityService, 'afterCommit' | 'articleVisibility'>;
     },
   ) {}
 
@@ -348,6 +348,7 @@ export class CatalogService {
         { title: before.title, from: before.status, to: status },
       );
     });
+    await this.deps.similarity?.articleVisibility(id, status === 'published');
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }

@@ -8,7 +8,7 @@ import { submissionFiles } from '../submissions/tables.ts';
 import { type TestContext, createTestContext, fixture, silentLog } from '../testing/harness.ts';
 import { UNPUBLISHED_LABEL } from './report.ts';
 import { BusyError, ExtractionError, SimilarityService } from './service.ts';
-import { similarityDocuments } from './tables.ts';
+import { similarityChecks, similarityDocuments } from './tables.ts';
 import { textPdf } from './testing.ts';
 import { wordsOf } from './text.ts';
 
@@ -125,6 +125,42 @@ describe('the corpus in the database', () => {
     const counts = await sim.reindexAll();
     expect(counts).toMatchObject({ unchanged: 2, failed: 0, removed: 0 });
     expect((await sim.store.stats()).documents).toBe(2);
+  });
+
+  it('reads every file again when forced (after an upgrade of the engine)', async () => {
+    const counts = await sim.reindexAll(undefined, { force: true });
+    expect(counts).toMatchObject({ replaced: 2, unchanged: 0, failed: 0 });
+    expect((await sim.store.stats()).documents).toBe(2);
+  });
+
+  it('hides an unpublished article from readers at once, before the background re-index', async () => {
+    // A manuscript's arrival check in the queue first: the article's background refresh waits behind it.
+    sim.afterCommit({ type: 'submission', submissionId });
+    await t.services.catalog.setArticleStatus(admin, articleId, 'unpublished');
+    expect((await sim.store.find('article', articleId))?.published).toBe(false);
+    const report = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
+    expect(report.sources.every((src) => !src.published)).toBe(true);
+    expect(JSON.stringify(report)).not.toContain('Energy-aware task offloading');
+    await t.services.catalog.setArticleStatus(admin, articleId, 'published');
+    expect((await sim.store.find('article', articleId))?.published).toBe(true);
+    await sim.idle();
+  });
+
+  it('catches up at start-up with manuscript versions a previous run did not index or check', async () => {
+    await sim.store.remove('submission_version', submissionFileId);
+    await t.services.db.delete(similarityChecks).where(eq(similarityChecks.submissionFileId, submissionFileId));
+    expect(await sim.startupCatchUp()).toBe(1);
+    await sim.idle();
+    expect(await sim.store.find('submission_version', submissionFileId)).toMatchObject({
+      groupKey: `submission:${submissionId}`,
+    });
+    const [stored] = await t.services.db
+      .select()
+      .from(similarityChecks)
+      .where(eq(similarityChecks.submissionFileId, submissionFileId));
+    expect(stored).toBeDefined();
+    // Nothing left to do: a second start queues nothing.
+    expect(await sim.startupCatchUp()).toBe(0);
   });
 
   it('follows the published flag and removes a deleted source', async () => {

@@ -8,7 +8,7 @@
  * Threads: extraction, fingerprinting and alignment run in the check workers; harper.js in the grammar
  * worker; only database queries and small bookkeeping run on the server's event loop.
  */
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
@@ -36,7 +36,7 @@ import { BusyError, WorkerPool, type WorkerErrorShape } from './pool.ts';
 import { GRAMMAR_MEASURE, type GrammarReport, type MatchedSource, type SimilarityReport, type Viewer, buildReport } from './report.ts';
 import { creditWords } from './score.ts';
 import { type CandidateQuery, SimilarityStore } from './store.ts';
-import { type SourceKind, similarityChecks } from './tables.ts';
+import { type SourceKind, similarityChecks, similarityDocuments } from './tables.ts';
 import { tokenize } from './text.ts';
 
 export { BusyError } from './pool.ts';
@@ -453,7 +453,7 @@ export class SimilarityService {
   // ---- Indexing -------------------------------------------------------------------------------------
 
   /** Indexes (or refreshes) an article's PDF; an article without a PDF is skipped, a deleted one removed. */
-  async indexArticle(articleId: number): Promise<IndexResult> {
+  async indexArticle(articleId: number, opts: { force?: boolean } = {}): Promise<IndexResult> {
     const [a] = await this.db
       .select({
         id: articles.id,
@@ -473,11 +473,11 @@ export class SimilarityService {
       title: a.title,
       published: a.status === 'published',
       fileId: a.pdfFileId,
-    });
+    }, opts);
   }
 
   /** Indexes one stored version of a submission's manuscript (additional files are not indexed). */
-  async indexSubmissionVersion(submissionFileId: number): Promise<IndexResult> {
+  async indexSubmissionVersion(submissionFileId: number, opts: { force?: boolean } = {}): Promise<IndexResult> {
     const row = await this.submissionFileRow(submissionFileId);
     if (!row) {
       return (await this.store.remove('submission_version', submissionFileId))
@@ -492,18 +492,18 @@ export class SimilarityService {
       title: `${row.title} (${row.reference}, version ${row.version})`,
       published: false,
       fileId: row.fileId,
-    });
+    }, opts);
   }
 
   /** Re-indexes every article and every submitted manuscript version; drops documents whose source is gone. */
-  async reindexAll(onEach?: (kind: SourceKind, id: number, r: IndexResult) => void) {
+  async reindexAll(onEach?: (kind: SourceKind, id: number, r: IndexResult) => void, opts: { force?: boolean } = {}) {
     const counts: Record<IndexResult['status'], number> = { created: 0, replaced: 0, unchanged: 0, removed: 0, skipped: 0, failed: 0 };
     const seen = new Set<string>();
     const articleIds = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId));
     for (const { id } of articleIds) {
       if (this.closing) return counts;
       seen.add(`article:${id}`);
-      const r = await this.indexArticle(id);
+      const r = await this.indexArticle(id, opts);
       counts[r.status]++;
       onEach?.('article', id, r);
     }
@@ -514,7 +514,7 @@ export class SimilarityService {
     for (const { id } of versions) {
       if (this.closing) return counts;
       seen.add(`submission_version:${id}`);
-      const r = await this.indexSubmissionVersion(id);
+      const r = await this.indexSubmissionVersion(id, opts);
       counts[r.status]++;
       onEach?.('submission_version', id, r);
     }
@@ -570,6 +570,50 @@ export class SimilarityService {
       if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
     });
     return true;
+  }
+
+  /**
+   * At start-up, when the corpus is there: the manuscript versions a previous run did not index (jobs dropped
+   * at shutdown, a crash) are indexed, then every version without a stored report is checked. In the
+   * background; returns how many versions it queued for indexing or checking.
+   */
+  async startupCatchUp(): Promise<number> {
+    if (!this.options.background) return 0;
+    const unindexed = await this.db
+      .select({ id: submissionFiles.id })
+      .from(submissionFiles)
+      .leftJoin(
+        similarityDocuments,
+        and(
+          eq(similarityDocuments.sourceKind, 'submission_version'),
+          eq(similarityDocuments.sourceId, submissionFiles.id),
+        ),
+      )
+      .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityDocuments.id)))
+      .orderBy(asc(submissionFiles.id));
+    const [{ n: unchecked }] = await this.db
+      .select({ n: count() })
+      .from(submissionFiles)
+      .leftJoin(similarityChecks, eq(similarityChecks.submissionFileId, submissionFiles.id))
+      .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityChecks.submissionFileId)));
+    if (!unindexed.length && !unchecked) return 0;
+    this.enqueue({ type: 'startup' }, async () => {
+      for (const { id } of unindexed) {
+        if (this.closing) return;
+        this.logIndex({ type: 'submission_version', submissionFileId: id }, await this.indexSubmissionVersion(id));
+      }
+      const checked = await this.checkUnchecked();
+      if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
+    });
+    return Math.max(unindexed.length, Number(unchecked));
+  }
+
+  /**
+   * An article was unpublished or republished: readers' checks follow at once (they may quote only published
+   * articles), before and whether or not the background re-index runs.
+   */
+  async articleVisibility(articleId: number, published: boolean): Promise<void> {
+    await this.store.setPublished('article', articleId, published);
   }
 
   /** Resolves when the background work started by afterCommit/startupReindex has finished (tests, shutdown). */
@@ -749,10 +793,10 @@ export class SimilarityService {
     title: string;
     published: boolean;
     fileId: number;
-  }): Promise<IndexResult> {
+  }, opts: { force?: boolean } = {}): Promise<IndexResult> {
     const file = await this.deps.files.get(doc.fileId);
     const existing = await this.store.find(doc.sourceKind, doc.sourceId);
-    if (existing && existing.contentSha256 === file.sha256) {
+    if (existing && existing.contentSha256 === file.sha256 && !opts.force) {
       // Same file: no need to read it again; the title or the published flag may have changed.
       await this.store.refresh(existing.id, { title: doc.title, published: doc.published, groupKey: doc.groupKey });
       return { status: 'unchanged', documentId: existing.id };
@@ -780,7 +824,7 @@ export class SimilarityService {
       fingerprints: prepared.fingerprints,
       vocabulary: prepared.vocabulary ?? [],
       contentSha256: file.sha256,
-    });
+    }, opts);
     return { status: r.status, documentId: r.id };
   }
 

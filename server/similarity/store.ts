@@ -63,16 +63,19 @@ export class SimilarityStore {
   /**
    * Adds or replaces a document with its fingerprints and vocabulary, in one transaction. Returns
    * `unchanged` when the same file is already indexed under the same source (only title and published
-   * flag are refreshed then).
+   * flag are refreshed then), unless `force` (a re-index after the engine's text handling changed).
    */
-  async upsert(doc: NewDocument): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
+  async upsert(
+    doc: NewDocument,
+    opts: { force?: boolean } = {},
+  ): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
     return this.db.transaction(async (tx) => {
       const [existing] = await tx
         .select({ id: similarityDocuments.id, sha: similarityDocuments.contentSha256, text: similarityDocuments.text })
         .from(similarityDocuments)
         .where(and(eq(similarityDocuments.sourceKind, doc.sourceKind), eq(similarityDocuments.sourceId, doc.sourceId)))
         .for('update');
-      if (existing && existing.sha === doc.contentSha256) {
+      if (existing && existing.sha === doc.contentSha256 && !opts.force) {
         await tx
           .update(similarityDocuments)
           .set({ title: doc.title, published: doc.published, groupKey: doc.groupKey, updatedAt: new Date() })
