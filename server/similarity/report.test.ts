@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type MatchedSource, type ReportInput, UNPUBLISHED_LABEL, buildReport } from './report.ts';
+import { type MatchedSource, type ReportInput, UNPUBLISHED_LABEL, apportion, buildReport } from './report.ts';
 import { creditWords } from './score.ts';
 import { tokenize } from './text.ts';
 
@@ -69,5 +69,43 @@ describe('the privacy rule', () => {
     expect(r.passages.find((p) => p.source === hidden.ref)?.sourceText).toBeNull();
     expect(r.passages.find((p) => p.source === shown.ref)?.sourceText?.text).toBe('alpha beta gamma delta epsilon zeta eta theta');
     expect(JSON.stringify(r)).not.toMatch(/Jane Roe|secret/);
+  });
+});
+
+describe('shares and passages', () => {
+  it('apportions shares so that they add up exactly to the total', () => {
+    expect(apportion([1, 1, 1], 3)).toEqual([33.34, 33.33, 33.33]);
+    expect(apportion([2, 1], 3)).toEqual([66.67, 33.33]);
+    expect(apportion([1, 1, 1, 1, 1, 1], 7)).toEqual([14.29, 14.29, 14.29, 14.28, 14.28, 14.28]);
+    expect(apportion([], 10)).toEqual([]);
+    expect(apportion([0], 0)).toEqual([0]);
+    for (const counted of [7, 13, 97, 1001]) {
+      const words = [1, 2, 3].map((k) => Math.min(k * 2, Math.floor(counted / 4)));
+      const sum = apportion(words, counted).reduce((a, b) => a + b, 0);
+      expect(Math.round(sum * 100)).toBe(Math.round(((words[0] + words[1] + words[2]) / counted) * 10_000));
+    }
+  });
+
+  it('reports only the words credited to a source when two sources share a passage, without overlaps', () => {
+    // Source 1 matches words 0-12, source 2 words 5-19: source 2, with more words, takes 5-19 and source 1 keeps 0-4.
+    const sources = [
+      source(1, true, manuscript.split(' ').slice(0, 13).join(' '), 0, 13),
+      source(2, true, manuscript.split(' ').slice(5, 20).join(' '), 5, 20),
+    ];
+    const mask = new Uint8Array(m.words.length);
+    const score = creditWords(
+      m.words.length,
+      mask,
+      sources.map((s) => ({ key: s.documentId, published: s.published, passages: s.passages })),
+    );
+    const r = buildReport({ ...input('editor'), sources, owner: score.owner, credits: score.credits });
+    const marked = r.passages.reduce((n, p) => n + p.words, 0);
+    expect(marked).toBe(r.words.matched);
+    const spans = r.passages.map((p) => [p.manuscript.start, p.manuscript.end]).sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < spans.length; i++) expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
+    expect(r.passages.map((p) => p.manuscript.text)).toEqual([
+      'alpha beta gamma delta epsilon',
+      'zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon',
+    ]);
   });
 });

@@ -144,17 +144,27 @@ export function buildReport(input: ReportInput): SimilarityReport {
     const visible = editor || s.published;
     let passageCount = 0;
     for (const p of s.passages) {
-      let words = 0;
-      for (let w = p.mStart; w < p.mEnd; w++) if (input.owner[w] === credit.key) words++;
-      if (!words) continue; // every word of it went to another source
+      // A passage may share words with another source that was credited them: it is reported as the runs of
+      // words credited to this source, so that highlights never overlap and every counted word is marked.
+      const runs: [number, number][] = [];
+      for (let w = p.mStart; w < p.mEnd; w++) {
+        if (input.owner[w] !== credit.key) continue;
+        const last = runs.at(-1);
+        if (last && last[1] === w) last[1] = w + 1;
+        else runs.push([w, w + 1]);
+      }
+      if (!runs.length) continue; // every word of it went to another source
       passageCount++;
-      passages.push({
-        source: ref,
-        words,
-        exactWords: p.exactWords,
-        manuscript: range(input.text, input.starts[p.mStart], input.ends[p.mEnd - 1]),
-        sourceText: visible ? range(s.text, s.starts[p.sStart], s.ends[p.sEnd - 1]) : null,
-      });
+      const sourceText = visible ? range(s.text, s.starts[p.sStart], s.ends[p.sEnd - 1]) : null;
+      for (const [from, to] of runs) {
+        passages.push({
+          source: ref,
+          words: to - from,
+          exactWords: runs.length === 1 ? p.exactWords : Math.min(p.exactWords, to - from),
+          manuscript: range(input.text, input.starts[from], input.ends[to - 1]),
+          sourceText,
+        });
+      }
     }
     sources.push({
       ref,
@@ -166,9 +176,16 @@ export function buildReport(input: ReportInput): SimilarityReport {
       label: visible ? s.title : UNPUBLISHED_LABEL,
       published: s.published,
       matchedWords: credit.words,
-      sharePercentage: round2(percentage(credit.words, counted)),
+      sharePercentage: 0, // below: apportioned so that the shares add up to the total
       passageCount,
     });
+  });
+  const shares = apportion(
+    sources.map((s) => s.matchedWords),
+    counted,
+  );
+  sources.forEach((s, i) => {
+    s.sharePercentage = shares[i];
   });
   passages.sort((a, b) => a.manuscript.start - b.manuscript.start);
 
@@ -189,3 +206,23 @@ export function buildReport(input: ReportInput): SimilarityReport {
 }
 
 const range = (text: string, start: number, end: number): TextRange => ({ start, end, text: text.slice(start, end) });
+
+/**
+ * Each source's share of `counted` words as a percentage with 2 decimals, rounded so that the shares add up
+ * exactly to the rounded total (largest remainder): three equal thirds of 100 % are 33.34 + 33.33 + 33.33.
+ */
+export function apportion(words: number[], counted: number): number[] {
+  if (!counted) return words.map(() => 0);
+  const hundredths = words.map((w) => percentage(w, counted) * 100);
+  const floors = hundredths.map(Math.floor);
+  // The same rounding as the reported total.
+  const total = Math.round(round2(percentage(words.reduce((a, b) => a + b, 0), counted)) * 100);
+  let left = total - floors.reduce((a, b) => a + b, 0);
+  const order = hundredths.map((h, i) => [h - floors[i], i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of order) {
+    if (left <= 0) break;
+    floors[i]++;
+    left--;
+  }
+  return floors.map((f) => f / 100);
+}
