@@ -47,6 +47,7 @@ export default [
     route('audit', 'routes/editor-dashboard.audit.tsx'),
     route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
     route('users', 'routes/editor-dashboard.users.tsx'),
+    route('settings', 'routes/editor-dashboard.settings.tsx'),
     route('content', 'routes/editor-dashboard.content.tsx'),
     route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
     route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),

@@ -26,3 +26,49 @@ export const journalSettingsSchema = z.object({
   downloads: z.enum(['approved-accounts', 'open']),
 });
 export type JournalSettings = z.infer<typeof journalSettingsSchema>;
+
+/** ISSN check digit (ISO 3297): weights 8..2 over the first seven digits, mod 11, 10 written X. */
+export function issnCheckDigitOk(issn: string): boolean {
+  const digits = issn.replace('-', '');
+  if (!/^\d{7}[\dX]$/.test(digits)) return false;
+  const sum = [...digits.slice(0, 7)].reduce((n, d, i) => n + Number(d) * (8 - i), 0);
+  const check = (11 - (sum % 11)) % 11;
+  return digits[7] === (check === 10 ? 'X' : String(check));
+}
+
+const required = (label: string, max: number) =>
+  z
+    .string(`${label} is required.`)
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+export const DOWNLOAD_POLICIES = ['approved-accounts', 'open'] as const;
+
+/**
+ * What the admin edits in the dashboard's Journal settings (the rest of the settings are the journal's
+ * fixed facts: start year, frequency, language, licence). Shared by the page's form and the API.
+ */
+export const journalSettingsEditSchema = z.object({
+  name: required('The journal title', 200),
+  abbreviation: required('The abbreviation', 40),
+  issnOnline: z
+    .string('The online ISSN is required.')
+    .trim()
+    .toUpperCase()
+    .regex(/^\d{4}-\d{3}[\dX]$/, 'Write the ISSN as four digits, a hyphen and four more, such as 2049-3630.')
+    .refine(issnCheckDigitOk, 'This ISSN has a wrong check digit: check it against the ISSN record.'),
+  publisher: required('The publisher', 200),
+  publisherAddress: required("The publisher's address", 400),
+  email: z.email("Enter the journal's e-mail address, such as editorial@example.org."),
+  phone: required('The phone number', 40),
+  doiPrefix: z
+    .string('The DOI prefix is required.')
+    .trim()
+    .regex(/^10\.\d{4,9}$/, 'A DOI prefix is 10. followed by 4 to 9 digits, such as 10.12345.'),
+  depositorName: required("The depositor's name", 200),
+  depositorEmail: z.email("Enter the depositor's e-mail address, such as crossref@example.org."),
+  downloads: z.enum(DOWNLOAD_POLICIES, 'Choose who may download articles.'),
+});
+export type JournalSettingsEdit = z.infer<typeof journalSettingsEditSchema>;
+export const JOURNAL_SETTINGS_FIELDS = Object.keys(journalSettingsEditSchema.shape) as (keyof JournalSettingsEdit)[];

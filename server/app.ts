@@ -12,6 +12,7 @@ import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { journalSettingsRoutes } from './content/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './similarity/routes.ts';
@@ -78,6 +79,7 @@ export async function buildApp(
   exportRoutes(api, services);
   citationRoutes(api, services);
   metricsRoutes(api, services);
+  journalSettingsRoutes(api, services);
   similarityRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());

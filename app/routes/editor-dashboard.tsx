@@ -26,6 +26,7 @@ const SECTIONS = [
   { to: '/editor-dashboard/messages', label: 'Messages' },
   { to: '/editor-dashboard/content', label: 'Journal content' },
   { to: '/editor-dashboard/users', label: 'Users', admin: true },
+  { to: '/editor-dashboard/settings', label: 'Journal settings', admin: true },
   { to: '/editor-dashboard/audit', label: 'Audit log' },
 ];
 

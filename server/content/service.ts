@@ -18,12 +18,17 @@ import {
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { eq } from 'drizzle-orm';
-import type { JournalSettings } from '../../common/journal.ts';
+import {
+  JOURNAL_SETTINGS_FIELDS,
+  type JournalSettings,
+  type JournalSettingsEdit,
+  journalSettingsEditSchema,
+} from '../../common/journal.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conflict, validationError } from '../http/errors.ts';
 import { copyrightFormPdf } from '../seed/pdf.ts';
-import type { SettingsService } from '../settings/service.ts';
+import { JOURNAL_KEY, type SettingsService } from '../settings/service.ts';
 import { settings as settingsTable } from '../settings/tables.ts';
 import { type RenderedPage, fillPlaceholders, placeholderValues, renderPage } from './markdown.ts';
 import { TEMPLATE_FILES, type TemplateFile, isTemplateFile, templateFilename } from './templates.ts';
@@ -170,6 +175,24 @@ export class ContentService {
       { calls: calls.map((c) => c.id) },
       (tx) => this.saveSpecialIssues(tx, calls),
     );
+  }
+
+  /**
+   * The admin's edit of the journal's settings (title, ISSN, publisher and contact, Crossref deposit,
+   * who may download): merged into the stored settings, refused with 409 when they changed since `base`.
+   * Returns the names of the settings that changed.
+   */
+  async editJournalSettings(actor: Actor, input: JournalSettingsEdit, base?: string): Promise<string[]> {
+    const edit = valid(journalSettingsEditSchema, input);
+    const current = await this.settings.journal();
+    const next: JournalSettings = { ...current, ...edit };
+    const changed = JOURNAL_SETTINGS_FIELDS.filter((k) => current[k] !== next[k]);
+    await this.edit(actor, JOURNAL_KEY, base, 'settings.journal.update', { changed }, (tx) =>
+      this.settings.set(tx, JOURNAL_KEY, next),
+    );
+    // A reader between the write and the commit may have cached the old settings.
+    this.settings.forget();
+    return changed;
   }
 
   /** The special issues as stored, in the office's order (what an editor edits). */

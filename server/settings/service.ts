@@ -18,6 +18,11 @@ export class SettingsService {
     return this.cache;
   }
 
+  /** Drops the cached journal settings (after an edit's transaction has committed). */
+  forget(): void {
+    this.cache = null;
+  }
+
   async get<T>(key: string): Promise<T | undefined> {
     const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
     return row?.value as T | undefined;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/accounts/tables.ts';
+import { editableJournalSettings } from '../../server/content/routes.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 /**
@@ -58,7 +59,7 @@ const download: Expect = {
 };
 
 interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   payload?: unknown;
   headers?: Record<string, string>;
@@ -445,6 +446,20 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       method: 'PATCH',
       url: `/api/admin/users/${(await t.createUser({ role: 'researcher', status: 'pending' })).id}`,
       payload: { role: 'editor', status: 'approved' },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'GET /api/admin/journal-settings',
+    build: () => ({ method: 'GET', url: '/api/admin/journal-settings' }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'PUT /api/admin/journal-settings',
+    build: async () => ({
+      method: 'PUT',
+      url: '/api/admin/journal-settings',
+      payload: editableJournalSettings(await t.services.settings.journal()),
     }),
     expect: adminOnly(200),
   },

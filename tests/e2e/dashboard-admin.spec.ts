@@ -15,6 +15,7 @@ const DASHBOARD_URLS = [
   '/editor-dashboard/content/editorial-board',
   '/editor-dashboard/content/special-issues',
   '/editor-dashboard/users',
+  '/editor-dashboard/settings',
 ];
 
 test.describe('dashboard sections: who may enter', () => {
@@ -61,6 +62,69 @@ test.describe('dashboard sections: who may enter', () => {
       form: { intent: 'update-user', id: '1', role: 'researcher', status: 'suspended' },
     });
     expect(post.status()).toBe(403);
+  });
+});
+
+test.describe('Journal settings (admin)', () => {
+  test('the admin corrects refused settings next to their fields, then saves; an editor may not enter', async ({
+    page,
+    signIn,
+    axe,
+    screenshots,
+    browser,
+    baseURL,
+  }) => {
+    await signIn('admin');
+    await page.goto('/editor-dashboard/settings');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Journal settings');
+    await axe(page);
+    await screenshots(page, 'dashboard-settings');
+    const depositor = page.getByLabel('Depositor name *');
+    const original = await depositor.inputValue();
+    expect(original.length).toBeGreaterThan(0);
+
+    // Refused: each message beside its field, what was typed kept, nothing saved.
+    await page.getByLabel('DOI prefix *').fill('10.12');
+    await page.getByLabel('Online ISSN *').fill('2049-3631');
+    await depositor.fill('Changed but refused');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect(page.getByRole('alert')).toContainText('2 settings need correcting: see below.');
+    await expect(page.getByText('A DOI prefix is 10. followed by 4 to 9 digits, such as 10.12345.')).toBeVisible();
+    await expect(page.getByLabel('DOI prefix *')).toHaveAttribute('aria-invalid', 'true');
+    await expect(
+      page.getByText('This ISSN has a wrong check digit: check it against the ISSN record.'),
+    ).toBeVisible();
+    await expect(depositor).toHaveValue('Changed but refused');
+    await axe(page);
+    await screenshots(page, 'dashboard-settings-refused');
+
+    // Saved (then put back: the e2e servers are shared).
+    await page.getByLabel('DOI prefix *').fill('10.5555');
+    await page.getByLabel('Online ISSN *').fill('3049-4176');
+    const name = `E2E depositor ${randomBytes(3).toString('hex')}`;
+    await depositor.fill(name);
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved: Depositor name.');
+    await expect(depositor).toHaveValue(name);
+    await depositor.fill(original);
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Saved: Depositor name.');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect(page.getByRole('status')).toHaveText('Nothing changed.');
+    await page.goto('/editor-dashboard/audit');
+    await expect(page.getByRole('main')).toContainText('settings.journal.update');
+
+    // An editor who is not an admin: not in the menu, 403 on the page.
+    const context = await browser.newContext({ baseURL });
+    const editorPage = await context.newPage();
+    await signIn('editor', 'approved', editorPage);
+    await editorPage.goto('/editor-dashboard');
+    await expect(
+      editorPage.getByRole('navigation', { name: 'Dashboard sections' }).getByRole('link', { name: 'Journal settings' }),
+    ).toHaveCount(0);
+    expect((await editorPage.goto('/editor-dashboard/settings'))?.status()).toBe(403);
+    await expect(editorPage.getByRole('heading', { level: 1 })).toHaveText(MESSAGES.unauthorizedAccess);
+    await context.close();
   });
 });
 

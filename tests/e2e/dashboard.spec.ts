@@ -42,6 +42,28 @@ test.describe('editorial dashboard', () => {
     await expect(page.getByRole('row', { name: new RegExp(pending.username) })).toHaveCount(0);
   });
 
+  test('an editor rejects a pending user, who is told by e-mail; a second decision is refused', async ({
+    page,
+    signIn,
+    createAccount,
+    outbox,
+  }) => {
+    const pending = await createAccount('author', 'pending');
+    await signIn('editor');
+    await page.goto('/editor-dashboard');
+    const row = page.getByRole('row', { name: new RegExp(pending.username) });
+    await row.getByRole('button', { name: `Reject ${pending.username}` }).click();
+    await expect(page.getByRole('status')).toContainText(`${pending.username} was rejected`);
+    await expect(page.getByRole('row', { name: new RegExp(pending.username) })).toHaveCount(0);
+    const mail = await outbox.waitFor({ to: pending.email, subject: 'registration' });
+    expect(mail.from).toMatch(/editorial@/);
+    // The same decision posted again (a second tab, a replay): the account is no longer waiting.
+    const again = await page.request.post('/editor-dashboard?index', {
+      form: { intent: 'reject', id: String(pending.id) },
+    });
+    expect(again.status()).toBe(409);
+  });
+
   test('an editor creates a volume and an issue, with validation messages', async ({
     page,
     signIn,

@@ -1,0 +1,196 @@
+import { Form, data } from 'react-router';
+import {
+  JOURNAL_SETTINGS_FIELDS,
+  type JournalSettingsEdit,
+  journalSettingsEditSchema,
+} from '../../common/journal.ts';
+import { editableJournalSettings } from '../../server/content/routes.ts';
+import { JOURNAL_KEY } from '../../server/settings/service.ts';
+import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
+import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import adminCss from '../styles/dashboard-admin.css?url';
+import type { Route } from './+types/editor-dashboard.settings';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: adminCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'Journal settings · Editorial dashboard') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  requireEditor(context, request, 'admin');
+  const { settings, content } = context.services;
+  return {
+    values: editableJournalSettings(await settings.journal()) as Record<keyof JournalSettingsEdit, string>,
+    base: await content.version(JOURNAL_KEY),
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const auth = requireEditor(context, request, 'admin');
+  const form = await request.formData();
+  const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, textField(form, k)]));
+  const base = textField(form, 'base');
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<DashboardResult>(
+      { ok: false, intent: 'save', message, errors, values: { ...values, base }, at: Date.now() },
+      { status },
+    );
+  const parsed = journalSettingsEditSchema.safeParse(values);
+  if (!parsed.success) {
+    const v = validationFailure(parsed.error);
+    const count = Object.keys(v.errors).length;
+    return fail(
+      v.status,
+      count === 1 ? 'One setting needs correcting: see below.' : `${count} settings need correcting: see below.`,
+      v.errors,
+    );
+  }
+  try {
+    const changed = await context.services.content.editJournalSettings(auth.user, parsed.data, base || undefined);
+    return data<DashboardResult>({
+      ok: true,
+      intent: 'save',
+      message: changed.length
+        ? `Saved: ${changed.map((k) => LABELS[k as keyof JournalSettingsEdit]).join(', ')}.`
+        : 'Nothing changed.',
+      at: Date.now(),
+    });
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors);
+  }
+}
+
+const LABELS: Record<keyof JournalSettingsEdit, string> = {
+  name: 'Journal title',
+  abbreviation: 'Abbreviation',
+  issnOnline: 'Online ISSN',
+  publisher: 'Publisher',
+  publisherAddress: "Publisher's address",
+  email: 'Journal e-mail',
+  phone: 'Phone',
+  doiPrefix: 'DOI prefix',
+  depositorName: 'Depositor name',
+  depositorEmail: 'Depositor e-mail',
+  downloads: 'Who may download articles',
+};
+
+export default function JournalSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const refused = actionData && !actionData.ok ? actionData : null;
+  // After a refusal the form shows what was typed; after a save, the stored values (the loader ran again).
+  const values: Record<string, string> = refused ? refused.values : { ...loaderData.values, base: loaderData.base };
+  const errors = refused?.errors ?? {};
+  // A new key after each answer and each new stored version: the fields take the values above instead of
+  // keeping their own.
+  const key = `${actionData ? actionData.at : 'loaded'}-${loaderData.base}`;
+  const field = (name: keyof JournalSettingsEdit, extra: { type?: string; hint?: string; autoComplete?: string } = {}) => (
+    <DashInput
+      id={`js-${name}`}
+      name={name}
+      label={`${LABELS[name]} *`}
+      required
+      defaultValue={values[name]}
+      error={errors[name]}
+      {...extra}
+    />
+  );
+  return (
+    <section aria-labelledby="settings-title" className="journal-settings">
+      <h1 id="settings-title">Journal settings</h1>
+      <p className="lead">
+        What the site, its metadata and its exports say about the journal. Changes show at once on every page,
+        in Google Scholar's tags, in the OAI-PMH, Crossref and DOAJ records and in the feeds.
+      </p>
+      <ActionResult result={actionData} />
+      <Form method="post" key={key} aria-labelledby="settings-title" noValidate>
+        <input type="hidden" name="base" value={values.base ?? ''} />
+        <fieldset>
+          <legend>The journal</legend>
+          {field('name')}
+          {field('abbreviation', { hint: 'The short title, as in citations (citation_journal_abbrev).' })}
+          {field('issnOnline', { hint: 'As the ISSN centre assigned it, such as 2049-3630.' })}
+        </fieldset>
+        <fieldset>
+          <legend>Publisher and contact</legend>
+          {field('publisher')}
+          <DashTextArea
+            id="js-publisherAddress"
+            name="publisherAddress"
+            label={`${LABELS.publisherAddress} *`}
+            required
+            rows={3}
+            defaultValue={values.publisherAddress}
+            error={errors.publisherAddress}
+          />
+          {field('email', { type: 'email', autoComplete: 'email' })}
+          {field('phone', { type: 'tel' })}
+        </fieldset>
+        <fieldset>
+          <legend>DOI registration (Crossref)</legend>
+          {field('doiPrefix', { hint: 'Your Crossref prefix, such as 10.12345 (10.5555 is Crossref’s test prefix).' })}
+          {field('depositorName', { hint: 'Named in each Crossref deposit file as the depositor.' })}
+          {field('depositorEmail', {
+            type: 'email',
+            hint: 'Crossref writes to this address about each deposit.',
+          })}
+        </fieldset>
+        <fieldset aria-describedby={errors.downloads ? 'js-downloads-error' : undefined}>
+          <legend>Who may download articles *</legend>
+          {errors.downloads ? (
+            <p id="js-downloads-error" className="field__error">
+              <span className="visually-hidden">Error: </span>
+              {errors.downloads}
+            </p>
+          ) : null}
+          <div className="choice__options">
+            <div className="choice__option">
+              <input
+                type="radio"
+                id="js-downloads-accounts"
+                name="downloads"
+                value="approved-accounts"
+                defaultChecked={values.downloads === 'approved-accounts'}
+                aria-describedby="js-downloads-accounts-hint"
+              />
+              <label htmlFor="js-downloads-accounts">
+                <span className="choice__label">Approved accounts</span>
+                <span id="js-downloads-accounts-hint" className="choice__hint">
+                  Readers register and are approved by the editorial board before they download.
+                </span>
+              </label>
+            </div>
+            <div className="choice__option">
+              <input
+                type="radio"
+                id="js-downloads-open"
+                name="downloads"
+                value="open"
+                defaultChecked={values.downloads === 'open'}
+                aria-describedby="js-downloads-open-hint"
+              />
+              <label htmlFor="js-downloads-open">
+                <span className="choice__label">Anyone</span>
+                <span id="js-downloads-open-hint" className="choice__hint">
+                  Published PDFs open without an account.
+                </span>
+              </label>
+            </div>
+          </div>
+          <p className="field__hint">
+            DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes
+            the full text only when its crawler can fetch the PDF: both need “Anyone”.
+          </p>
+        </fieldset>
+        <button type="submit" className="button button--primary">
+          Save the settings
+        </button>
+      </Form>
+    </section>
+  );
+}
