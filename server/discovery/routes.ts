@@ -10,7 +10,8 @@ import { doajRecords } from './doaj.ts';
 import { type FeedSpec, atomFeed, rssFeed } from './feeds.ts';
 import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from './links.ts';
 import { OaiRepository } from './oai.ts';
-import { PUBLIC_PAGES, type SitemapEntry, issueListingPath, robotsTxt, sitemapXml } from './sitemap.ts';
+import { PAGE_SETTINGS, PUBLIC_PAGES, type SitemapEntry, issueListingPath, robotsTxt, sitemapXml } from './sitemap.ts';
+import { JOURNAL_KEY } from '../settings/service.ts';
 import { type Work, WorkReader } from './works.ts';
 
 export interface DiscoveryOptions {
@@ -113,10 +114,13 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
           epoch,
         )
       : null;
-    const entries: SitemapEntry[] = PUBLIC_PAGES.map((path) => ({
-      path,
-      lastmod: path === '/' || path === '/volumes' ? siteChanged : null,
-    }));
+    const keys = [JOURNAL_KEY, ...new Set(Object.values(PAGE_SETTINGS).flat())];
+    const written = await settings.changedAt(keys);
+    const entries: SitemapEntry[] = PUBLIC_PAGES.map((path) => {
+      const shown = [JOURNAL_KEY, ...(PAGE_SETTINGS[path] ?? [])].map((k) => written.get(k));
+      if (path === '/' || path === '/volumes') shown.push(siteChanged ?? undefined);
+      return { path, lastmod: newest(shown, epoch) };
+    });
     // Volumes newest first, as the Volumes page lists them; only issues with published articles.
     for (const { volume, issues } of [...tree].reverse()) {
       for (const issue of issues) {
@@ -129,7 +133,10 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
     return sendCacheable(request, reply, {
       body: sitemapXml(baseUrl, entries),
       type: 'application/xml; charset=utf-8',
-      lastModified: siteChanged ?? undefined,
+      lastModified: newest(
+        entries.map((e) => e.lastmod),
+        epoch,
+      ),
     });
   });
 

@@ -1,3 +1,4 @@
+import { EDITORIAL_BOARD_KEY, SPECIAL_ISSUES_KEY, pageKey } from '../../common/content.ts';
 import { DISCOVERY_PATHS } from './links.ts';
 import { el, renderXml } from './xml.ts';
 
@@ -23,6 +24,24 @@ export const PUBLIC_PAGES = [
   '/closed-special-issues',
   '/volumes',
 ] as const;
+
+/**
+ * The stored settings each public page shows, besides the journal's own settings (title, publisher,
+ * contact: in every page's header and footer). A page's last change is the newest of them.
+ */
+export const PAGE_SETTINGS: Partial<Record<(typeof PUBLIC_PAGES)[number], string[]>> = {
+  '/about': [pageKey('about')],
+  '/overview': [pageKey('overview')],
+  '/indexing': [pageKey('indexing')],
+  '/editorial-board': [EDITORIAL_BOARD_KEY],
+  '/instructions': [pageKey('instructions')],
+  '/apc': [pageKey('apc')],
+  '/ethics': [pageKey('ethics')],
+  '/copyright': [pageKey('copyright')],
+  '/special-issues': [SPECIAL_ISSUES_KEY],
+  '/open-special-issues': [SPECIAL_ISSUES_KEY],
+  '/closed-special-issues': [SPECIAL_ISSUES_KEY],
+};
 
 /** Where readers (and crawlers) find one issue's articles. */
 export const issueListingPath = (volume: number, issue: number) => `/volumes?volume=${volume}&issue=${issue}`;

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { settings } from './tables.ts';
@@ -26,6 +26,16 @@ export class SettingsService {
   async get<T>(key: string): Promise<T | undefined> {
     const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
     return row?.value as T | undefined;
+  }
+
+  /** When each of these settings was last written (absent keys are left out). */
+  async changedAt(keys: string[]): Promise<Map<string, Date>> {
+    if (!keys.length) return new Map();
+    const rows = await this.db
+      .select({ key: settings.key, at: settings.updatedAt })
+      .from(settings)
+      .where(inArray(settings.key, keys));
+    return new Map(rows.map((r) => [r.key, r.at]));
   }
 
   /** Writes a setting only when it is not there yet (seeding is idempotent and never overwrites edits). */

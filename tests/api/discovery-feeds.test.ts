@@ -1,6 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../server/accounts/tables.ts';
 import { articleAuthors, articles } from '../../server/catalog/tables.ts';
+import { settings } from '../../server/settings/tables.ts';
 import { feedLinks } from '../../server/discovery/links.ts';
 import { PUBLIC_PAGES } from '../../server/discovery/sitemap.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
@@ -132,6 +134,27 @@ describe('sitemap.xml', () => {
       expect(entry!.lastmod).toBe(seconds(a.updatedAt));
     }
     expect(locs).not.toContain(`${BASE}/article/${withdrawnId}`);
+  });
+
+  it("dates every public page by the content it shows, and moves a page's date when its text is edited", async () => {
+    const lastmods = async () => {
+      const urls: { loc: string; lastmod?: string }[] = parseXml((await get('/sitemap.xml')).body).urlset.url;
+      return new Map(urls.map((u) => [u.loc.slice(BASE.length), u.lastmod]));
+    };
+    const before = await lastmods();
+    for (const page of PUBLIC_PAGES) expect(before.get(page), page).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    // Stored more than a second ago, so that the edit below lands on a later second.
+    await t.services.db.update(settings).set({ updatedAt: new Date('2025-06-01T00:00:00Z') });
+    const aged = await lastmods();
+    const admin = (await t.services.db.select().from(users).where(eq(users.username, 'admin')))[0];
+    await t.services.content.editPage(
+      { id: admin.id, username: admin.username },
+      'apc',
+      '# Article processing charge\n\nNo charge in 2026.',
+    );
+    const after = await lastmods();
+    expect(Date.parse(after.get('/apc')!)).toBeGreaterThan(Date.parse(aged.get('/apc')!));
+    expect(after.get('/ethics')).toBe(aged.get('/ethics'));
   });
 });
 
