@@ -63,6 +63,9 @@ describe('mailer', () => {
       expect(received).toHaveLength(1);
       expect(received[0].from).toBe('editorial@journal.test');
       expect(received[0].to).toEqual(['reader@example.org']);
+      // The From header too, not only the envelope: mail "from" a user's own address lands in spam (DMARC).
+      expect(received[0].data).toMatch(/^From: editorial@journal\.test\r?$/m);
+      expect(received[0].data).toMatch(/^Reply-To: editor@example\.org\r?$/m);
       expect(received[0].data).toContain('Subject: Your account is approved');
       expect(received[0].data).toContain('Content-Type: text/plain');
     } finally {
