@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../testing/harness.ts';
-import { detectKind, pdfProblem } from './content-type.ts';
+import { detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
+import { encryptedDoc, encryptedDocx } from './testing.ts';
 import { checkUpload } from './uploads.ts';
 
 const manuscriptRule = {
@@ -55,6 +56,20 @@ describe('checkUpload', () => {
     );
   });
 
+  it('refuses password-protected Word files as protected, even a .docx (an OLE container once encrypted)', () => {
+    for (const [data, filename] of [
+      [encryptedDocx(), 'paper.docx'],
+      [encryptedDoc(), 'paper.doc'],
+    ] as const) {
+      expect(wordEncrypted(data)).toBe(true);
+      expect(() =>
+        checkUpload({ field: 'submissionFile', filename, data }, { ...manuscriptRule, accept: [...manuscriptRule.accept] }),
+      ).toThrow(expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }));
+    }
+    expect(wordEncrypted(fixture('manuscript.doc'))).toBe(false);
+    expect(wordEncrypted(fixture('manuscript.docx'))).toBe(false);
+  });
+
   it('refuses content that contradicts the name', () => {
     expect(() => check('manuscript.pdf', manuscriptRule, 'paper.docx')).toThrow(expect.objectContaining({ status: 415 }));
   });
@@ -71,3 +86,4 @@ describe('checkUpload', () => {
     expect(() => check('not-a-zip.zip', zipRule as never)).toThrow(expect.objectContaining({ status: 415 }));
   });
 });
+

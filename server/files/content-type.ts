@@ -38,3 +38,24 @@ export function pdfProblem(data: Buffer): 'encrypted' | 'truncated' | null {
   if (/\/Encrypt\s*\d+\s+\d+\s+R/.test(data.toString('latin1'))) return 'encrypted';
   return null;
 }
+
+/**
+ * A password-protected Word file. Word 2007+ encrypts a .docx into an OLE container (so it reads as `doc`)
+ * holding an "EncryptedPackage" stream; Word 97–2003 sets the "encrypted" flag of its File Information Block.
+ */
+export function wordEncrypted(data: Buffer): boolean {
+  if (detectKind(data) !== 'doc') return false;
+  return data.includes(Buffer.from('EncryptedPackage', 'utf16le')) || isEncryptedWord97(data);
+}
+
+/**
+ * Word 97–2003 files store an "encrypted" flag in the File Information Block at the start of the
+ * WordDocument stream. Finding that stream needs the OLE directory; the FIB's magic (0xA5EC) is looked
+ * for at sector boundaries instead, which is enough for the files Word and LibreOffice write.
+ */
+function isEncryptedWord97(data: Buffer): boolean {
+  for (let at = 512; at + 12 <= data.length; at += 512) {
+    if (data.readUInt16LE(at) === 0xa5ec) return (data.readUInt16LE(at + 0x0a) & 0x0100) !== 0;
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
 import { formatBytes } from '../../common/upload-rules.ts';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
-import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem } from './content-type.ts';
+import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
 
 export interface RawUpload {
   field: string;
@@ -46,6 +46,12 @@ export function checkUpload(upload: RawUpload, rule: UploadRule): CheckedUpload 
   if (!accepted) throw fail(unsupportedMediaType(rule.wrongType));
   if (upload.data.length > rule.maxBytes) {
     throw fail(payloadTooLarge(`${rule.label} is too large: the limit is ${formatBytes(rule.maxBytes)}.`));
+  }
+  // Before the name check: a protected .docx is an OLE container, which would otherwise read as a misnamed .doc.
+  if (kind === 'doc' && wordEncrypted(upload.data)) {
+    throw fail(
+      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
+    );
   }
   const ext = /\.[A-Za-z0-9]+$/.exec(upload.filename)?.[0]?.toLowerCase();
   const effective: DetectedKind = kind === 'docx' && !rule.accept.includes('docx') ? 'zip' : kind;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixture } from '../testing/harness.ts';
 import { ExtractionError, extractText } from './extract.ts';
+import { encryptedDoc, encryptedDocx } from '../files/testing.ts';
 import { tokenize, wordsOf } from './text.ts';
 
 /** The words of the paper as written (manuscript.html, without its <head>). */
@@ -81,6 +82,14 @@ describe('files whose text cannot be read', () => {
     expect(err).toMatchObject({ code });
     expect(err.message).toMatch(message);
     expect(err.status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('says a password-protected Word file is protected (.docx and .doc)', async () => {
+    for (const data of [encryptedDocx(), encryptedDoc()]) {
+      const err = await extractText(data).catch((e) => e);
+      expect(err).toMatchObject({ code: 'encrypted' });
+      expect(err.message).toMatch(/password-protected/);
+    }
   });
 
   it('reads the format from the bytes: a Word file is read whatever it is called', async () => {

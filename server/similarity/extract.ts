@@ -4,7 +4,7 @@
  * code and a message a person can act on; a PDF without a text layer is an error, never "0 % similar".
  */
 import { createRequire } from 'node:module';
-import { type DetectedKind, detectKind, pdfProblem } from '../files/content-type.ts';
+import { type DetectedKind, detectKind, pdfProblem, wordEncrypted } from '../files/content-type.ts';
 import { normalizeText, tokenize } from './text.ts';
 
 export type ExtractionErrorCode = 'empty' | 'unsupported' | 'encrypted' | 'corrupt' | 'no_text';
@@ -97,9 +97,7 @@ type WordDocument = { getBody(): string; getFootnotes(): string; getEndnotes(): 
 type WordExtractorClass = new () => { extract(source: Buffer): Promise<WordDocument> };
 
 async function extractWord(data: Buffer, kind: 'doc' | 'docx'): Promise<ExtractedText> {
-  // A password-protected Word 2007+ file is an OLE container holding an "EncryptedPackage" stream.
-  if (kind === 'doc' && data.includes(Buffer.from('EncryptedPackage', 'utf16le'))) throw new ExtractionError('encrypted');
-  if (kind === 'doc' && isEncryptedWord97(data)) throw new ExtractionError('encrypted');
+  if (wordEncrypted(data)) throw new ExtractionError('encrypted');
   const WordExtractor = createRequire(import.meta.url)('word-extractor') as WordExtractorClass;
   let doc: WordDocument;
   try {
@@ -115,14 +113,3 @@ async function extractWord(data: Buffer, kind: 'doc' | 'docx'): Promise<Extracte
   return { kind, text, pages: null };
 }
 
-/**
- * Word 97–2003 files store an "encrypted" flag in the File Information Block at the start of the
- * WordDocument stream. Finding that stream needs the OLE directory; the FIB's magic (0xA5EC) is looked
- * for at sector boundaries instead, which is enough for the files Word and LibreOffice write.
- */
-function isEncryptedWord97(data: Buffer): boolean {
-  for (let at = 512; at + 12 <= data.length; at += 512) {
-    if (data.readUInt16LE(at) === 0xa5ec) return (data.readUInt16LE(at + 0x0a) & 0x0100) !== 0;
-  }
-  return false;
-}
