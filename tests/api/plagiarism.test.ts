@@ -5,6 +5,7 @@ import type { SimilarityReportData } from '../../common/similarity.ts';
 import type { SessionUser } from '../../server/accounts/service.ts';
 import { users } from '../../server/accounts/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
+import { BusyError } from '../../server/similarity/pool.ts';
 import { UNPUBLISHED_LABEL } from '../../server/similarity/report.ts';
 import { similarityDocuments } from '../../server/similarity/tables.ts';
 import { textPdf } from '../../server/similarity/testing.ts';
@@ -171,6 +172,22 @@ describe('POST /api/plagiarism: refusals', () => {
     const res = await check(researcher, { file: { name: 'paper.pdf', data: fixture('manuscript.pdf') } }, { minMatchWords: '1' });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ minMatchWords: 'At least 3 words.' });
+  });
+
+  it('answers 503 with Retry-After when the checker is full (its queue is tested in the service)', async () => {
+    const sim = t.services.similarity;
+    const original = sim.check;
+    sim.check = async () => {
+      throw new BusyError();
+    };
+    try {
+      const res = await check(researcher, { file: { name: 'paper.pdf', data: fixture('manuscript.pdf') } });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().message).toBe('The checker is busy with other files right now. Please try again in a minute.');
+      expect(res.headers['retry-after']).toBe('30');
+    } finally {
+      sim.check = original;
+    }
   });
 
   it('limits checks per account (RATE_LIMIT_PLAGIARISM) with 429 and Retry-After', async () => {
