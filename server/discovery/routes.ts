@@ -80,11 +80,13 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
 
   // OAI-PMH: GET with a query string, or POST with a form-encoded body, as the protocol allows.
   await app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_request, body, done) => done(null, body),
-    );
+    // The protocol asks for form-encoded POSTs; any other body type is read the same way, so that a
+    // harvester always gets an OAI-PMH answer (an error in XML at worst), never the JSON API's 415.
+    for (const type of ['application/x-www-form-urlencoded', '*']) {
+      scope.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) =>
+        done(null, body),
+      );
+    }
     const answer = async (args: URLSearchParams, reply: FastifyReply) => {
       const xml = await oai.respond(args);
       return reply.type(XML).header('cache-control', 'no-store').send(xml);

@@ -278,6 +278,20 @@ describe('harvesting every record', () => {
     expect(text(doc.GetRecord.record[0].metadata['oai_dc:dc']['dc:title'])).toBe(TRICKY_TITLE);
     expect(doc.request['@_verb']).toBe('GetRecord');
   });
+
+  it('answers a POST of another body type in OAI-PMH XML, never the JSON API 415', async () => {
+    for (const [type, payload] of [
+      ['text/plain', 'verb=Identify'],
+      ['application/json', '{"verb":"Identify"}'],
+    ]) {
+      const res = await harvester.inject({ method: 'POST', url: '/oai', headers: { 'content-type': type }, payload });
+      expect(res.statusCode, type).toBe(200);
+      expect(res.headers['content-type']).toBe('text/xml; charset=utf-8');
+      const doc = parseXml(res.body)['OAI-PMH'];
+      if (type === 'text/plain') expect(doc.Identify).toBeDefined();
+      else expect(doc.error[0]['@_code']).toBe('badVerb');
+    }
+  });
 });
 
 describe('GetRecord', () => {
