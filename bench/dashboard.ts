@@ -195,7 +195,7 @@ const CASES: [string, () => Promise<unknown>][] = [
   ['API articles (100)', api('/api/editor/articles')],
   ['API pending users', api('/api/editor/pending-users')],
   ['API users search', api('/api/admin/users?q=user_19&role=author')],
-  ['Pending users (loader)', () => accounts.pendingUsers()],
+  ['Pending users, first page (loader)', () => accounts.pendingUsersPage({ limit: 50, offset: 0 })],
   ['Users, first page (loader)', () => accounts.listUsers({ limit: 25, offset: 0 })],
   ['Users, search + filters (loader)', () => accounts.listUsers({ q: 'okafor', role: 'author', status: 'approved', limit: 25, offset: 0 })],
   ['Articles, first page (loader)', () => catalog.editorArticles({ limit: 25, offset: 0 })],

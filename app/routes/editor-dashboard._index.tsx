@@ -1,7 +1,8 @@
-import { Form, data } from 'react-router';
+import { Form, data, useLocation } from 'react-router';
+import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
-import { requireEditor } from '../components/dashboard/guard.server.ts';
+import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, textField } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard._index';
@@ -11,9 +12,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
+const PAGE_SIZE = 50;
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
-  return { pending: await context.services.accounts.pendingUsers() };
+  const { page, limit, offset } = pageOf(new URL(request.url), PAGE_SIZE);
+  const { users, total } = await context.services.accounts.pendingUsersPage({ limit, offset });
+  return { pending: users, total, page, size: PAGE_SIZE };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -45,7 +50,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function PendingUsers({ loaderData, actionData }: Route.ComponentProps) {
-  const { pending } = loaderData;
+  const { pending, total, page, size } = loaderData;
+  const location = useLocation();
   return (
     <section aria-labelledby="pending-title">
       <h1 id="pending-title">Pending users</h1>
@@ -55,7 +61,7 @@ export default function PendingUsers({ loaderData, actionData }: Route.Component
       ) : (
         <TableScroll labelledBy="pending-caption">
           <table className="dash-table">
-            <caption id="pending-caption">Accounts waiting for approval ({pending.length})</caption>
+            <caption id="pending-caption">Accounts waiting for approval ({total}), oldest first</caption>
             <thead>
               <tr>
                 <th scope="col">Id</th>
@@ -94,6 +100,7 @@ export default function PendingUsers({ loaderData, actionData }: Route.Component
           </table>
         </TableScroll>
       )}
+      <Pagination page={page} total={total} size={size} search={location.search} label="Pending user pages" />
     </section>
   );
 }

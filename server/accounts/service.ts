@@ -210,12 +210,26 @@ export class AccountsService {
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
   }
 
+  /** Accounts waiting for approval, oldest first: all of them (the API), or one page and the total (the dashboard). */
   async pendingUsers() {
+    return this.pendingQuery();
+  }
+
+  async pendingUsersPage(page: { limit: number; offset: number }) {
+    const [rows, [{ total }]] = await Promise.all([
+      this.pendingQuery().limit(page.limit).offset(page.offset),
+      this.db.select({ total: count() }).from(users).where(eq(users.status, 'pending')),
+    ]);
+    return { users: rows, total };
+  }
+
+  private pendingQuery() {
     return this.db
       .select({ id: users.id, username: users.username, email: users.email, role: users.role })
       .from(users)
       .where(eq(users.status, 'pending'))
-      .orderBy(asc(users.createdAt), asc(users.id));
+      .orderBy(asc(users.createdAt), asc(users.id))
+      .$dynamic();
   }
 
   async listUsers(filter: { q?: string; role?: Role; status?: Status; limit: number; offset: number }) {
