@@ -9,6 +9,12 @@ import type { CheckedUpload } from './uploads.ts';
 export type StoredFile = typeof storedFiles.$inferSelect;
 
 export class FileService {
+  /**
+   * Blobs that uploads in progress are using, with how many: a failed upload never deletes a blob that a
+   * concurrent upload of the same bytes (content-addressed: the same key) is about to commit a row for.
+   */
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly db: Db,
     readonly blobs: BlobStore,
@@ -24,10 +30,13 @@ export class FileService {
     work: (tx: Tx, files: StoredFile[]) => Promise<T>,
   ): Promise<T> {
     const created: string[] = [];
+    const using: string[] = [];
     try {
       const puts: Awaited<ReturnType<BlobStore['put']>>[] = [];
       for (const u of uploads) {
         const put = await this.blobs.put(u.data);
+        this.inFlight.set(put.key, (this.inFlight.get(put.key) ?? 0) + 1);
+        using.push(put.key);
         if (put.created) created.push(put.key);
         puts.push(put);
       }
@@ -49,7 +58,10 @@ export class FileService {
         return work(tx, rows);
       });
     } catch (err) {
+      this.release(using);
+      using.length = 0;
       for (const key of created) {
+        if (this.inFlight.has(key)) continue; // another upload of the same bytes is still going on
         const [still] = await this.db
           .select({ id: storedFiles.id })
           .from(storedFiles)
@@ -59,6 +71,16 @@ export class FileService {
         if (!still) await this.blobs.delete(key).catch(() => undefined);
       }
       throw err;
+    } finally {
+      this.release(using);
+    }
+  }
+
+  private release(keys: string[]) {
+    for (const key of keys) {
+      const n = (this.inFlight.get(key) ?? 1) - 1;
+      if (n > 0) this.inFlight.set(key, n);
+      else this.inFlight.delete(key);
     }
   }
 
