@@ -34,7 +34,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     settings.journal(),
     // The counts are a courtesy: if they cannot be read, the page goes without them.
     metrics.articleMetrics(id).then(
-      (m) => m.totals,
+      (m) => ({ ...m.totals, months: m.months.slice(-12).reverse() }),
       (err: unknown) => {
         log.warn({ err, articleId: id }, 'Usage counts could not be read');
         return null;
@@ -181,6 +181,30 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
               <dt>Usage</dt>
               <dd>
                 {countLabel(usage.views, 'view')}, {countLabel(usage.downloads, 'download')}
+                {usage.months.length ? (
+                  <details className="usage-months">
+                    <summary>By month</summary>
+                    <table>
+                      <caption className="visually-hidden">Views and downloads by month, newest first</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Month</th>
+                          <th scope="col">Views</th>
+                          <th scope="col">Downloads</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {usage.months.map((m) => (
+                          <tr key={m.month}>
+                            <th scope="row">{m.month}</th>
+                            <td>{m.views}</td>
+                            <td>{m.downloads}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </details>
+                ) : null}
               </dd>
             </div>
           ) : null}

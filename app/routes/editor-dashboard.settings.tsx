@@ -1,5 +1,6 @@
 import { Form, data } from 'react-router';
 import {
+  type DOWNLOAD_POLICIES,
   JOURNAL_SETTINGS_FIELDS,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
@@ -81,6 +82,15 @@ const LABELS: Record<keyof JournalSettingsEdit, string> = {
   downloads: 'Who may download articles',
 };
 
+const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: string; hint: string }[] = [
+  {
+    value: 'approved-accounts',
+    label: 'Approved accounts',
+    hint: 'Readers register and are approved by the editorial board before they download.',
+  },
+  { value: 'open', label: 'Anyone', hint: 'Published PDFs open without an account.' },
+];
+
 export default function JournalSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const refused = actionData && !actionData.ok ? actionData : null;
   // After a refusal the form shows what was typed; after a save, the stored values (the loader ran again).
@@ -149,38 +159,24 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             </p>
           ) : null}
           <div className="choice__options">
-            <div className="choice__option">
-              <input
-                type="radio"
-                id="js-downloads-accounts"
-                name="downloads"
-                value="approved-accounts"
-                defaultChecked={values.downloads === 'approved-accounts'}
-                aria-describedby="js-downloads-accounts-hint"
-              />
-              <label htmlFor="js-downloads-accounts">
-                <span className="choice__label">Approved accounts</span>
-                <span id="js-downloads-accounts-hint" className="choice__hint">
-                  Readers register and are approved by the editorial board before they download.
-                </span>
-              </label>
-            </div>
-            <div className="choice__option">
-              <input
-                type="radio"
-                id="js-downloads-open"
-                name="downloads"
-                value="open"
-                defaultChecked={values.downloads === 'open'}
-                aria-describedby="js-downloads-open-hint"
-              />
-              <label htmlFor="js-downloads-open">
-                <span className="choice__label">Anyone</span>
-                <span id="js-downloads-open-hint" className="choice__hint">
-                  Published PDFs open without an account.
-                </span>
-              </label>
-            </div>
+            {DOWNLOAD_CHOICES.map((c) => (
+              <div className="choice__option" key={c.value}>
+                <input
+                  type="radio"
+                  id={`js-downloads-${c.value}`}
+                  name="downloads"
+                  value={c.value}
+                  defaultChecked={values.downloads === c.value}
+                  aria-describedby={`js-downloads-${c.value}-hint`}
+                />
+                <label htmlFor={`js-downloads-${c.value}`}>
+                  <span className="choice__label">{c.label}</span>
+                  <span id={`js-downloads-${c.value}-hint`} className="choice__hint">
+                    {c.hint}
+                  </span>
+                </label>
+              </div>
+            ))}
           </div>
           <p className="field__hint">
             DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes

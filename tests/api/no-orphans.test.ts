@@ -72,19 +72,19 @@ const post = async (
   });
 };
 
+const manuscriptFields = (title: string) => ({
+  title,
+  articleType: 'Research Article',
+  keywords: 'a, b, c, d',
+  abstract: 'Abstract.',
+  authors: JSON.stringify([{ name: 'Priya Raman', email: 'priya@example.org', affiliation: 'IIT Madras' }]),
+});
+
 async function submitted(): Promise<number> {
   const res = await post(
     '/api/submission/submit',
     author,
-    {
-      title: 'A manuscript for failure tests',
-      articleType: 'Research Article',
-      keywords: 'a, b, c, d',
-      abstract: 'Abstract.',
-      authors: JSON.stringify([
-        { name: 'Priya Raman', email: 'priya@example.org', affiliation: 'IIT Madras' },
-      ]),
-    },
+    manuscriptFields('A manuscript for failure tests'),
     { submissionFile: { name: 'm.pdf', data: freshPdf() } },
   );
   expect(res.statusCode, res.body).toBe(201);
@@ -199,15 +199,7 @@ describe('an upload cut off in the middle', () => {
   it('is refused with a 4xx and stores nothing', async () => {
     const before = await counts();
     const body = await multipart(
-      {
-        title: 'Cut off',
-        articleType: 'Research Article',
-        keywords: 'a, b, c, d',
-        abstract: 'Abstract.',
-        authors: JSON.stringify([
-          { name: 'Priya Raman', email: 'priya@example.org', affiliation: 'IIT Madras' },
-        ]),
-      },
+      manuscriptFields('Cut off'),
       { submissionFile: { name: 'm.pdf', data: freshPdf() } },
     );
     const payload = Buffer.from(body.payload as Buffer);
