@@ -171,7 +171,7 @@ test.describe('usage counts', () => {
     await other.reload();
     await expect(other.locator('.article-facts')).toContainText(/Usage\s*2 views, 0 downloads/);
     // ...and by month, as the API counts them.
-    await other.getByText('By month').click();
+    await other.getByText('By month', { exact: true }).click();
     const month = other.getByRole('table', { name: 'Views and downloads by month, newest first' });
     await expect(month.getByRole('row').nth(1)).toHaveText(
       new RegExp(`^${new Date().toISOString().slice(0, 7)}\\s*2\\s*0$`),
