@@ -130,7 +130,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           const article = await catalog.updateArticle(auth.user, id, parsed.data);
           return done(`“${article.title}” updated.`);
         }
-        const pdf = checkUpload(
+        const pdf = await checkUpload(
           { field: 'pdf', filename: pdfFile!.name, data: Buffer.from(await pdfFile!.arrayBuffer()) },
           { ...ARTICLE_PDF_RULE, maxBytes: max },
         );
@@ -143,7 +143,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         const file = chosenFile(form, 'pdf');
         if (!file)
           return fail(400, 'Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-        const pdf = checkUpload(
+        const pdf = await checkUpload(
           { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
           { ...ARTICLE_PDF_RULE, maxBytes: max },
         );

@@ -165,7 +165,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       }
       const file = chosenFile(form, 'pdf');
       const pdf = file
-        ? checkUpload(
+        ? await checkUpload(
             { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
             { ...ARTICLE_PDF_RULE, maxBytes: max },
           )

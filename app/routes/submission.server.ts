@@ -65,12 +65,12 @@ export async function checkedManuscriptFiles(
     filename: file.name,
     data: Buffer.from(await file.arrayBuffer()),
   });
-  const manuscript = checkUpload(await raw(MANUSCRIPT_RULE.field, main), {
+  const manuscript = await checkUpload(await raw(MANUSCRIPT_RULE.field, main), {
     ...MANUSCRIPT_RULE,
     maxBytes: limits.manuscript,
   });
   const additional = zip
-    ? checkUpload(await raw(ADDITIONAL_RULE.field, zip), { ...ADDITIONAL_RULE, maxBytes: limits.additional })
+    ? await checkUpload(await raw(ADDITIONAL_RULE.field, zip), { ...ADDITIONAL_RULE, maxBytes: limits.additional })
     : undefined;
   return { manuscript, additional };
 }

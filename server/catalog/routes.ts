@@ -297,7 +297,7 @@ export function catalogRoutes(api: Api, services: Services) {
       if (!fields.success) throw validationError(fields.error);
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-      const pdf = checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
+      const pdf = await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
       const article = await catalog.uploadArticle(auth!.user, fields.data, pdf);
       reply.code(201);
       return { message: 'Article published.', article };
@@ -349,7 +349,7 @@ export function catalogRoutes(api: Api, services: Services) {
       const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-      const pdf = checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
+      const pdf = await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
       const article = await catalog.replaceArticlePdf(auth!.user, params.id, pdf);
       return { message: 'PDF replaced.', article };
     },

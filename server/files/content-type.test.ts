@@ -28,7 +28,7 @@ describe('content detection on real files', () => {
     expect(detectKind(fixture(name))).toBe(kind);
   });
 
-  it('finds encrypted and truncated PDFs', () => {
+  it('finds encrypted and truncated PDFs', async () => {
     expect(pdfProblem(fixture('encrypted.pdf'))).toBe('encrypted');
     expect(pdfProblem(fixture('truncated.pdf'))).toBe('truncated');
     expect(pdfProblem(fixture('manuscript.pdf'))).toBeNull();
@@ -39,51 +39,82 @@ describe('content detection on real files', () => {
 
 describe('checkUpload', () => {
   const check = (name: string, rule = manuscriptRule, filename = name) =>
-    checkUpload({ field: 'submissionFile', filename, data: fixture(name) }, { ...rule, accept: [...rule.accept] });
+    checkUpload(
+      { field: 'submissionFile', filename, data: fixture(name) },
+      { ...rule, accept: [...rule.accept] },
+    );
 
-  it('accepts the real manuscript in every format, and a scanned PDF', () => {
-    for (const name of ['manuscript.pdf', 'manuscript.doc', 'manuscript.docx', 'twocolumn.pdf', 'scanned.pdf']) {
-      expect(check(name).mediaType).toMatch(/pdf|word|msword/);
+  it('accepts the real manuscript in every format, and a scanned PDF', async () => {
+    // owner-locked.pdf is encrypted with an owner password only (printing and changes restricted): it opens
+    // for everyone, so it is a readable manuscript.
+    for (const name of [
+      'manuscript.pdf',
+      'manuscript.doc',
+      'manuscript.docx',
+      'twocolumn.pdf',
+      'scanned.pdf',
+      'owner-locked.pdf',
+    ]) {
+      expect((await check(name)).mediaType).toMatch(/pdf|word|msword/);
     }
   });
 
-  it('refuses disguised, empty, damaged and protected files with clear messages', () => {
-    expect(() => check('png-named.pdf')).toThrow(expect.objectContaining({ status: 415, message: 'Must be Word or PDF.' }));
-    expect(() => check('empty.pdf')).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/empty/) }));
-    expect(() => check('truncated.pdf')).toThrow(expect.objectContaining({ status: 422, message: expect.stringMatching(/damaged/) }));
-    expect(() => check('encrypted.pdf')).toThrow(
+  it('refuses disguised, empty, damaged and protected files with clear messages', async () => {
+    await expect(check('png-named.pdf')).rejects.toEqual(
+      expect.objectContaining({ status: 415, message: 'Must be Word or PDF.' }),
+    );
+    await expect(check('empty.pdf')).rejects.toEqual(
+      expect.objectContaining({ status: 400, message: expect.stringMatching(/empty/) }),
+    );
+    await expect(check('truncated.pdf')).rejects.toEqual(
+      expect.objectContaining({ status: 422, message: expect.stringMatching(/damaged/) }),
+    );
+    await expect(check('encrypted.pdf')).rejects.toEqual(
       expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }),
     );
   });
 
-  it('refuses password-protected Word files as protected, even a .docx (an OLE container once encrypted)', () => {
+  it('refuses password-protected Word files as protected, even a .docx (an OLE container once encrypted)', async () => {
     for (const [data, filename] of [
       [encryptedDocx(), 'paper.docx'],
       [encryptedDoc(), 'paper.doc'],
     ] as const) {
       expect(wordEncrypted(data)).toBe(true);
-      expect(() =>
-        checkUpload({ field: 'submissionFile', filename, data }, { ...manuscriptRule, accept: [...manuscriptRule.accept] }),
-      ).toThrow(expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }));
+      await expect(
+        checkUpload(
+          { field: 'submissionFile', filename, data },
+          { ...manuscriptRule, accept: [...manuscriptRule.accept] },
+        ),
+      ).rejects.toEqual(
+        expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }),
+      );
     }
     expect(wordEncrypted(fixture('manuscript.doc'))).toBe(false);
     expect(wordEncrypted(fixture('manuscript.docx'))).toBe(false);
   });
 
-  it('refuses content that contradicts the name', () => {
-    expect(() => check('manuscript.pdf', manuscriptRule, 'paper.docx')).toThrow(expect.objectContaining({ status: 415 }));
+  it('refuses content that contradicts the name', async () => {
+    await expect(check('manuscript.pdf', manuscriptRule, 'paper.docx')).rejects.toEqual(
+      expect.objectContaining({ status: 415 }),
+    );
   });
 
-  it('refuses files over the limit with 413', () => {
-    expect(() => check('manuscript.pdf', { ...manuscriptRule, maxBytes: 1000 })).toThrow(
+  it('refuses files over the limit with 413', async () => {
+    await expect(check('manuscript.pdf', { ...manuscriptRule, maxBytes: 1000 })).rejects.toEqual(
       expect.objectContaining({ status: 413, message: expect.stringMatching(/too large/) }),
     );
   });
 
-  it('checks the additional file is a real ZIP', () => {
-    const zipRule = { label: 'The additional file', accept: ['zip'] as const, maxBytes: 1 << 20, wrongType: 'Must be .zip.' };
-    expect(check('supplementary.zip', zipRule as never).kind).toBe('zip');
-    expect(() => check('not-a-zip.zip', zipRule as never)).toThrow(expect.objectContaining({ status: 415 }));
+  it('checks the additional file is a real ZIP', async () => {
+    const zipRule = {
+      label: 'The additional file',
+      accept: ['zip'] as const,
+      maxBytes: 1 << 20,
+      wrongType: 'Must be .zip.',
+    };
+    expect((await check('supplementary.zip', zipRule as never)).kind).toBe('zip');
+    await expect(check('not-a-zip.zip', zipRule as never)).rejects.toEqual(
+      expect.objectContaining({ status: 415 }),
+    );
   });
 });
-

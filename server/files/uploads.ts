@@ -31,9 +31,10 @@ const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
 
 /**
  * Checks an upload by its content: empty, too large, wrong kind (whatever its name says), a name that
- * contradicts the content, and PDFs that are encrypted or cut short. Throws a 4xx with a clear message.
+ * contradicts the content, and PDFs or Word files that need a password or are cut short. Throws a 4xx with a
+ * clear message.
  */
-export function checkUpload(upload: RawUpload, rule: UploadRule): CheckedUpload {
+export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<CheckedUpload> {
   const field = { [upload.field]: '' };
   const fail = (err: HttpError) => {
     field[upload.field] = err.message;
@@ -60,7 +61,7 @@ export function checkUpload(upload: RawUpload, rule: UploadRule): CheckedUpload 
   }
   if (kind === 'pdf') {
     const problem = pdfProblem(upload.data);
-    if (problem === 'encrypted') {
+    if (problem === 'encrypted' && (await needsPassword(upload.data))) {
       throw fail(
         new HttpError(422, `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
       );
@@ -71,6 +72,22 @@ export function checkUpload(upload: RawUpload, rule: UploadRule): CheckedUpload 
   }
   const filename = sanitizeFilename(upload.filename) || `upload${EXTENSIONS[effective]?.[0] ?? ''}`;
   return { ...upload, filename, kind: effective, mediaType: MEDIA_TYPES[effective] };
+}
+
+/**
+ * An encrypted PDF may need no password to open: one with only an owner password (printing or copying
+ * restricted, as some exports set) opens for everyone. Only a PDF that asks for a password is refused.
+ */
+async function needsPassword(data: Buffer): Promise<boolean> {
+  const { getDocumentProxy } = await import('unpdf');
+  try {
+    const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
+    await pdf.destroy().catch(() => undefined);
+    return false;
+  } catch (err) {
+    // Anything else (a damaged file) is for the next checks and for extraction to report.
+    return (err as { name?: string })?.name === 'PasswordException';
+  }
 }
 
 /** Keeps a readable original name, without paths or control characters. */

@@ -84,6 +84,12 @@ describe('files whose text cannot be read', () => {
     expect(err.status).toBeGreaterThanOrEqual(400);
   });
 
+  it('reads a PDF that has only an owner password (it opens without one) like the plain PDF', async () => {
+    const locked = await extractText(fixture('owner-locked.pdf'));
+    const plain = await extractText(fixture('manuscript.pdf'));
+    expect(locked.text).toBe(plain.text);
+  });
+
   it('says a password-protected Word file is protected (.docx and .doc)', async () => {
     for (const data of [encryptedDocx(), encryptedDoc()]) {
       const err = await extractText(data).catch((e) => e);

@@ -4,7 +4,7 @@
  * code and a message a person can act on; a PDF without a text layer is an error, never "0 % similar".
  */
 import { createRequire } from 'node:module';
-import { type DetectedKind, detectKind, pdfProblem, wordEncrypted } from '../files/content-type.ts';
+import { type DetectedKind, detectKind, wordEncrypted } from '../files/content-type.ts';
 import { normalizeText, tokenize } from './text.ts';
 
 export type ExtractionErrorCode = 'empty' | 'unsupported' | 'encrypted' | 'corrupt' | 'no_text';
@@ -53,7 +53,7 @@ export async function extractText(data: Buffer | Uint8Array): Promise<ExtractedT
 }
 
 async function extractPdf(data: Buffer): Promise<ExtractedText> {
-  if (pdfProblem(data) === 'encrypted') throw new ExtractionError('encrypted');
+  // An encrypted PDF that opens without a password (owner password only) is read; pdf.js tells the others.
   const { getDocumentProxy } = await import('unpdf');
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {

@@ -49,7 +49,7 @@ export async function checkUploadedFile(
 ): Promise<SimilarityReport> {
   services.plagiarismLimiter.hit(`user:${user.id}`);
   if (!file) throw badRequest(MESSAGES.plagiarismNoFile, { file: MESSAGES.plagiarismNoFile });
-  const upload = checkUpload(file, { ...PLAGIARISM_RULE, maxBytes: services.config.MAX_MANUSCRIPT_SIZE });
+  const upload = await checkUpload(file, { ...PLAGIARISM_RULE, maxBytes: services.config.MAX_MANUSCRIPT_SIZE });
   try {
     return await services.similarity.check(upload, {
       viewer: can('editorial', user) ? 'editor' : 'reader',

@@ -33,14 +33,17 @@ const refusals = {
 const fileParams = z.object({ id: idParamSchema.shape.id, fileId: idParamSchema.shape.id });
 
 /** The manuscript and the optional ZIP of a submission or a revision, checked by content. */
-function manuscriptFiles(services: Services, body: MultipartBody): { manuscript: CheckedUpload; additional?: CheckedUpload } {
+async function manuscriptFiles(
+  services: Services,
+  body: MultipartBody,
+): Promise<{ manuscript: CheckedUpload; additional?: CheckedUpload }> {
   const { MAX_MANUSCRIPT_SIZE, MAX_ADDITIONAL_SIZE } = services.config;
   if (!body.files.submissionFile) {
     throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   }
-  const manuscript = checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
+  const manuscript = await checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
   const additional = body.files.additionalZip
-    ? checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
+    ? await checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
     : undefined;
   return { manuscript, additional };
 }
@@ -92,7 +95,7 @@ export function submissionRoutes(api: Api, services: Services) {
       const body = await readManuscriptForm(services, request);
       const fields = submissionFieldsSchema.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
-      const { manuscript, additional } = manuscriptFiles(services, body);
+      const { manuscript, additional } = await manuscriptFiles(services, body);
       const created = await submissions.submit(auth!.user, fields.data, manuscript, additional);
       reply.code(201);
       return { message: MESSAGES.submissionSuccess, ...created };
@@ -158,7 +161,7 @@ export function submissionRoutes(api: Api, services: Services) {
       const body = await readManuscriptForm(services, request);
       const fields = revisionFieldsSchema.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
-      const { manuscript, additional } = manuscriptFiles(services, body);
+      const { manuscript, additional } = await manuscriptFiles(services, body);
       return submissions.revise(auth!.user, params.id, fields.data.message, manuscript, additional);
     },
   });
@@ -222,7 +225,7 @@ export function submissionRoutes(api: Api, services: Services) {
       const fields = publishFields.safeParse(body.fields);
       if (!fields.success) throw validationError(fields.error);
       const pdf = body.files.pdf
-        ? checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
+        ? await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
         : undefined;
       const articleId = await submissions.publish(auth!.user, params.id, fields.data, pdf, services.catalog);
       reply.code(201);

@@ -62,7 +62,7 @@ async function counts() {
 }
 
 describe('manuscript submission', () => {
-  it.each([['manuscript.pdf'], ['manuscript.docx'], ['manuscript.doc']])(
+  it.each([['manuscript.pdf'], ['manuscript.docx'], ['manuscript.doc'], ['owner-locked.pdf']])(
     'accepts %s with the supplementary ZIP, stores everything, and acknowledges by e-mail',
     async (name) => {
       const mailsBefore = t.mail.length;
