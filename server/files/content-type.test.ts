@@ -28,7 +28,7 @@ describe('content detection on real files', () => {
     expect(detectKind(fixture(name))).toBe(kind);
   });
 
-  it('finds encrypted and truncated PDFs', async () => {
+  it('finds encrypted and truncated PDFs', () => {
     expect(pdfProblem(fixture('encrypted.pdf'))).toBe('encrypted');
     expect(pdfProblem(fixture('truncated.pdf'))).toBe('truncated');
     expect(pdfProblem(fixture('manuscript.pdf'))).toBeNull();
