@@ -73,15 +73,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const limits = uploadLimits(context);
   const fail = (status: number, message: string, errors: Record<string, string> = {}, note = '') =>
     data<RevisionFormState & { ok: false }>({ ok: false, note, errors, message }, { status });
-  let form: FormData;
+  let read: Awaited<ReturnType<typeof readUploadForm>>;
   try {
-    form = await readUploadForm(request, limits);
+    read = await readUploadForm(request, limits);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
     return fail(refused.status, refused.message);
   }
+  const { form } = read;
   const note = typeof form.get('message') === 'string' ? (form.get('message') as string) : '';
+  if (read.refused) {
+    return fail(read.refused.status, read.refused.message, { submissionFile: read.refused.message }, note);
+  }
   const auth = context.auth;
   if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.', {}, note);
   if (!auth || !can('submit', auth.user))

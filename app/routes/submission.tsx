@@ -65,9 +65,9 @@ type ActionResult = SubmissionFormState & { ok: false };
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const limits = uploadLimits(context);
-  let form: FormData;
+  let read: Awaited<ReturnType<typeof readUploadForm>>;
   try {
-    form = await readUploadForm(request, limits);
+    read = await readUploadForm(request, limits);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
@@ -82,10 +82,17 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: refused.status },
     );
   }
+  const { form } = read;
   const values = valuesFromForm(form);
   const authors = authorsFromForm(form);
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     data<ActionResult>({ ok: false, values, authors, errors, message }, { status });
+  // Files over the limit: refused, with what was typed kept (the files have to be chosen again).
+  if (read.refused) {
+    return fail(read.refused.status, `${read.refused.message} Choose smaller files; the rest of the form is kept.`, {
+      submissionFile: read.refused.message,
+    });
+  }
 
   const edit = parseIntent(form.get('intent'));
   if (edit)
