@@ -5,8 +5,6 @@ import {
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
-import { editableJournalSettings } from '../../server/content/routes.ts';
-import { JOURNAL_KEY } from '../../server/settings/service.ts';
 import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
 import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
@@ -24,11 +22,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
-  const { settings, content } = context.services;
-  return {
-    values: editableJournalSettings(await settings.journal()) as Record<keyof JournalSettingsEdit, string>,
-    base: await content.version(JOURNAL_KEY),
-  };
+  const { settings, version } = await context.services.content.journalSettingsForEdit();
+  return { values: settings as Record<keyof JournalSettingsEdit, string>, base: version };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {

@@ -30,8 +30,8 @@ const FORM_OVERHEAD = 1024 * 1024;
 const READ_OVERSIZE_UP_TO = 4;
 
 /**
- * The posted form. `formData()` holds the whole body in memory, so a body larger than the two files may be
- * is not parsed that way: its text fields are read from the stream and its files dropped as they arrive,
+ * The posted form. `formData()` holds the whole body in memory, so it only reads bodies within the limits.
+ * From a larger body only the text fields are read, from the stream, and the files dropped as they arrive,
  * so that the refusal ("too large") comes back with everything the author typed (`refused` is set, `form`
  * holds the text fields only). A body past a few times the limit is refused unread.
  */

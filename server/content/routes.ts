@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { messageResponse } from '../../common/api.ts';
-import { JOURNAL_SETTINGS_FIELDS, type JournalSettings, journalSettingsEditSchema } from '../../common/journal.ts';
+import { journalSettingsEditSchema } from '../../common/journal.ts';
 import type { Api } from '../http/api.ts';
 import type { Services } from '../services.ts';
-import { JOURNAL_KEY } from '../settings/service.ts';
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
@@ -18,20 +17,9 @@ const settingsResponse = z.object({
   version: z.string(),
 });
 
-/** The editable part of the journal's settings, as the admin's form shows it. */
-export function editableJournalSettings(journal: JournalSettings) {
-  return Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]])) as z.infer<
-    typeof journalSettingsEditSchema
-  >;
-}
-
 /** The journal's settings for the admin: title, ISSN, publisher and contact, Crossref deposit, downloads. */
 export function journalSettingsRoutes(api: Api, services: Services) {
-  const { content, settings } = services;
-  const current = async () => ({
-    settings: editableJournalSettings(await settings.journal()),
-    version: await content.version(JOURNAL_KEY),
-  });
+  const { content } = services;
 
   api.route({
     method: 'GET',
@@ -40,7 +28,7 @@ export function journalSettingsRoutes(api: Api, services: Services) {
     summary: "The journal's editable settings (title, ISSN, publisher, contact, DOI prefix, depositor, downloads)",
     auth: 'admin',
     responses: { 200: { description: 'The settings', schema: settingsResponse }, 401: errors[401], 403: errors[403] },
-    handler: current,
+    handler: () => content.journalSettingsForEdit(),
   });
 
   api.route({
@@ -66,7 +54,7 @@ export function journalSettingsRoutes(api: Api, services: Services) {
       return {
         message: changed.length ? 'The journal settings are saved.' : 'Nothing changed.',
         changed,
-        ...(await current()),
+        ...(await content.journalSettingsForEdit()),
       };
     },
   });

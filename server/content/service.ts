@@ -177,6 +177,15 @@ export class ContentService {
     );
   }
 
+  /** The editable part of the journal's settings, and the version an edit of them sends back. */
+  async journalSettingsForEdit(): Promise<{ settings: JournalSettingsEdit; version: string }> {
+    const journal = await this.settings.journal();
+    return {
+      settings: Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]])) as JournalSettingsEdit,
+      version: await this.version(JOURNAL_KEY),
+    };
+  }
+
   /**
    * The admin's edit of the journal's settings (title, ISSN, publisher and contact, Crossref deposit,
    * who may download): merged into the stored settings, refused with 409 when they changed since `base`.

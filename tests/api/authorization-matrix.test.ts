@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/accounts/tables.ts';
-import { editableJournalSettings } from '../../server/content/routes.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 /**
@@ -459,7 +458,7 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: async () => ({
       method: 'PUT',
       url: '/api/admin/journal-settings',
-      payload: editableJournalSettings(await t.services.settings.journal()),
+      payload: (await t.services.content.journalSettingsForEdit()).settings,
     }),
     expect: adminOnly(200),
   },
