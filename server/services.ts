@@ -8,6 +8,7 @@ import { type Config, publicUrl } from './config.ts';
 import { ContactService } from './contact/service.ts';
 import { ContentService } from './content/service.ts';
 import type { Database } from './db/client.ts';
+import { type Clock, systemClock } from './clock.ts';
 import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { RateLimiter } from './http/rate-limit.ts';
@@ -26,8 +27,9 @@ export interface Logger {
 }
 
 /** Every service, wired once: the composition root passes this to the API and to the pages. */
-export function createServices(config: Config, database: Database, log: Logger, overrides: { blobs?: BlobStore; mailer?: Mailer } = {}) {
+export function createServices(config: Config, database: Database, log: Logger, overrides: { blobs?: BlobStore; mailer?: Mailer; clock?: Clock } = {}) {
   const db = database.db;
+  const clock = overrides.clock ?? systemClock;
   const baseUrl = publicUrl(config);
   const mailer =
     overrides.mailer ??
@@ -63,6 +65,7 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const catalog = new CatalogService(db, { files, audit, baseUrl, similarity });
   return {
     config,
+    clock,
     database,
     db,
     log,

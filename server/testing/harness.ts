@@ -8,6 +8,7 @@ import type { Role, Status } from '../../common/roles.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { users } from '../accounts/tables.ts';
 import { buildApp } from '../app.ts';
+import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
@@ -64,6 +65,8 @@ export interface TestContext {
   app: FastifyInstance;
   mail: Mail[];
   dataDir: string;
+  /** The services' clock: stands still until a test moves it (`clock.advance(ms)`). */
+  clock: ManualClock;
   /** Creates an account directly in the database. */
   createUser(opts: { role: Role; status: Status; username?: string; password?: string }): Promise<{
     id: number;
@@ -100,7 +103,8 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
   });
   const database = await testDatabase();
   const mailer = captureMailer();
-  const services = createServices(config, database, silentLog, { mailer });
+  const clock = new ManualClock();
+  const services = createServices(config, database, silentLog, { mailer, clock });
   await seed(services, { demo: opts.demo ?? false });
   const app = await buildApp(services);
   await app.ready();
@@ -110,6 +114,7 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
     app,
     mail: mailer.sent,
     dataDir,
+    clock,
     async createUser({ role, status, username, password = 'password-123' }) {
       const name = username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
       const email = `${name}@example.org`;
