@@ -130,12 +130,39 @@ export const doiField = z
   .transform((v) => v.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:)/i, ''))
   .pipe(z.string().regex(DOI_PATTERN, 'DOI must look like 10.1234/abc.2025.001.'));
 
-const idField = (label: string) =>
-  z.coerce
-    .number(`${label} is required.`)
-    .int(`${label} must be a whole number.`)
-    .positive(`${label} is required.`)
-    .max(2_147_483_647, `${label} is not valid.`);
+const DIGITS = /^\s*\d{1,15}\s*$/;
+
+/**
+ * A whole number as forms, query strings and JSON send it: a number, or a text of digits. Nothing else is
+ * read as one (`true`, `[1]`, `1e3`, `0x10`, ` ` are refused, where JavaScript's Number() would take them).
+ */
+export const wholeNumber = (messages: { required: string; invalid: string }) => {
+  const error = (issue: { input?: unknown }) =>
+    issue.input === undefined || (typeof issue.input === 'string' && issue.input.trim() === '')
+      ? messages.required
+      : messages.invalid;
+  return z
+    .union([z.number({ error }).int({ error }), z.string({ error }).regex(DIGITS, { error })], { error })
+    .transform((v) => Number(v));
+};
+
+/** A database id: a whole number from 1 to 2147483647. */
+export const idField = (
+  label: string,
+  messages = { required: `${label} is required.`, invalid: `${label} is not valid.` },
+) => wholeNumber(messages).pipe(z.number().min(1, messages.invalid).max(2_147_483_647, messages.invalid));
+
+/** A count or a position in a list (limit, offset, page): a whole number within bounds, else `fallback`. */
+export const countField = (label: string, min: number, max: number, fallback: number) =>
+  wholeNumber({ required: `${label} is required.`, invalid: `${label} must be a whole number.` })
+    .pipe(z.number().min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`))
+    .default(fallback);
+
+/** An id from a form field or a URL: the number, or null for anything that is not one. */
+export function parseId(value: unknown): number | null {
+  const parsed = idField('Id').safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
 
 export const articleUploadFieldsSchema = z.object({
   title: requiredText('Title', LIMITS.title),
@@ -152,11 +179,12 @@ const currentYear = new Date().getFullYear();
 export const volumeSchema = z.object({
   title: requiredText('Title', LIMITS.title),
   volume_number: idField('Volume number'),
-  year: z.coerce
-    .number('Year is required.')
-    .int('Year must be a whole number.')
-    .min(1900, 'Year must be between 1900 and next year.')
-    .max(currentYear + 1, 'Year must be between 1900 and next year.'),
+  year: wholeNumber({ required: 'Year is required.', invalid: 'Year must be a whole number.' }).pipe(
+    z
+      .number()
+      .min(1900, 'Year must be between 1900 and next year.')
+      .max(currentYear + 1, 'Year must be between 1900 and next year.'),
+  ),
 });
 export type VolumeInput = z.infer<typeof volumeSchema>;
 

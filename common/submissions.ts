@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
-import { doiField, pagesField } from './schemas.ts';
+import { doiField, idField, pagesField } from './schemas.ts';
 
 /** A manuscript's road from arrival to decision. */
 export const SUBMISSION_STATUSES = [
@@ -73,11 +73,7 @@ export type DeskFilter = z.infer<typeof deskFilterSchema>;
 
 /** Publishing an accepted submission: the issue it goes into, its pages and DOI (the final PDF is a file). */
 export const publishSubmissionSchema = z.object({
-  issue_id: z.coerce
-    .number('Choose the issue.')
-    .int('Choose the issue.')
-    .positive('Choose the issue.')
-    .max(2_147_483_647, 'Choose the issue.'),
+  issue_id: idField('Issue', { required: 'Choose the issue.', invalid: 'Choose the issue.' }),
   pages: pagesField,
   doi: doiField,
 });

@@ -63,6 +63,16 @@ export function formatBytes(n: number): string {
   return `${n} bytes`;
 }
 
+/** The refusal of a file past its limit, in the same words wherever it is refused. */
+export function tooLargeMessage(rule: { label: string }, maxBytes: number): string {
+  return `${rule.label} is too large: the limit is ${formatBytes(maxBytes)}.`;
+}
+
+/** The form reader's limit for one file field of `rule`, with its refusal. */
+export function fileLimit(rule: { label: string }, maxBytes: number): { maxBytes: number; tooLarge: string } {
+  return { maxBytes, tooLarge: tooLargeMessage(rule, maxBytes) };
+}
+
 /** What the first bytes say a file is. A .docx is a ZIP, so both read as "zip" here. */
 type Sniffed = 'pdf' | 'doc' | 'zip' | 'other';
 
@@ -95,7 +105,7 @@ export async function fileProblem(
   if (file.size === 0) return `${rule.label} is empty (0 bytes). Please choose the right file.`;
   const ext = extensionOf(file.name);
   if (!rule.extensions.includes(ext)) return `${rule.wrongType} "${file.name}" is not one of these.`;
-  if (file.size > maxBytes) return `${rule.label} is too large: the limit is ${formatBytes(maxBytes)}.`;
+  if (file.size > maxBytes) return tooLargeMessage(rule, maxBytes);
   let head: Uint8Array;
   try {
     head = new Uint8Array(await file.slice(0, 1024).arrayBuffer());

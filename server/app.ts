@@ -1,4 +1,3 @@
-import fastifyMultipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
@@ -44,6 +43,8 @@ export async function buildApp(
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
+    // A body left unread (an upload refused part-way) is not drained to keep the connection: it closes.
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (error instanceof HttpError) {
       if (error.headers) reply.headers(error.headers);
       return reply.code(error.status).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
@@ -66,7 +67,9 @@ export async function buildApp(
 
   // The API speaks JSON (and multipart for uploads); a text/plain body is refused with 415, not guessed at.
   app.removeContentTypeParser('text/plain');
-  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+  // Uploads are left unread here: the route reads them with the one form reader (http/multipart.ts), with
+  // its limits, as they stream in.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
   const api = new Api(app, (request) => requestAuth(services.accounts, request));
   accountRoutes(api, services);

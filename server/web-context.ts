@@ -8,6 +8,8 @@ export interface WebContext {
   auth: AuthContext | null;
   clientIp: string;
   userAgent: string;
-  /** Whether cookies must be marked Secure. */
+  /** Whether cookies must be marked Secure (https, directly or behind a trusted proxy). */
   secure: boolean;
+  /** This response's Content-Security-Policy nonce, for the scripts the page renders. */
+  nonce: string;
 }

@@ -1,5 +1,22 @@
-import type { ZodError } from 'zod';
-import { fieldErrors } from '../../server/http/errors.ts';
+import { data } from 'react-router';
+import type { ZodType, z } from 'zod';
+import { UNSTORABLE_TEXT, isStorableText, validate } from '../../common/validate.ts';
+import { CROSS_SITE } from '../../server/http/auth.ts';
+import { type FormBodyLimits, type FormFile, NOT_A_FORM, readFormBody } from '../../server/http/form-body.ts';
+import { isCrossSite } from './session.server.ts';
+
+/**
+ * Page actions read their form here, and only here: one reader with limits (server/http/form-body.ts), the
+ * cross-site rule, the text rule and the shared Zod schemas, and one result shape for refusals.
+ */
+
+/** A refusal to show on the page: its HTTP status, a summary, each field's message. */
+export interface ClientError {
+  status: number;
+  message: string;
+  errors: Record<string, string>;
+  headers?: Record<string, string>;
+}
 
 /** What a failed form post sends back to its page: a summary, each field's message, what was typed. */
 export interface FormFailure<Values> {
@@ -9,27 +26,114 @@ export interface FormFailure<Values> {
   values: Values;
 }
 
-/** A form field's text; absent fields and file fields read as ''. */
-export function textField(form: FormData, name: string): string {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
+/** A posted form: its text fields and chosen files. */
+export class PostedForm {
+  constructor(
+    private readonly fields: Map<string, string[]> = new Map(),
+    private readonly files: Map<string, FormFile> = new Map(),
+  ) {}
+
+  /** A field's (first) text; '' when absent. */
+  text(name: string): string {
+    return this.fields.get(name)?.[0] ?? '';
+  }
+
+  /** Every value a field was sent with (checkboxes, repeated rows). */
+  all(name: string): string[] {
+    return this.fields.get(name) ?? [];
+  }
+
+  has(name: string): boolean {
+    return this.fields.has(name);
+  }
+
+  /** A field's (first) text, or null when absent, as FormData and URLSearchParams answer. */
+  get(name: string): string | null {
+    return this.fields.get(name)?.[0] ?? null;
+  }
+
+  /** Each text field's first value. */
+  values(): Record<string, string> {
+    return Object.fromEntries([...this.fields].map(([name, values]) => [name, values[0]]));
+  }
+
+  /** A chosen file, or null when its input was left empty. */
+  file(name: string): FormFile | null {
+    return this.files.get(name) ?? null;
+  }
 }
 
-/** The same shape the JSON API answers with for invalid input: the first message, and each field's. */
-export function validationFailure(error: ZodError): {
-  status: number;
-  message: string;
-  errors: Record<string, string>;
-} {
-  const errors = fieldErrors(error);
-  return { status: 400, message: Object.values(errors)[0] ?? 'Invalid request.', errors };
+export type ReadForm = { ok: true; form: PostedForm } | { ok: false; refusal: ClientError; form: PostedForm };
+
+export interface ReadFormOptions {
+  /** Accepted file fields with their limits (`fileLimit(rule, bytes)`); none for a text-only form. */
+  files?: FormBodyLimits['files'];
+  /** The text fields together, in bytes: 256 KB unless the form says otherwise. */
+  maxTextBytes?: number;
+  /** The form's own words for a body past its limits. */
+  tooLarge?: string;
+  /**
+   * Posts from anywhere are accepted: for forms whose proof is a token in the form itself, never the
+   * session cookie (an unsubscribe link's one-click POST, RFC 8058, comes from the reader's mail service).
+   */
+  anyOrigin?: boolean;
 }
 
-export interface ClientError {
-  status: number;
-  message: string;
-  errors: Record<string, string>;
-  headers?: Record<string, string>;
+/**
+ * Reads a posted page form. Refused, with what was typed so far in `form`: a post from another site (403),
+ * a body that is not a form (415), one past the form's limits (413, read no further than they allow), and
+ * text that cannot be stored (400, beside each field).
+ */
+export async function readForm(request: Request, opts: ReadFormOptions = {}): Promise<ReadForm> {
+  const empty = new PostedForm();
+  if (!opts.anyOrigin && isCrossSite(request))
+    return { ok: false, refusal: refusal(403, CROSS_SITE), form: empty };
+  let body: Awaited<ReturnType<typeof readFormBody>>;
+  try {
+    body = await readFormBody(request.body, request.headers.get('content-type'), {
+      maxTextBytes: opts.maxTextBytes ?? 256 * 1024,
+      files: opts.files,
+      tooLarge: opts.tooLarge,
+    });
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return { ok: false, refusal: refused.status === 415 ? refusal(415, NOT_A_FORM) : refused, form: empty };
+  }
+  const form = new PostedForm(body.fields, body.files);
+  if (body.refused) return { ok: false, refusal: refusal(body.refused.status, body.refused.message), form };
+  const errors: Record<string, string> = {};
+  for (const [name, values] of body.fields) {
+    if (!isStorableText(name) || values.some((v) => !isStorableText(v))) errors[name] = UNSTORABLE_TEXT;
+  }
+  for (const [name, file] of body.files) if (!isStorableText(file.filename)) errors[name] = UNSTORABLE_TEXT;
+  if (Object.keys(errors).length) return { ok: false, refusal: refusal(400, UNSTORABLE_TEXT, errors), form };
+  return { ok: true, form };
+}
+
+/** Checks form input with a shared schema, the same way the API does; a refusal is a 400 with each field's message. */
+export function validateForm<S extends ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; refusal: ClientError } {
+  const result = validate(schema, input);
+  if (result.success) return { ok: true, data: result.data };
+  return { ok: false, refusal: refusal(400, result.message, result.errors) };
+}
+
+/**
+ * The page's answer to a refused post: the refusal's status (and headers, e.g. Retry-After), its message (or
+ * the form's own words for it), each field's message, and what was typed, for the form to show again.
+ */
+export function failed<Values>(refused: ClientError, values: Values, message = refused.message) {
+  return data(
+    { ok: false as const, message, errors: refused.errors, values },
+    { status: refused.status, headers: refused.headers },
+  );
+}
+
+function refusal(status: number, message: string, errors: Record<string, string> = {}): ClientError {
+  return { status, message, errors };
 }
 
 /**

@@ -6,7 +6,7 @@ import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { TextField } from '../components/FormField.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { TextAreaField } from '../components/TextAreaField.tsx';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
@@ -45,25 +45,20 @@ type Values = Record<(typeof FIELDS)[number], string>;
 
 /** The page's form posts here (POST /contact with a form body; JSON bodies go to the API instead). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const values = Object.fromEntries(FIELDS.map((f) => [f, textField(form, f)])) as Values;
-  const fail = (status: number, message: string, errors: Record<string, string> = {}, headers?: HeadersInit) =>
-    data({ ok: false as const, message, errors, values }, { status, headers });
-
-  const parsed = contactSchema.safeParse(values);
-  if (!parsed.success) {
-    const failure = validationFailure(parsed.error);
-    return fail(failure.status, failure.message, failure.errors);
-  }
+  const read = await readForm(request);
+  const values = Object.fromEntries(FIELDS.map((f) => [f, read.form.text(f)])) as Values;
+  if (!read.ok) return failed(read.refusal, values);
+  const parsed = validateForm(contactSchema, values);
+  if (!parsed.ok) return failed(parsed.refusal, values);
   try {
     await context.services.contact.send(parsed.data, { ip: context.clientIp });
     return { ok: true as const, message: MESSAGES.contactSuccess, sentAt: Date.now() };
   } catch (err) {
     const refused = asClientError(err);
     // Too many messages (429) included: the reader is told the spec's failure message, and when to retry.
-    if (refused) return fail(refused.status, MESSAGES.contactFailure, refused.errors, refused.headers);
+    if (refused) return failed(refused, values, MESSAGES.contactFailure);
     context.services.log.error({ err }, 'contact message failed');
-    return fail(500, MESSAGES.contactFailure);
+    return failed({ status: 500, message: MESSAGES.contactFailure, errors: {} }, values);
   }
 }
 
@@ -88,15 +83,14 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
               <p>{actionData.message}</p>
             </FormStatus>
           ) : null}
-          {failure ? (
-            <FormAlert
-              attempt={failure}
-              message={failure.message}
-              fieldLinks={fieldLinks}
-            />
-          ) : null}
+          {failure ? <FormAlert attempt={failure} message={failure.message} fieldLinks={fieldLinks} /> : null}
           {/* A new key after each message sent: the form comes back empty. */}
-          <Form method="post" action="/contact" className="form" key={actionData?.ok ? actionData.sentAt : 'form'}>
+          <Form
+            method="post"
+            action="/contact"
+            className="form"
+            key={actionData?.ok ? actionData.sentAt : 'form'}
+          >
             <p className="field__hint">All fields are required.</p>
             <TextField
               name="name"

@@ -1,9 +1,11 @@
-import { Form, data, useLocation } from 'react-router';
+import { Form, useLocation } from 'react-router';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
-import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField } from '../lib/forms.server.ts';
+import { parseId } from '../../common/schemas.ts';
+import { dashDone, dashFail, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard._index';
 
@@ -23,29 +25,26 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
-  const id = Number(textField(form, 'id'));
-  const fail = (status: number, message: string) =>
-    data<DashboardResult>({ ok: false, intent, message, errors: {}, values: {}, at: Date.now() }, { status });
-  if (!Number.isInteger(id) || id < 1) return fail(400, 'No such user.');
-  if (intent !== 'approve' && intent !== 'reject') return fail(400, 'Unknown action.');
+  const read = await readDashboardForm(request);
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
+  const id = parseId(form.text('id'));
+  if (id === null) return dashFail(intent, 400, 'No such user.');
+  if (intent !== 'approve' && intent !== 'reject') return dashFail(intent, 400, 'Unknown action.');
   try {
     const user = await context.services.accounts.decide(
       auth.user,
       id,
       intent === 'approve' ? 'approved' : 'rejected',
     );
-    return data<DashboardResult>({
-      ok: true,
+    return dashDone(
       intent,
-      message: `${user.username} was ${intent === 'approve' ? 'approved' : 'rejected'}; an e-mail tells them so.`,
-      at: Date.now(),
-    });
+      `${user.username} was ${intent === 'approve' ? 'approved' : 'rejected'}; an e-mail tells them so.`,
+    );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message);
+    return dashRefused(intent, refused);
   }
 }
 

@@ -1,6 +1,6 @@
 import { Form, Link, data, useLocation } from 'react-router';
-import { articleUploadFieldsSchema } from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
+import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
+import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
@@ -8,7 +8,8 @@ import { DashInput } from '../components/dashboard/DashField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.articles';
 
@@ -24,11 +25,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
   const url = new URL(request.url);
   const { page, limit, offset } = pageOf(url, PAGE_SIZE);
-  const editId = Number(url.searchParams.get('edit'));
+  const editId = parseId(url.searchParams.get('edit'));
   const [list, issues, editing] = await Promise.all([
     context.services.catalog.editorArticles({ limit, offset }),
     context.services.catalog.editorIssues(),
-    Number.isInteger(editId) && editId > 0
+    editId !== null
       ? context.services.catalog.article(editId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
   ]);
@@ -48,13 +49,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 /** The text fields of a posted article form, author rows included (with one added or removed on request). */
-function articleValues(form: FormData, intent: string) {
+function articleValues(form: PostedForm, intent: string) {
   const values: Record<string, string> = {};
   for (const key of ['id', 'title', 'abstract', 'keywords', 'pages', 'doi', 'issue_id'])
-    values[key] = textField(form, key);
+    values[key] = form.text(key);
   let rows = Array.from(
-    { length: Math.max(1, Math.min(30, Number(textField(form, 'author_count')) || 1)) },
-    (_, i) => Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, textField(form, `author_${f}_${i}`)])),
+    { length: Math.max(1, Math.min(30, parseId(form.text('author_count')) ?? 1)) },
+    (_, i) => Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, form.text(`author_${f}_${i}`)])),
   );
   if (intent === 'add-author') rows.push(Object.fromEntries(AUTHOR_FIELDS.map((f) => [f, ''])));
   if (intent.startsWith('remove-author:') && rows.length > 1) {
@@ -68,42 +69,26 @@ function articleValues(form: FormData, intent: string) {
   return { values, authors: rows };
 }
 
-type FormFile = Blob & { name: string };
-function chosenFile(form: FormData, name: string): FormFile | null {
-  const value = form.get(name);
-  if (value === null || typeof value === 'string') return null;
-  const file = value as FormFile;
-  return file.size === 0 && !file.name ? null : file;
-}
-
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const max = context.services.config.MAX_ARTICLE_PDF_SIZE;
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > max + 1024 * 1024) {
-    return data<DashboardResult>(
-      {
-        ok: false,
-        intent: 'upload',
-        message: 'The article PDF is too large.',
-        errors: {},
-        values: {},
-        at: Date.now(),
-      },
-      { status: 413 },
-    );
-  }
-  const form = await request.formData();
-  const button = textField(form, 'intent');
+  const read = await readDashboardForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+  if (!read.ok) return read.answer;
+  const { form, intent: button } = read;
   const { values, authors } = articleValues(form, button);
   // Adding or removing an author row belongs to the form it was pressed in.
-  const intent =
-    button === 'add-author' || button.startsWith('remove-author:') ? textField(form, 'form') : button;
+  const intent = button === 'add-author' || button.startsWith('remove-author:') ? form.text('form') : button;
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
-  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
+    dashRefused(intent, { status, message, errors }, values);
+  const done = (message: string) => dashDone(intent, message);
   const catalog = context.services.catalog;
-  const id = Number(values.id);
+  const id = parseId(values.id);
+  if (
+    (intent === 'edit' || intent === 'replace-pdf' || intent === 'unpublish' || intent === 'republish') &&
+    id === null
+  ) {
+    return fail(404, 'No such article.');
+  }
 
   if (intent !== button) {
     // Not a refusal: the form comes back with one author more or less, as typed.
@@ -116,45 +101,39 @@ export async function action({ context, request }: Route.ActionArgs) {
         const input = Object.fromEntries(
           Object.entries({ ...values, authors: JSON.stringify(authors) }).filter(([, v]) => v.trim() !== ''),
         );
-        const parsed = articleUploadFieldsSchema.safeParse(input);
-        const errors: Record<string, string> = parsed.success ? {} : validationFailure(parsed.error).errors;
+        const parsed = validateForm(articleUploadFieldsSchema, input);
+        const errors: Record<string, string> = parsed.ok ? {} : { ...parsed.refusal.errors };
         authors.forEach((a, i) => {
           if (!a.superscript.trim()) errors[`authors.${i}.superscript`] ??= 'Author superscript is required.';
         });
-        const pdfFile = intent === 'upload' ? chosenFile(form, 'pdf') : null;
+        const pdfFile = intent === 'upload' ? form.file('pdf') : null;
         if (intent === 'upload' && !pdfFile) errors.pdf = 'Please choose the article PDF.';
-        if (!parsed.success || Object.keys(errors).length) {
+        if (!parsed.ok || Object.keys(errors).length) {
           return fail(400, Object.values(errors)[0] ?? 'Invalid request.', errors);
         }
         if (intent === 'edit') {
-          const article = await catalog.updateArticle(auth.user, id, parsed.data);
+          const article = await catalog.updateArticle(auth.user, id!, parsed.data);
           return done(`“${article.title}” updated.`);
         }
-        const pdf = await checkUpload(
-          { field: 'pdf', filename: pdfFile!.name, data: Buffer.from(await pdfFile!.arrayBuffer()) },
-          { ...ARTICLE_PDF_RULE, maxBytes: max },
-        );
+        const pdf = await checkUpload(pdfFile!, { ...ARTICLE_PDF_RULE, maxBytes: max });
         const article = await catalog.uploadArticle(auth.user, parsed.data, pdf);
         return done(
           `“${article.title}” published in volume ${article.volume_number}, issue ${article.issue_number}.`,
         );
       }
       case 'replace-pdf': {
-        const file = chosenFile(form, 'pdf');
+        const file = form.file('pdf');
         if (!file)
           return fail(400, 'Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
-        const pdf = await checkUpload(
-          { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
-          { ...ARTICLE_PDF_RULE, maxBytes: max },
-        );
-        const article = await catalog.replaceArticlePdf(auth.user, id, pdf);
+        const pdf = await checkUpload(file, { ...ARTICLE_PDF_RULE, maxBytes: max });
+        const article = await catalog.replaceArticlePdf(auth.user, id!, pdf);
         return done(`The PDF of “${article.title}” was replaced.`);
       }
       case 'unpublish':
       case 'republish': {
         const article = await catalog.setArticleStatus(
           auth.user,
-          id,
+          id!,
           intent === 'unpublish' ? 'unpublished' : 'published',
         );
         return done(`“${article.title}” ${intent === 'unpublish' ? 'unpublished' : 'republished'}.`);

@@ -4,7 +4,7 @@ import { ContentOutcome } from '../components/dashboard/ContentRowControls.tsx';
 import { DashTextArea } from '../components/dashboard/DashField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { Markdown } from '../components/Markdown.tsx';
-import { asClientError, textField } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { contentLinks } from '../lib/content-page.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -56,18 +56,18 @@ type PageEditResult =
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const slug = slugOf(params.slug);
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
-  const markdown = textField(form, 'markdown');
-  const base = textField(form, 'base');
+  // A page may hold 200,000 characters (up to four bytes each).
+  const read = await readForm(request, { maxTextBytes: 1024 * 1024, tooLarge: 'The page is too long.' });
+  const { form } = read;
+  const intent = form.text('intent');
+  const markdown = form.text('markdown');
+  const base = form.text('base');
   const refuse = (status: number, message: string, error?: string) =>
     data<PageEditResult>({ kind: 'refused', message, error, markdown, base, at: Date.now() }, { status });
+  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors.markdown);
   if (intent !== 'preview' && intent !== 'save') return refuse(400, 'Unknown action.');
-  const parsed = pageMarkdownSchema.safeParse(markdown);
-  if (!parsed.success) {
-    const message = parsed.error.issues[0]?.message ?? 'The page is not valid.';
-    return refuse(400, message, message);
-  }
+  const parsed = validateForm(pageMarkdownSchema, markdown);
+  if (!parsed.ok) return refuse(400, parsed.refusal.message, parsed.refusal.message);
   const { content } = context.services;
   if (intent === 'preview') {
     const page = await content.preview(parsed.data);

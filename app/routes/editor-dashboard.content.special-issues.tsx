@@ -17,7 +17,7 @@ import {
   unflattenRows,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField } from '../lib/forms.server.ts';
+import { asClientError, readForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.special-issues';
@@ -46,13 +46,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
+  const read = await readForm(request, { maxTextBytes: 1024 * 1024 });
+  const { form } = read;
+  const intent = form.text('intent');
   const rows = readRows(form, FIELDS);
-  const base = textField(form, 'base');
+  const base = form.text('base');
   const values = { ...flattenRows(rows, FIELDS), base };
   const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
     data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
+  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
 
   const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
     row?.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`,

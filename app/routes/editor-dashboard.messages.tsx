@@ -1,9 +1,11 @@
-import { Form, data, useLocation } from 'react-router';
-import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
+import { Form, useLocation } from 'react-router';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField } from '../lib/forms.server.ts';
+import { parseId } from '../../common/schemas.ts';
+import { dashDone, dashFail, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.messages';
 
@@ -22,26 +24,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
-  const id = Number(textField(form, 'id'));
-  const fail = (status: number, message: string) =>
-    data<DashboardResult>({ ok: false, intent, message, errors: {}, values: {}, at: Date.now() }, { status });
-  if (!Number.isInteger(id) || id < 1) return fail(400, 'No such message.');
-  if (intent !== 'handled' && intent !== 'reopen') return fail(400, 'Unknown action.');
+  const read = await readDashboardForm(request);
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
+  const id = parseId(form.text('id'));
+  if (id === null) return dashFail(intent, 400, 'No such message.');
+  if (intent !== 'handled' && intent !== 'reopen') return dashFail(intent, 400, 'Unknown action.');
   try {
     await context.services.contact.setHandled(auth.user, id, intent === 'handled');
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message);
+    return dashRefused(intent, refused);
   }
-  return data<DashboardResult>({
-    ok: true,
-    intent,
-    message: intent === 'handled' ? `Message ${id} marked as handled.` : `Message ${id} reopened.`,
-    at: Date.now(),
-  });
+  return dashDone(intent, intent === 'handled' ? `Message ${id} marked as handled.` : `Message ${id} reopened.`);
 }
 
 const when = (iso: string) => new Date(iso).toISOString().slice(0, 16).replace('T', ' ');

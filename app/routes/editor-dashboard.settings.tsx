@@ -8,7 +8,8 @@ import {
 import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
 import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.settings';
@@ -28,34 +29,36 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
-  const form = await request.formData();
-  const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, textField(form, k)]));
-  const base = textField(form, 'base');
+  const read = await readDashboardForm(request);
+  if (!read.ok) return read.answer;
+  const { form } = read;
+  const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, form.text(k)]));
+  const base = form.text('base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<DashboardResult>(
-      { ok: false, intent: 'save', message, errors, values: { ...values, base }, at: Date.now() },
-      { status },
-    );
-  const parsed = journalSettingsEditSchema.safeParse(values);
-  if (!parsed.success) {
-    const v = validationFailure(parsed.error);
-    const count = Object.keys(v.errors).length;
+    dashRefused('save', { status, message, errors }, { ...values, base });
+  const parsed = validateForm(journalSettingsEditSchema, values);
+  if (!parsed.ok) {
+    const count = Object.keys(parsed.refusal.errors).length;
     return fail(
-      v.status,
-      count === 1 ? 'One setting needs correcting: see below.' : `${count} settings need correcting: see below.`,
-      v.errors,
+      400,
+      count === 1
+        ? 'One setting needs correcting: see below.'
+        : `${count} settings need correcting: see below.`,
+      parsed.refusal.errors,
     );
   }
   try {
-    const changed = await context.services.content.editJournalSettings(auth.user, parsed.data, base || undefined);
-    return data<DashboardResult>({
-      ok: true,
-      intent: 'save',
-      message: changed.length
+    const changed = await context.services.content.editJournalSettings(
+      auth.user,
+      parsed.data,
+      base || undefined,
+    );
+    return dashDone(
+      'save',
+      changed.length
         ? `Saved: ${changed.map((k) => LABELS[k as keyof JournalSettingsEdit]).join(', ')}.`
         : 'Nothing changed.',
-      at: Date.now(),
-    });
+    );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
@@ -89,12 +92,17 @@ const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: stri
 export default function JournalSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const refused = actionData && !actionData.ok ? actionData : null;
   // After a refusal the form shows what was typed; after a save, the stored values (the loader ran again).
-  const values: Record<string, string> = refused ? refused.values : { ...loaderData.values, base: loaderData.base };
+  const values: Record<string, string> = refused
+    ? refused.values
+    : { ...loaderData.values, base: loaderData.base };
   const errors = refused?.errors ?? {};
   // A new key after each answer and each new stored version: the fields take the values above instead of
   // keeping their own.
   const key = `${actionData ? actionData.at : 'loaded'}-${loaderData.base}`;
-  const field = (name: keyof JournalSettingsEdit, extra: { type?: string; hint?: string; autoComplete?: string } = {}) => (
+  const field = (
+    name: keyof JournalSettingsEdit,
+    extra: { type?: string; hint?: string; autoComplete?: string } = {},
+  ) => (
     <DashInput
       id={`js-${name}`}
       name={name}
@@ -138,7 +146,9 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
         </fieldset>
         <fieldset>
           <legend>DOI registration (Crossref)</legend>
-          {field('doiPrefix', { hint: 'Your Crossref prefix, such as 10.12345 (10.5555 is Crossref’s test prefix).' })}
+          {field('doiPrefix', {
+            hint: 'Your Crossref prefix, such as 10.12345 (10.5555 is Crossref’s test prefix).',
+          })}
           {field('depositorName', { hint: 'Named in each Crossref deposit file as the depositor.' })}
           {field('depositorEmail', {
             type: 'email',
@@ -174,8 +184,8 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             ))}
           </div>
           <p className="field__hint">
-            DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes
-            the full text only when its crawler can fetch the PDF: both need “Anyone”.
+            DOAJ lists only journals whose articles can be read without registering, and Google Scholar
+            indexes the full text only when its crawler can fetch the PDF: both need “Anyone”.
           </p>
         </fieldset>
         <button type="submit" className="button button--primary">

@@ -1,4 +1,4 @@
-import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
+import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
 import {
   STATUS_LABELS,
@@ -14,7 +14,8 @@ import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
@@ -99,77 +100,36 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
   formMethod?.toUpperCase() === 'POST' ? true : defaultShouldRevalidate;
 
-type FormFile = Blob & { name: string };
-function chosenFile(form: FormData, name: string): FormFile | null {
-  const value = form.get(name);
-  if (value === null || typeof value === 'string') return null;
-  const file = value as FormFile;
-  return file.size === 0 && !file.name ? null : file;
-}
-
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const id = submissionId(params.id);
   const { submissions, catalog, config } = context.services;
   const max = config.MAX_ARTICLE_PDF_SIZE;
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > max + 1024 * 1024) {
-    const message = `The article PDF is too large: the limit is ${Math.round(max / 1024 / 1024)} MB.`;
-    return data<DashboardResult>(
-      { ok: false, intent: 'publish', message, errors: { pdf: message }, values: {}, at: Date.now() },
-      { status: 413 },
-    );
-  }
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return data<DashboardResult>(
-      {
-        ok: false,
-        intent: '',
-        message: 'The form arrived incomplete. Please try again.',
-        errors: {},
-        values: {},
-        at: Date.now(),
-      },
-      { status: 400 },
-    );
-  }
-  const intent = textField(form, 'intent');
+  const read = await readDashboardForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
   const values: Record<string, string> = {};
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
-  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
+    dashRefused(intent, { status, message, errors }, values);
+  const done = (message: string) => dashDone(intent, message);
 
   try {
     if (intent === 'decide') {
-      values.status = textField(form, 'status');
-      values.message = textField(form, 'message');
-      const parsed = decisionSchema.safeParse(values);
-      if (!parsed.success) {
-        const refused = validationFailure(parsed.error);
-        return fail(refused.status, refused.message, refused.errors);
-      }
+      values.status = form.text('status');
+      values.message = form.text('message');
+      const parsed = validateForm(decisionSchema, values);
+      if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
       const after = await submissions.decide(auth.user, id, parsed.data);
       return done(
         `Decision recorded: ${STATUS_LABELS[after.status]}. Your message was e-mailed to the author and is shown on their My submissions page.`,
       );
     }
     if (intent === 'publish') {
-      for (const key of ['issue_id', 'pages', 'doi']) values[key] = textField(form, key);
-      const parsed = publishSubmissionSchema.safeParse(values);
-      if (!parsed.success) {
-        const refused = validationFailure(parsed.error);
-        return fail(refused.status, refused.message, refused.errors);
-      }
-      const file = chosenFile(form, 'pdf');
-      const pdf = file
-        ? await checkUpload(
-            { field: 'pdf', filename: file.name, data: Buffer.from(await file.arrayBuffer()) },
-            { ...ARTICLE_PDF_RULE, maxBytes: max },
-          )
-        : undefined;
+      for (const key of ['issue_id', 'pages', 'doi']) values[key] = form.text(key);
+      const parsed = validateForm(publishSubmissionSchema, values);
+      if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+      const file = form.file('pdf');
+      const pdf = file ? await checkUpload(file, { ...ARTICLE_PDF_RULE, maxBytes: max }) : undefined;
       const articleId = await submissions.publish(auth.user, id, parsed.data, pdf, catalog);
       return done(`Published as article ${articleId}. It is on the reader site now.`);
     }

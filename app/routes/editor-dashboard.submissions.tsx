@@ -13,6 +13,7 @@ import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { pageTitle } from '../lib/meta.ts';
 import submissionCss from '../styles/submission.css?url';
+import { validate } from '../../common/validate.ts';
 import type { Route } from './+types/editor-dashboard.submissions';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
@@ -42,9 +43,9 @@ function filtersOf(url: URL) {
   for (const key of FILTER_KEYS) {
     typed[key] = (url.searchParams.get(key) ?? '').slice(0, 300);
     if (!typed[key].trim()) continue;
-    const parsed = deskFilterSchema.shape[key].safeParse(typed[key]);
+    const parsed = validate(deskFilterSchema.shape[key], typed[key]);
     if (parsed.success) Object.assign(filter, { [key]: parsed.data });
-    else errors[key] = parsed.error.issues[0]?.message ?? 'Not a valid value.';
+    else errors[key] = parsed.message;
   }
   if (filter.from && filter.to && filter.from > filter.to) {
     errors.to = 'The “to” date must not be before the “from” date.';

@@ -1,12 +1,14 @@
 import { Form, data, useLocation } from 'react-router';
 import { z } from 'zod';
 import { ROLES, type Role, STATUSES, type Status } from '../../common/roles.ts';
+import { idField } from '../../common/schemas.ts';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { DashInput, DashSelect } from '../components/dashboard/DashField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.users';
@@ -41,7 +43,7 @@ const filterSchema = z.object({
 });
 
 const changeSchema = z.object({
-  id: z.coerce.number('No such user.').int('No such user.').min(1, 'No such user.').max(2_147_483_647, 'No such user.'),
+  id: idField('User', { required: 'No such user.', invalid: 'No such user.' }),
   role: z.enum(ROLES, 'Choose a role from the list.'),
   status: z.enum(STATUSES, 'Choose a status from the list.'),
 });
@@ -58,11 +60,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     role: url.searchParams.get('role') ?? '',
     status: url.searchParams.get('status') ?? '',
   };
-  const parsed = filterSchema.safeParse(
+  const parsed = validateForm(
+    filterSchema,
     Object.fromEntries(Object.entries(raw).filter(([, v]) => v.trim() !== '')),
   );
-  const filterErrors = parsed.success ? {} : validationFailure(parsed.error).errors;
-  const filter = parsed.success ? parsed.data : {};
+  const filterErrors = parsed.ok ? {} : parsed.refusal.errors;
+  const filter = parsed.ok ? parsed.data : {};
   const { page, limit, offset } = pageOf(url, PAGE_SIZE);
   const { users, total } = await context.services.accounts.listUsers({ ...filter, limit, offset });
   return { users, total, page, size: PAGE_SIZE, filter: raw, filterErrors, me: auth.user.id };
@@ -70,17 +73,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
-  const values = { id: textField(form, 'id'), role: textField(form, 'role'), status: textField(form, 'status') };
+  const read = await readDashboardForm(request);
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
+  const values = { id: form.text('id'), role: form.text('role'), status: form.text('status') };
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
+    dashRefused(intent, { status, message, errors }, values);
   if (intent !== 'update-user') return fail(400, 'Unknown action.');
-  const parsed = changeSchema.safeParse(values);
-  if (!parsed.success) {
-    const v = validationFailure(parsed.error);
-    return fail(v.status, v.message, v.errors);
-  }
+  const parsed = validateForm(changeSchema, values);
+  if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
   const { id, role, status } = parsed.data;
   const accounts = context.services.accounts;
   try {
@@ -136,14 +137,19 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     <section aria-labelledby="users-title">
       <h1 id="users-title">Users</h1>
       <p className="user-admin__intro">
-        Every account, newest first. An admin may give any account another role or status; the change takes effect
-        on the account's next request, and is written to the audit log. Approving or rejecting an account e-mails
-        its holder; suspending or rejecting one signs it out everywhere. Nobody can change their own role or
-        suspend their own account: another admin must do it.
+        Every account, newest first. An admin may give any account another role or status; the change takes
+        effect on the account's next request, and is written to the audit log. Approving or rejecting an
+        account e-mails its holder; suspending or rejecting one signs it out everywhere. Nobody can change
+        their own role or suspend their own account: another admin must do it.
       </p>
       <ActionResult result={actionData} />
 
-      <Form method="get" className="panel dash-filters user-admin__filters" role="search" aria-label="Find users">
+      <Form
+        method="get"
+        className="panel dash-filters user-admin__filters"
+        role="search"
+        aria-label="Find users"
+      >
         <DashInput
           id="users-q"
           name="q"
@@ -190,8 +196,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         <TableScroll labelledBy="users-caption">
           <table className="dash-table user-admin__table">
             <caption id="users-caption">
-              {filtered ? 'Accounts found' : 'Accounts'} ({total})
-              {total > size ? `, page ${page}` : ''}
+              {filtered ? 'Accounts found' : 'Accounts'} ({total}){total > size ? `, page ${page}` : ''}
             </caption>
             <thead>
               <tr>
@@ -254,7 +259,12 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                             error={errors.status}
                             options={STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
                           />
-                          <button type="submit" name="intent" value="update-user" className="button button--small">
+                          <button
+                            type="submit"
+                            name="intent"
+                            value="update-user"
+                            className="button button--small"
+                          >
                             Save<span className="visually-hidden"> {u.username}</span>
                           </button>
                         </Form>

@@ -1,12 +1,13 @@
-import { Form, data } from 'react-router';
-import { issueSchema, volumeSchema } from '../../common/schemas.ts';
+import { Form } from 'react-router';
+import { issueSchema, parseId, volumeSchema } from '../../common/schemas.ts';
 import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
 import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
 import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
-import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { dashDone, dashFail, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.volumes';
@@ -44,63 +45,56 @@ const issueEditSchema = issueSchema.pick({ title: true, description: true });
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const form = await request.formData();
-  const intent = textField(form, 'intent');
+  const read = await readDashboardForm(request);
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
   const values: Record<string, string> = {};
   for (const key of ['id', 'title', 'volume_number', 'year', 'description', 'volume_id']) {
-    values[key] = textField(form, key);
+    values[key] = form.text(key);
   }
   // Empty fields are absent, so each says "… is required." rather than failing a number check.
   const input = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
-  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<DashboardResult>({ ok: false, intent, message, errors, values, at: Date.now() }, { status });
-  const done = (message: string) => data<DashboardResult>({ ok: true, intent, message, at: Date.now() });
-  const id = Number(values.id);
+  const done = (message: string) => dashDone(intent, message);
+  const id = parseId(values.id);
+  const editing = intent === 'edit-volume' || intent === 'edit-issue' || intent === 'send-alert';
+  if (editing && id === null)
+    return dashFail(intent, 404, intent === 'edit-volume' ? 'No such volume.' : 'No such issue.', values);
   const catalog = context.services.catalog;
   try {
     switch (intent) {
       case 'create-volume':
       case 'edit-volume': {
-        const parsed = volumeSchema.safeParse(input);
-        if (!parsed.success) {
-          const v = validationFailure(parsed.error);
-          return fail(v.status, v.message, v.errors);
-        }
+        const parsed = validateForm(volumeSchema, input);
+        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
         const volume =
           intent === 'create-volume'
             ? await catalog.createVolume(auth.user, parsed.data)
-            : await catalog.updateVolume(auth.user, id, parsed.data);
+            : await catalog.updateVolume(auth.user, id!, parsed.data);
         return done(`Volume ${volume.volume_number} ${intent === 'create-volume' ? 'created' : 'updated'}.`);
       }
       case 'create-issue': {
-        const parsed = issueSchema.safeParse(input);
-        if (!parsed.success) {
-          const v = validationFailure(parsed.error);
-          return fail(v.status, v.message, v.errors);
-        }
+        const parsed = validateForm(issueSchema, input);
+        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
         const issue = await catalog.createIssue(auth.user, parsed.data);
         return done(`Issue ${issue.issue_number} created.`);
       }
       case 'edit-issue': {
-        const parsed = issueEditSchema.safeParse(input);
-        if (!parsed.success) {
-          const v = validationFailure(parsed.error);
-          return fail(v.status, v.message, v.errors);
-        }
-        const issue = await catalog.updateIssue(auth.user, id, parsed.data);
+        const parsed = validateForm(issueEditSchema, input);
+        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+        const issue = await catalog.updateIssue(auth.user, id!, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
       }
       case 'send-alert': {
-        const { recipients, label } = await context.services.subscriptions.sendIssueAlert(auth.user, id);
+        const { recipients, label } = await context.services.subscriptions.sendIssueAlert(auth.user, id!);
         return done(alertStartedMessage(label, recipients));
       }
       default:
-        return fail(400, 'Unknown action.');
+        return dashFail(intent, 400, 'Unknown action.', values);
     }
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message, refused.errors);
+    return dashRefused(intent, refused, values);
   }
 }
 

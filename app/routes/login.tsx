@@ -1,15 +1,15 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
 import { loginSchema } from '../../common/schemas.ts';
 import { FormAlert } from '../components/FormAlert.tsx';
 import { TextField } from '../components/FormField.tsx';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
-import { isCrossSite, openSessionHeaders } from '../lib/session.server.ts';
+import { openSessionHeaders } from '../lib/session.server.ts';
 import type { Route } from './+types/login';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -30,22 +30,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const username = textField(form, 'username');
-  const redirectTo = safeRedirectPath(textField(form, 'redirectTo'));
-  const fail = (
-    status: number,
-    message: string,
-    errors: Record<string, string> = {},
-    headers?: HeadersInit,
-  ) => data({ ok: false as const, message, errors, values: { username } }, { status, headers });
-
-  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.');
-  const parsed = loginSchema.safeParse({ username, password: textField(form, 'password') });
-  if (!parsed.success) {
-    const failure = validationFailure(parsed.error);
-    return fail(failure.status, failure.message, failure.errors);
-  }
+  const read = await readForm(request);
+  const values = { username: read.form.text('username') };
+  if (!read.ok) return failed(read.refusal, values);
+  const redirectTo = safeRedirectPath(read.form.text('redirectTo'));
+  const parsed = validateForm(loginSchema, { ...values, password: read.form.text('password') });
+  if (!parsed.ok) return failed(parsed.refusal, values);
 
   const { services } = context;
   try {
@@ -60,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message || MESSAGES.invalidLogin, refused.errors, refused.headers);
+    return failed(refused, values, refused.message || MESSAGES.invalidLogin);
   }
 }
 

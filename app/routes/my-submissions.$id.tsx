@@ -7,13 +7,11 @@ import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
-import { errorsByField } from '../components/submission/draft.ts';
-import { asClientError } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
-import { isCrossSite } from '../lib/session.server.ts';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
-import { checkedManuscriptFiles, readUploadForm, uploadLimits } from './submission.server.ts';
+import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
 
@@ -73,28 +71,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const limits = uploadLimits(context);
   const fail = (status: number, message: string, errors: Record<string, string> = {}, note = '') =>
     data<RevisionFormState & { ok: false }>({ ok: false, note, errors, message }, { status });
-  let read: Awaited<ReturnType<typeof readUploadForm>>;
-  try {
-    read = await readUploadForm(request, limits);
-  } catch (err) {
-    const refused = asClientError(err);
-    if (!refused) throw err;
-    return fail(refused.status, refused.message);
+  const read = await readForm(request, manuscriptFormOptions(limits));
+  const note = read.form.text('message');
+  if (!read.ok) {
+    const { status, message, errors } = read.refusal;
+    return fail(status, message, status === 413 ? { submissionFile: message } : errors, note);
   }
   const { form } = read;
-  const note = typeof form.get('message') === 'string' ? (form.get('message') as string) : '';
-  if (read.refused) {
-    return fail(read.refused.status, read.refused.message, { submissionFile: read.refused.message }, note);
-  }
   const auth = context.auth;
-  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.', {}, note);
   if (!auth || !can('submit', auth.user))
     return fail(401, 'Please log in again to upload the revision.', {}, note);
-  const fields = revisionFieldsSchema.safeParse({ message: note });
-  if (!fields.success) {
-    const errors = errorsByField(fields.error);
-    return fail(400, Object.values(errors)[0] ?? 'Invalid request.', errors, note);
-  }
+  const fields = validateForm(revisionFieldsSchema, { message: note });
+  if (!fields.ok) return fail(400, fields.refusal.message, fields.refusal.errors, note);
   try {
     const { manuscript, additional } = await checkedManuscriptFiles(form, limits);
     await context.services.submissions.revise(auth.user, id, fields.data.message, manuscript, additional);

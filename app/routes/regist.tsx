@@ -5,7 +5,7 @@ import { MESSAGES } from '../../common/messages.ts';
 import { registerSchema } from '../../common/schemas.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { ChoiceField, TextField } from '../components/FormField.tsx';
-import { asClientError, textField, validationFailure } from '../lib/forms.server.ts';
+import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/regist';
@@ -34,39 +34,23 @@ const ROLE_OPTIONS = [
 ] as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const values = Object.fromEntries(KEPT_FIELDS.map((name) => [name, textField(form, name)])) as KeptValues;
-  const fail = (
-    status: number,
-    message: string,
-    errors: Record<string, string> = {},
-    headers?: HeadersInit,
-  ) => data({ ok: false as const, message, errors, values }, { status, headers });
-
-  const parsed = registerSchema.safeParse({
+  const read = await readForm(request);
+  const values = Object.fromEntries(KEPT_FIELDS.map((name) => [name, read.form.text(name)])) as KeptValues;
+  if (!read.ok) return failed(read.refusal, values);
+  const parsed = validateForm(registerSchema, {
     ...values,
-    password: textField(form, 'password'),
+    password: read.form.text('password'),
     role: values.role || undefined,
   });
-  if (!parsed.success) {
-    const failure = validationFailure(parsed.error);
-    return fail(failure.status, failure.message, failure.errors);
-  }
+  if (!parsed.ok) return failed(parsed.refusal, values);
   try {
     await context.services.accounts.register(parsed.data, { ip: context.clientIp });
     return data({ ok: true as const, message: MESSAGES.registrationNotice }, { status: 201 });
   } catch (err) {
     const refused = asClientError(err);
-    if (refused) {
-      return fail(
-        refused.status,
-        refused.message || MESSAGES.registrationFailed,
-        refused.errors,
-        refused.headers,
-      );
-    }
+    if (refused) return failed(refused, values, refused.message || MESSAGES.registrationFailed);
     context.services.log.error({ err }, 'registration failed');
-    return fail(500, MESSAGES.registrationFailed);
+    return failed({ status: 500, message: MESSAGES.registrationFailed, errors: {} }, values);
   }
 }
 

@@ -1,5 +1,5 @@
 import { data, Form, Link } from 'react-router';
-import { fieldErrors } from '../../server/http/errors.ts';
+import { validate } from '../../common/validate.ts';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../server/search/messages.ts';
 import { searchQuerySchema } from '../../server/search/schemas.ts';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
@@ -36,11 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const base = { form, options, search: url.search };
   if (!url.searchParams.has('q')) return { ...base, state: 'idle' as const };
 
-  const parsed = searchQuerySchema.safeParse({ ...form, size: String(SEARCH_LIMITS.defaultPageSize) });
+  const parsed = validate(searchQuerySchema, { ...form, size: String(SEARCH_LIMITS.defaultPageSize) });
   if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
     return data(
-      { ...base, state: 'invalid' as const, message: Object.values(errors)[0], errors },
+      { ...base, state: 'invalid' as const, message: parsed.message, errors: parsed.errors },
       { status: 400 },
     );
   }

@@ -16,12 +16,11 @@ import {
   parseIntent,
   valuesFromForm,
 } from '../components/submission/draft.ts';
-import { asClientError } from '../lib/forms.server.ts';
+import { asClientError, readForm } from '../lib/forms.server.ts';
 import { journalNameFrom, pageTitle } from '../lib/meta.ts';
-import { isCrossSite } from '../lib/session.server.ts';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/submission';
-import { checkedManuscriptFiles, readUploadForm, uploadLimits } from './submission.server.ts';
+import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
 
@@ -65,36 +64,24 @@ type ActionResult = SubmissionFormState & { ok: false };
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const limits = uploadLimits(context);
-  let read: Awaited<ReturnType<typeof readUploadForm>>;
-  try {
-    read = await readUploadForm(request, limits);
-  } catch (err) {
-    const refused = asClientError(err);
-    if (!refused) throw err;
-    return data<ActionResult>(
-      {
-        ok: false,
-        values: valuesFromForm(new FormData()),
-        authors: [blankAuthor()],
-        errors: {},
-        message: `${refused.message} What you typed could not be kept; please fill in the form again.`,
-      },
-      { status: refused.status },
-    );
-  }
+  const read = await readForm(request, manuscriptFormOptions(limits));
   const { form } = read;
   const values = valuesFromForm(form);
   const authors = authorsFromForm(form);
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     data<ActionResult>({ ok: false, values, authors, errors, message }, { status });
-  // Files over the limit: refused, with what was typed kept (the files have to be chosen again).
-  if (read.refused) {
-    return fail(read.refused.status, `${read.refused.message} Choose smaller files; the rest of the form is kept.`, {
-      submissionFile: read.refused.message,
-    });
+  if (!read.ok) {
+    const { status, message, errors } = read.refusal;
+    // Files over the limit: refused, with what was typed kept (the files have to be chosen again).
+    if (status === 413) {
+      return fail(status, `${message} Choose smaller files; the rest of the form is kept.`, {
+        submissionFile: message,
+      });
+    }
+    return fail(status, message, errors);
   }
 
-  const edit = parseIntent(form.get('intent'));
+  const edit = parseIntent(form.text('intent'));
   if (edit)
     return data<ActionResult>({
       ok: false,
@@ -104,7 +91,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
 
   const auth = context.auth;
-  if (isCrossSite(request)) return fail(403, 'Cross-site requests are not allowed.');
   if (!auth || !can('submit', auth.user)) return fail(auth ? 403 : 401, MESSAGES.mustBeAuthor);
 
   const checked = checkFields(values, authors);
@@ -170,8 +156,8 @@ function SubmissionPage({
         <p className="lead">
           Send your manuscript to the editorial board for peer review. Please read the{' '}
           <Link to="/instructions">instructions for authors</Link> first, and complete the{' '}
-          <Link to="/copyright">copyright form</Link>. Every manuscript is checked for similarity on arrival; you
-          can <Link to="/plagiarism">check yours for similarity and grammar</Link> before you send it.
+          <Link to="/copyright">copyright form</Link>. Every manuscript is checked for similarity on arrival;
+          you can <Link to="/plagiarism">check yours for similarity and grammar</Link> before you send it.
         </p>
       </header>
       {submitted ? <SubmissionSuccess key={submitted.id} submitted={submitted} /> : null}

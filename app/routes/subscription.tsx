@@ -1,11 +1,10 @@
-import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
-import { textField } from '../lib/forms.server.ts';
+import { failed, readForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
-import { isCrossSite } from '../lib/session.server.ts';
 import type { Route } from './+types/subscription';
 
 export const links: Route.LinksFunction = readerLinks;
@@ -17,7 +16,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'New-issue alerts') },
   {
     name: 'description',
-    content: 'Subscribe to e-mail alerts when a new issue of the journal is published, and find the papers published so far.',
+    content:
+      'Subscribe to e-mail alerts when a new issue of the journal is published, and find the papers published so far.',
   },
 ];
 
@@ -29,7 +29,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [subscribed, journal] = await Promise.all([subscriptions.isSubscribed(user.id), settings.journal()]);
   // Alerts go only to approved accounts (decision 0009): say so to the others.
   const waiting = user.status !== 'approved';
-  if (!subscribed) return { state: 'not-subscribed' as const, username: user.username, email: user.email, waiting };
+  if (!subscribed)
+    return { state: 'not-subscribed' as const, username: user.username, email: user.email, waiting };
   const canDownload = journal.downloads === 'open' || can('download', user);
   const papers = await catalog.papers();
   return {
@@ -50,11 +51,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = context.auth?.user;
   if (!user) throw redirect('/login?redirectTo=%2Fsubscription');
-  if (isCrossSite(request)) return data({ ok: false as const, message: 'Cross-site requests are not allowed.' }, { status: 403 });
+  const read = await readForm(request);
+  if (!read.ok) return failed(read.refusal, {});
   if (!can('signedIn', user)) {
-    return data({ ok: false as const, message: 'This account cannot subscribe to alerts.' }, { status: 403 });
+    return failed({ status: 403, message: 'This account cannot subscribe to alerts.', errors: {} }, {});
   }
-  const intent = textField(await request.formData(), 'intent');
+  const intent = read.form.text('intent');
   const { subscriptions } = context.services;
   if (intent === 'subscribe') {
     await subscriptions.subscribe(user.id);
@@ -64,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await subscriptions.unsubscribe(user.id);
     return { ok: true as const, message: UNSUBSCRIBED };
   }
-  return data({ ok: false as const, message: 'Choose to subscribe or to unsubscribe.' }, { status: 400 });
+  return failed({ status: 400, message: 'Choose to subscribe or to unsubscribe.', errors: {} }, {});
 }
 
 export default function Subscription({ loaderData, actionData }: Route.ComponentProps) {
@@ -111,8 +113,8 @@ export default function Subscription({ loaderData, actionData }: Route.Component
       {loaderData.state === 'not-subscribed' ? (
         <div className="subscription-box">
           <p>
-            You are not subscribed. Subscribe to receive an e-mail at <strong>{loaderData.email}</strong> when a new
-            issue is published. You can unsubscribe at any time.
+            You are not subscribed. Subscribe to receive an e-mail at <strong>{loaderData.email}</strong> when
+            a new issue is published. You can unsubscribe at any time.
           </p>
           {loaderData.waiting ? <WaitingNote /> : null}
           <Form method="post">

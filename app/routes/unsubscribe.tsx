@@ -1,6 +1,7 @@
 import { Form, Link, data } from 'react-router';
 import { FormStatus } from '../components/FormAlert.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { readForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/unsubscribe';
@@ -35,11 +36,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const url = new URL(request.url);
-  const form = await request.formData();
-  const field = form.get('token');
-  const token = typeof field === 'string' && field ? field : (url.searchParams.get('token') ?? '');
+  // The token in the form (or the link) is the proof: a one-click POST from a mail service is welcome.
+  const read = await readForm(request, { anyOrigin: true });
+  if (!read.ok)
+    return data({ done: false as const, message: read.refusal.message }, { status: read.refusal.status });
+  const token = read.form.text('token') || (url.searchParams.get('token') ?? '');
   const email = await context.services.subscriptions.unsubscribeByToken(token);
-  if (!email) return data({ done: false as const }, { status: 404 });
+  if (!email) return data({ done: false as const, message: null }, { status: 404 });
   return { done: true as const, email: masked(email) };
 }
 
@@ -53,6 +56,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
             Subscribe again on the <Link to="/subscription">new-issue alerts</Link> page.
           </p>
         </FormStatus>
+      ) : actionData?.message ? (
+        <p className="alert alert--error" role="alert">
+          {actionData.message}
+        </p>
       ) : actionData || loaderData.state === 'invalid' ? (
         <p className="alert alert--info">
           {INVALID} You can manage alerts on the <Link to="/subscription">new-issue alerts</Link> page after

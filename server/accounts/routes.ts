@@ -8,7 +8,7 @@ import {
 } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { ROLES, STATUSES } from '../../common/roles.ts';
-import { idParamSchema, loginSchema, registerSchema } from '../../common/schemas.ts';
+import { countField, idParamSchema, loginSchema, registerSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
 import { isSecure, requestMeta } from '../http/context.ts';
 import type { Services } from '../services.ts';
@@ -157,8 +157,8 @@ export function accountRoutes(api: Api, services: Services) {
       q: z.string().trim().max(200).optional(),
       role: z.enum(ROLES).optional(),
       status: z.enum(STATUSES).optional(),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+      limit: countField('limit', 1, 200, 50),
+      offset: countField('offset', 0, 1_000_000, 0),
     }),
     responses: {
       200: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { auditEntryResponse, messageResponse } from '../../common/api.ts';
+import { countField } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
 import type { Services } from '../services.ts';
 
@@ -11,8 +12,8 @@ export function auditRoutes(api: Api, services: Services) {
     summary: 'The audit log of privileged actions (who, what, when), newest first',
     auth: 'editorial',
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+      limit: countField('limit', 1, 200, 50),
+      offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
       200: { description: 'Entries', schema: z.object({ entries: z.array(auditEntryResponse), total: z.number() }) },

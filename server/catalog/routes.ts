@@ -12,11 +12,17 @@ import {
 } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
-import { articleUploadFieldsSchema, idParamSchema, issueSchema, volumeSchema } from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE } from '../../common/upload-rules.ts';
+import {
+  articleUploadFieldsSchema,
+  countField,
+  idParamSchema,
+  issueSchema,
+  volumeSchema,
+} from '../../common/schemas.ts';
+import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
-import { HttpError, badRequest, validationError } from '../http/errors.ts';
+import { HttpError, badRequest, parseInput } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 
@@ -173,8 +179,8 @@ export function catalogRoutes(api: Api, services: Services) {
     summary: 'Articles, newest first, published or not; the total is in the X-Total-Count header',
     auth: 'editorial',
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(500).default(100),
-      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+      limit: countField('limit', 1, 500, 100),
+      offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
       200: { description: 'Articles', schema: editorArticlesResponse },
@@ -292,13 +298,12 @@ export function catalogRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, request, reply }) => {
       const max = services.config.MAX_ARTICLE_PDF_SIZE;
-      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
-      const fields = articleUploadFieldsSchema.safeParse(body.fields);
-      if (!fields.success) throw validationError(fields.error);
+      const body = await readMultipart(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+      const fields = parseInput(articleUploadFieldsSchema, body.fields);
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
       const pdf = await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });
-      const article = await catalog.uploadArticle(auth!.user, fields.data, pdf);
+      const article = await catalog.uploadArticle(auth!.user, fields, pdf);
       reply.code(201);
       return { message: 'Article published.', article };
     },
@@ -346,7 +351,7 @@ export function catalogRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, request }) => {
       const max = services.config.MAX_ARTICLE_PDF_SIZE;
-      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
+      const body = await readMultipart(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
       if (!body.files.pdf)
         throw badRequest('Please choose the article PDF.', { pdf: 'Please choose the article PDF.' });
       const pdf = await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max });

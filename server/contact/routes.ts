@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { contactMessageResponse, messageResponse } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { contactSchema, idParamSchema } from '../../common/schemas.ts';
+import { contactSchema, countField, idParamSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
-import { badRequest, validationError } from '../http/errors.ts';
+import { badRequest, parseInput } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -18,20 +18,25 @@ export async function contactRoute(
   handOver: (request: FastifyRequest, reply: FastifyReply) => void,
 ) {
   await scope.register(async (jsonScope) => {
-    jsonScope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_req, text, done) => {
-      try {
-        done(null, { json: JSON.parse(text as string) });
-      } catch {
-        done(badRequest('The request body is not valid JSON.'), undefined);
-      }
-    });
+    jsonScope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: 64 * 1024 },
+      (_req, text, done) => {
+        try {
+          done(null, { json: JSON.parse(text as string) });
+        } catch {
+          done(badRequest('The request body is not valid JSON.'), undefined);
+        }
+      },
+    );
     api.route(
       {
         method: 'POST',
         path: '/contact',
         tag: 'Contact',
         summary: 'Send a message to the editorial office (stored, and e-mailed to the editorial address)',
-        description: 'Also accepts the contact page form (application/x-www-form-urlencoded), which answers with the page.',
+        description:
+          'Also accepts the contact page form (application/x-www-form-urlencoded), which answers with the page.',
         auth: 'none',
         body: contactSchema,
         manualBody: true,
@@ -46,9 +51,8 @@ export async function contactRoute(
             handOver(request, reply);
             return reply;
           }
-          const parsed = contactSchema.safeParse(body.json ?? {});
-          if (!parsed.success) throw validationError(parsed.error);
-          await services.contact.send(parsed.data, { ip: request.ip });
+          const parsed = parseInput(contactSchema, body.json ?? {});
+          await services.contact.send(parsed, { ip: request.ip });
           return { message: MESSAGES.contactSuccess };
         },
       },
@@ -71,12 +75,18 @@ export function contactInboxRoutes(api: Api, services: Services) {
     summary: 'Contact-form messages, newest first; filter by handled or not',
     auth: 'editorial',
     query: z.object({
-      handled: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+      handled: z
+        .enum(['true', 'false'])
+        .transform((v) => v === 'true')
+        .optional(),
+      limit: countField('limit', 1, 200, 50),
+      offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
-      200: { description: 'Messages', schema: z.object({ messages: z.array(contactMessageResponse), total: z.number() }) },
+      200: {
+        description: 'Messages',
+        schema: z.object({ messages: z.array(contactMessageResponse), total: z.number() }),
+      },
       400: { description: 'Invalid filter', schema: messageResponse },
       ...refusals,
     },

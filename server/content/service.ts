@@ -26,7 +26,7 @@ import {
 } from '../../common/journal.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { conflict, validationError } from '../http/errors.ts';
+import { conflict, parseInput } from '../http/errors.ts';
 import { copyrightFormPdf } from '../seed/pdf.ts';
 import { JOURNAL_KEY, type SettingsService } from '../settings/service.ts';
 import { settings as settingsTable } from '../settings/tables.ts';
@@ -53,9 +53,7 @@ export function contentVersion(value: unknown): string {
 
 /** The value when it passes the schema; else a 400 with each field's message (never a 500). */
 function valid<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
+  return parseInput(schema, value);
 }
 
 export const STALE_EDIT =

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../common/upload-rules.ts';
+import { tooLargeMessage } from '../../common/upload-rules.ts';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
 
@@ -46,7 +46,7 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
   const accepted = rule.accept.includes(kind) || (kind === 'docx' && rule.accept.includes('zip'));
   if (!accepted) throw fail(unsupportedMediaType(rule.wrongType));
   if (upload.data.length > rule.maxBytes) {
-    throw fail(payloadTooLarge(`${rule.label} is too large: the limit is ${formatBytes(rule.maxBytes)}.`));
+    throw fail(payloadTooLarge(tooLargeMessage(rule, rule.maxBytes)));
   }
   // Before the name check: a protected .docx is an OLE container, which would otherwise read as a misnamed .doc.
   if (kind === 'doc' && wordEncrypted(upload.data)) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { PERMISSIONS, type PermissionName, allows } from '../../common/roles.ts';
 import type { AuthContext } from '../accounts/service.ts';
-import { forbidden, unauthorized, validationError } from './errors.ts';
+import { forbidden, parseInput, unauthorized } from './errors.ts';
 
 export type Auth = PermissionName | 'optional' | 'none';
 
@@ -70,12 +70,8 @@ export class Api {
           if (!auth) throw unauthorized(def.authMessages?.unauthenticated);
           if (!allows(PERMISSIONS[def.auth], auth.user)) throw forbidden(def.authMessages?.forbidden);
         }
-        const parse = <T extends ZodType>(schema: T | undefined, value: unknown): z.output<T> => {
-          if (!schema) return undefined as z.output<T>;
-          const result = schema.safeParse(value ?? {});
-          if (!result.success) throw validationError(result.error);
-          return result.data;
-        };
+        const parse = <T extends ZodType>(schema: T | undefined, value: unknown): z.output<T> =>
+          schema ? parseInput(schema, value ?? {}) : (undefined as z.output<T>);
         const params = parse(def.params, request.params);
         const query = parse(def.query, request.query);
         const body = def.multipart || def.manualBody ? undefined : parse(def.body, request.body);

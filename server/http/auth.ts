@@ -11,27 +11,65 @@ export interface CredentialSource {
   cookie?: string | null;
   origin?: string | null;
   host?: string | null;
+  referer?: string | null;
+  /** The browser's Sec-Fetch-Site header. */
+  fetchSite?: string | null;
+}
+
+export const CROSS_SITE = 'Cross-site requests are not allowed.';
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a state-changing request may have been sent by another site. Browsers say where a request comes
+ * from (Origin on every POST, Sec-Fetch-Site, Referer); a foreign or opaque ("null", from a sandboxed frame
+ * or a data: page) origin is refused. A request with no such signal at all comes from a program, not a
+ * browser page: it is let through unless it carries the browser's session cookie, which only a browser
+ * holds (programs sign in with a bearer token).
+ */
+export function isCrossSiteWrite(src: CredentialSource, hasSessionCookie: boolean): boolean {
+  if (SAFE_METHODS.has(src.method.toUpperCase())) return false;
+  if (src.origin) return src.origin === 'null' || hostOf(src.origin) !== src.host;
+  if (src.fetchSite) return src.fetchSite !== 'same-origin' && src.fetchSite !== 'none';
+  if (src.referer) return hostOf(src.referer) !== src.host;
+  return hasSessionCookie;
 }
 
 /**
  * Reads the bearer token (API clients) or the session cookie (the browser). A cookie-authenticated write
- * whose Origin is another site is refused: SameSite=Lax already stops most of those, this stops the rest.
+ * that may come from another site is refused (`isCrossSiteWrite`): SameSite=Lax stops most of those, this
+ * stops the rest.
  */
 export async function authenticate(accounts: AccountsService, src: CredentialSource): Promise<AuthContext | null> {
   const bearer = bearerToken(src.authorization ?? undefined);
   if (bearer) return accounts.authenticate(bearer);
   const cookie = sessionTokenFromCookieHeader(src.cookie ?? undefined);
   if (!cookie) return null;
-  if (!SAFE_METHODS.has(src.method) && src.origin && src.origin !== 'null' && src.host) {
-    let originHost: string | null = null;
-    try {
-      originHost = new URL(src.origin).host;
-    } catch {
-      /* unparseable origin: treat as foreign */
-    }
-    if (originHost !== src.host) throw forbidden('Cross-site requests are not allowed.');
-  }
+  if (isCrossSiteWrite(src, true)) throw forbidden(CROSS_SITE);
   return accounts.authenticate(cookie);
+}
+
+/** The parts of a request's headers `authenticate` reads. */
+export function credentialSource(
+  method: string,
+  header: (name: string) => string | null | undefined,
+  withBearer: boolean,
+): CredentialSource {
+  return {
+    method,
+    authorization: withBearer ? header('authorization') : null,
+    cookie: header('cookie'),
+    origin: header('origin'),
+    host: header('host'),
+    referer: header('referer'),
+    fetchSite: header('sec-fetch-site'),
+  };
 }
 
 const cache = new WeakMap<FastifyRequest, Promise<AuthContext | null>>();
@@ -40,14 +78,16 @@ const cache = new WeakMap<FastifyRequest, Promise<AuthContext | null>>();
 export function requestAuth(accounts: AccountsService, request: FastifyRequest): Promise<AuthContext | null> {
   let found = cache.get(request);
   if (!found) {
-    found = authenticate(accounts, {
-      method: request.method,
-      authorization: request.headers.authorization,
-      cookie: request.headers.cookie,
-      origin: request.headers.origin,
-      host: request.headers.host,
-    });
+    found = authenticate(
+      accounts,
+      credentialSource(request.method, (name) => headerValue(request, name), true),
+    );
     cache.set(request, found);
   }
   return found;
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { createRequestListener } from '@react-router/node';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ServerBuild } from 'react-router';
+import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
-import { authenticate } from './auth.ts';
+import { authenticate, credentialSource } from './auth.ts';
+import { isSecure } from './context.ts';
 import { HttpError } from './errors.ts';
+import { pullStream } from './form-body.ts';
 
 export type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -22,38 +25,92 @@ export async function loadProductionBuild(dir = buildDir): Promise<ServerBuild> 
   return (await import(pathToFileURL(entry).href)) as ServerBuild;
 }
 
-/** The load context for one page request: the services and who is signed in. */
-export function webContextFactory(services: Services) {
-  return async (request: Request, client: { address: string }): Promise<WebContext> => {
-    let auth = null;
-    try {
-      auth = await authenticate(services.accounts, {
-        method: request.method,
-        authorization: null, // pages use the cookie only
-        cookie: request.headers.get('cookie'),
-        origin: request.headers.get('origin'),
-        host: request.headers.get('host'),
-      });
-    } catch (err) {
-      if (!(err instanceof HttpError)) throw err;
-      // A cross-site write to a page runs as if signed out.
-    }
-    const forwarded = services.config.TRUST_PROXY ? request.headers.get('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
-    const url = new URL(request.url);
-    return {
-      services,
-      auth,
-      clientIp: forwarded || client.address,
-      userAgent: request.headers.get('user-agent') ?? '',
-      secure: url.protocol === 'https:' || Boolean(services.config.PUBLIC_URL?.startsWith('https:')),
-    };
+/** The load context for one page request: the services, who is signed in, and facts about the request. */
+export async function webContext(services: Services, request: FastifyRequest): Promise<WebContext> {
+  let auth = null;
+  try {
+    // Pages use the cookie only.
+    auth = await authenticate(
+      services.accounts,
+      credentialSource(
+        request.method,
+        (name) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value[0] : value;
+        },
+        false,
+      ),
+    );
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    // A cross-site write to a page runs as if signed out.
+  }
+  return {
+    services,
+    auth,
+    // Fastify's view of the request: behind a trusted proxy, the forwarded address and protocol.
+    clientIp: request.ip,
+    userAgent: request.headers['user-agent'] ?? '',
+    secure: isSecure(services, request),
+    nonce: randomBytes(16).toString('base64'),
   };
 }
 
 /**
+ * The page request as the Fetch API `Request` React Router expects. Its body is pulled from the socket only
+ * as fast as the action reads it (never buffered ahead), so a body no action reads costs nothing, and a form
+ * reader that stops at its size limit has read no more than that.
+ */
+export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Request {
+  const raw = request.raw;
+  const headers = new Headers();
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i], raw.rawHeaders[i + 1]);
+  const url = new URL(raw.url ?? '/', `${request.protocol}://${request.host || 'localhost'}`);
+  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    init.body = pullStream(raw);
+    init.duplex = 'half';
+  }
+  return new Request(url, init);
+}
+
+/** Writes a Fetch `Response` to Node's response, waiting for the socket to drain between chunks. */
+async function sendResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {
+  const rawHeaders: string[] = [];
+  for (const [key, value] of response.headers) rawHeaders.push(key, value);
+  // A request body left unread (a refused upload) is not drained for keep-alive: the connection ends.
+  if (!request.raw.complete && request.method !== 'GET' && request.method !== 'HEAD')
+    rawHeaders.push('connection', 'close');
+  res.writeHead(response.status, rawHeaders);
+  if (response.body && request.method !== 'HEAD') {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      if (res.destroyed) break;
+      if (!res.write(chunk))
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+    }
+  }
+  res.end();
+}
+
+function badAddress(): Response {
+  return new Response('The address contains a character that is not allowed (a NUL character).', {
+    status: 400,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+  });
+}
+
+/**
  * Hosts the React Router request handler for every page, in its own scope: bodies are left unread there,
- * so page actions read them raw. `extra` registers routes that share this scope (e.g. POST /contact, which
- * serves both the JSON API and the page's form).
+ * so page actions read them (through `readForm`, with their limits). `extra` registers routes that share
+ * this scope (e.g. POST /contact, which serves both the JSON API and the page's form).
  */
 export async function registerPages(
   app: FastifyInstance,
@@ -63,15 +120,14 @@ export async function registerPages(
     mode: 'production' | 'development';
     clientDir?: string;
     /** Development: Vite's middleware runs first (assets, HMR). */
-    devMiddleware?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, next: () => void) => void;
-    extra?: (scope: FastifyInstance, handOver: (request: FastifyRequest, reply: FastifyReply) => void) => Promise<void>;
+    devMiddleware?: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
+    extra?: (
+      scope: FastifyInstance,
+      handOver: (request: FastifyRequest, reply: FastifyReply) => void,
+    ) => Promise<void>;
   },
 ) {
-  const listener = createRequestListener({
-    build: opts.build,
-    mode: opts.mode,
-    getLoadContext: webContextFactory(services) as never,
-  });
+  const handle = createRequestHandler(opts.build, opts.mode);
 
   if (opts.clientDir && existsSync(opts.clientDir)) {
     await app.register(fastifyStatic, {
@@ -80,23 +136,51 @@ export async function registerPages(
       index: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.header(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
       },
     });
   }
 
+  const render = async (request: FastifyRequest, reply: FastifyReply) => {
+    const res = reply.raw;
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    let response: Response;
+    // A NUL in the address cannot be anything a page reads (nor stored): refuse it before any loader runs.
+    if (/%00|\0/i.test(request.raw.url ?? '')) {
+      await sendResponse(request, res, badAddress());
+      return;
+    }
+    try {
+      const context = await webContext(services, request);
+      response = await handle(toFetchRequest(request, controller.signal), context as never);
+    } catch (err) {
+      request.log.error({ err }, 'page request failed');
+      response = new Response('Something went wrong on our side. Please try again later.', {
+        status: 500,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+    }
+    try {
+      await sendResponse(request, res, response);
+    } catch (err) {
+      request.log.warn({ err }, 'page response interrupted');
+      res.destroy();
+    }
+  };
+
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    // Leave every body unread: React Router's actions read the raw request themselves.
+    // Leave every body unread: page actions read the raw request themselves.
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
 
     const handOver = (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
-      if (opts.devMiddleware) {
-        opts.devMiddleware(request.raw, reply.raw, () => listener(request.raw, reply.raw));
-      } else {
-        listener(request.raw, reply.raw);
-      }
+      if (opts.devMiddleware) opts.devMiddleware(request.raw, reply.raw, () => void render(request, reply));
+      else void render(request, reply);
     };
     scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handOver });
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handOver });

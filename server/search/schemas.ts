@@ -1,17 +1,15 @@
 import { z } from 'zod';
+import { wholeNumber } from '../../common/schemas.ts';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from './messages.ts';
 
 /** An empty form field (`volume=` from "All volumes") means "no filter". */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-const wholeNumber = (message: string, min: number, max: number) =>
+const number = (message: string, min: number, max: number) =>
   z.preprocess(
     blankToUndefined,
-    z
-      .string(message)
-      .regex(/^\s*\d{1,9}\s*$/, message)
-      .transform(Number)
-      .pipe(z.number().int().min(min, message).max(max, message))
+    wholeNumber({ required: message, invalid: message })
+      .pipe(z.number().min(min, message).max(max, message))
       .optional(),
   );
 
@@ -32,16 +30,16 @@ export const searchQuerySchema = z.object({
     .meta({
       description: `Words to find (websearch syntax: "a phrase", -excluded, this OR that); 1 to ${SEARCH_LIMITS.maxQueryLength} characters`,
     }),
-  volume: wholeNumber(SEARCH_MESSAGES.badVolume, 1, 999_999_999).meta({ description: 'Volume number' }),
-  year: wholeNumber(SEARCH_MESSAGES.badYear, 1000, 9999).meta({ description: 'Year of publication' }),
+  volume: number(SEARCH_MESSAGES.badVolume, 1, 999_999_999).meta({ description: 'Volume number' }),
+  year: number(SEARCH_MESSAGES.badYear, 1000, 9999).meta({ description: 'Year of publication' }),
   type: z
     .preprocess(
       blankToUndefined,
       z.string(SEARCH_MESSAGES.badType).trim().max(100, SEARCH_MESSAGES.badType).optional(),
     )
     .meta({ description: 'Article type, e.g. "Research Article"' }),
-  page: wholeNumber(SEARCH_MESSAGES.badPage, 1, SEARCH_LIMITS.maxPage).meta({ description: 'Page, from 1' }),
-  size: wholeNumber(SEARCH_MESSAGES.badSize, 1, SEARCH_LIMITS.maxPageSize).meta({
+  page: number(SEARCH_MESSAGES.badPage, 1, SEARCH_LIMITS.maxPage).meta({ description: 'Page, from 1' }),
+  size: number(SEARCH_MESSAGES.badSize, 1, SEARCH_LIMITS.maxPageSize).meta({
     description: `Results per page (default ${SEARCH_LIMITS.defaultPageSize})`,
   }),
 });

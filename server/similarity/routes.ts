@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { messageResponse } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
-import { idParamSchema } from '../../common/schemas.ts';
+import { idField, idParamSchema, wholeNumber } from '../../common/schemas.ts';
 import { similarityReportSchema, submissionReportSchema } from '../../common/similarity.ts';
 import { MIN_MATCH_WORDS, PLAGIARISM_RULE } from '../../common/similarity-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
+import { fileLimit } from '../../common/upload-rules.ts';
 import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
-import { HttpError, badRequest, validationError } from '../http/errors.ts';
+import { HttpError, badRequest, parseInput } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 import { BusyError, type CheckOptions, ExtractionError, type SimilarityReport } from './service.ts';
@@ -22,11 +23,16 @@ const flag = z
 export const checkFiltersSchema = z.object({
   excludeQuotes: flag,
   excludeBibliography: flag,
-  minMatchWords: z.coerce
-    .number('Give a whole number of words.')
-    .int('Give a whole number of words.')
-    .min(MIN_MATCH_WORDS.min, `At least ${MIN_MATCH_WORDS.min} words.`)
-    .max(MIN_MATCH_WORDS.max, `At most ${MIN_MATCH_WORDS.max} words.`)
+  minMatchWords: wholeNumber({
+    required: 'Give a whole number of words.',
+    invalid: 'Give a whole number of words.',
+  })
+    .pipe(
+      z
+        .number()
+        .min(MIN_MATCH_WORDS.min, `At least ${MIN_MATCH_WORDS.min} words.`)
+        .max(MIN_MATCH_WORDS.max, `At most ${MIN_MATCH_WORDS.max} words.`),
+    )
     .optional(),
 });
 
@@ -49,7 +55,10 @@ export async function checkUploadedFile(
 ): Promise<SimilarityReport> {
   services.plagiarismLimiter.hit(`user:${user.id}`);
   if (!file) throw badRequest(MESSAGES.plagiarismNoFile, { file: MESSAGES.plagiarismNoFile });
-  const upload = await checkUpload(file, { ...PLAGIARISM_RULE, maxBytes: services.config.MAX_MANUSCRIPT_SIZE });
+  const upload = await checkUpload(file, {
+    ...PLAGIARISM_RULE,
+    maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
+  });
   try {
     return await services.similarity.check(upload, {
       viewer: can('editorial', user) ? 'editor' : 'reader',
@@ -70,27 +79,37 @@ export function similarityRoutes(api: Api, services: Services) {
       'Compares the file with every article the journal has published and every manuscript it has received, and measures its grammar. Answers the two percentages (two decimals) with the report: sources with their shares, matched passages (character offsets into `text`), grammar issues with suggestions. A reader sees titles and text of published articles only; a match with an unpublished manuscript is reported with its share and nothing else. Editors see everything. The file is not kept.',
     auth: 'signedIn',
     body: checkFiltersSchema,
-    multipart: [{ name: 'file', description: 'The manuscript: .doc, .docx or .pdf (checked by content)', required: true }],
+    multipart: [
+      {
+        name: 'file',
+        description: 'The manuscript: .doc, .docx or .pdf (checked by content)',
+        required: true,
+      },
+    ],
     responses: {
       200: { description: 'The result and the report', schema: similarityReportSchema },
-      400: { description: `${MESSAGES.plagiarismNoFile} (or an empty file, a bad filter)`, schema: messageResponse },
+      400: {
+        description: `${MESSAGES.plagiarismNoFile} (or an empty file, a bad filter)`,
+        schema: messageResponse,
+      },
       401: { description: 'Not signed in', schema: messageResponse },
       403: { description: 'Account rejected or suspended', schema: messageResponse },
       413: { description: 'The file is too large (MAX_MANUSCRIPT_SIZE)', schema: messageResponse },
       415: { description: 'Not a Word or PDF file (by content)', schema: messageResponse },
-      422: { description: 'No readable text: password-protected, damaged, or a scanned image', schema: messageResponse },
+      422: {
+        description: 'No readable text: password-protected, damaged, or a scanned image',
+        schema: messageResponse,
+      },
       429: { description: 'Too many checks (RATE_LIMIT_PLAGIARISM)', schema: messageResponse },
       503: { description: 'The checker is busy: try again in a minute', schema: messageResponse },
     },
     handler: async ({ auth, request }) => {
       const body = await readMultipart(request, {
-        fileFields: ['file'],
-        maxFileBytes: services.config.MAX_MANUSCRIPT_SIZE,
+        files: { file: fileLimit(PLAGIARISM_RULE, services.config.MAX_MANUSCRIPT_SIZE) },
         maxFields: 10,
       });
-      const filters = checkFiltersSchema.safeParse(body.fields);
-      if (!filters.success) throw validationError(filters.error);
-      return checkUploadedFile(services, auth!.user, body.files.file, filters.data);
+      const filters = parseInput(checkFiltersSchema, body.fields);
+      return checkUploadedFile(services, auth!.user, body.files.file, filters);
     },
   });
 
@@ -104,8 +123,10 @@ export function similarityRoutes(api: Api, services: Services) {
     auth: 'editorial',
     params: idParamSchema,
     query: checkFiltersSchema.extend({
-      fileId: z.coerce.number().int().positive().optional(),
-      refresh: flag.describe('Check again now (with the default filters, the new report replaces the stored one)'),
+      fileId: idField('fileId').optional(),
+      refresh: flag.describe(
+        'Check again now (with the default filters, the new report replaces the stored one)',
+      ),
     }),
     responses: {
       200: { description: 'The report', schema: submissionReportSchema },

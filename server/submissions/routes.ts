@@ -8,18 +8,18 @@ import {
   submissionListItem,
 } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { idParamSchema, submissionFieldsSchema } from '../../common/schemas.ts';
+import { countField, idParamSchema, submissionFieldsSchema } from '../../common/schemas.ts';
 import {
   decisionSchema,
   deskFilterSchema,
   publishSubmissionSchema,
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
-import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE } from '../../common/upload-rules.ts';
+import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
 import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
-import { badRequest, validationError } from '../http/errors.ts';
+import { badRequest, parseInput } from '../http/errors.ts';
 import { type MultipartBody, readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 
@@ -50,8 +50,10 @@ async function manuscriptFiles(
 
 const readManuscriptForm = (services: Services, request: Parameters<typeof readMultipart>[0]) =>
   readMultipart(request, {
-    fileFields: ['submissionFile', 'additionalZip'],
-    maxFileBytes: Math.max(services.config.MAX_MANUSCRIPT_SIZE, services.config.MAX_ADDITIONAL_SIZE),
+    files: {
+      submissionFile: fileLimit(MANUSCRIPT_RULE, services.config.MAX_MANUSCRIPT_SIZE),
+      additionalZip: fileLimit(ADDITIONAL_RULE, services.config.MAX_ADDITIONAL_SIZE),
+    },
   });
 
 async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
@@ -93,10 +95,9 @@ export function submissionRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, request, reply }) => {
       const body = await readManuscriptForm(services, request);
-      const fields = submissionFieldsSchema.safeParse(body.fields);
-      if (!fields.success) throw validationError(fields.error);
+      const fields = parseInput(submissionFieldsSchema, body.fields);
       const { manuscript, additional } = await manuscriptFiles(services, body);
-      const created = await submissions.submit(auth!.user, fields.data, manuscript, additional);
+      const created = await submissions.submit(auth!.user, fields, manuscript, additional);
       reply.code(201);
       return { message: MESSAGES.submissionSuccess, ...created };
     },
@@ -159,10 +160,9 @@ export function submissionRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, request }) => {
       const body = await readManuscriptForm(services, request);
-      const fields = revisionFieldsSchema.safeParse(body.fields);
-      if (!fields.success) throw validationError(fields.error);
+      const fields = parseInput(revisionFieldsSchema, body.fields);
       const { manuscript, additional } = await manuscriptFiles(services, body);
-      return submissions.revise(auth!.user, params.id, fields.data.message, manuscript, additional);
+      return submissions.revise(auth!.user, params.id, fields.message, manuscript, additional);
     },
   });
 
@@ -173,8 +173,8 @@ export function submissionRoutes(api: Api, services: Services) {
     summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
     auth: 'editorial',
     query: deskFilterSchema.extend({
-      limit: z.coerce.number().int().min(1).max(200).default(50),
-      offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+      limit: countField('limit', 1, 200, 50),
+      offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
       200: { description: 'A page of submissions', schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }) },
@@ -221,13 +221,12 @@ export function submissionRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, request, reply }) => {
       const max = services.config.MAX_ARTICLE_PDF_SIZE;
-      const body = await readMultipart(request, { fileFields: ['pdf'], maxFileBytes: max });
-      const fields = publishFields.safeParse(body.fields);
-      if (!fields.success) throw validationError(fields.error);
+      const body = await readMultipart(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+      const fields = parseInput(publishFields, body.fields);
       const pdf = body.files.pdf
         ? await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
         : undefined;
-      const articleId = await submissions.publish(auth!.user, params.id, fields.data, pdf, services.catalog);
+      const articleId = await submissions.publish(auth!.user, params.id, fields, pdf, services.catalog);
       reply.code(201);
       return { message: 'Published.', articleId };
     },

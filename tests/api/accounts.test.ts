@@ -216,7 +216,14 @@ describe('login and sessions', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie })).statusCode).toBe(
       200,
     );
-    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: cookie });
+    // A browser says where the post comes from; the same post with no sign of its origin is refused.
+    const bare = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: cookie });
+    expect(bare.statusCode).toBe(403);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { ...cookie, host: 'journal.test', origin: 'http://journal.test' },
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: cookie })).statusCode).toBe(
       401,
     );
@@ -248,14 +255,36 @@ describe('login and sessions', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('refuses a cookie-authenticated write from another site', async () => {
+  it('refuses a cookie-authenticated write from another site, an opaque origin, or with no sign of its origin', async () => {
     const token = await t.login('ada', 'analytical-engine');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/user/subscription',
-      headers: { cookie: `colophon_session=${token}`, origin: 'https://evil.example', host: 'journal.test' },
-    });
-    expect(res.statusCode).toBe(403);
+    const cookie = `colophon_session=${token}`;
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { referer: 'https://evil.example/page' },
+      {},
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/subscription',
+        headers: { cookie, host: 'journal.test', ...headers },
+      });
+      expect(res.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(res.json().message).toBe('Cross-site requests are not allowed.');
+    }
+    for (const headers of [
+      { origin: 'http://journal.test' },
+      { 'sec-fetch-site': 'same-origin' },
+      { referer: 'http://journal.test/subscription' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/user/subscription',
+        headers: { cookie, host: 'journal.test', ...headers },
+      });
+      expect(res.statusCode, JSON.stringify(headers)).toBeLessThan(300);
+    }
   });
 
   it('expires sessions after SESSION_TTL', async () => {

@@ -119,7 +119,8 @@ describe('manuscript submission', () => {
     ['encrypted.pdf', 'submissionFile', 422, /password-protected/],
     ['supplementary.zip', 'submissionFile', 415, /Word document/],
     ['not-a-zip.zip', 'additionalZip', 415, /must be a \.zip archive/],
-    ['manuscript.pdf', 'additionalZip', 415, /must be a \.zip archive/],
+    // The ZIP field's limit is 1 KB here: a PDF there is refused as it streams in, before its type is read.
+    ['manuscript.pdf', 'additionalZip', 413, /The additional file is too large: the limit is 1 KB/],
   ])('refuses %s as %s (%i) and keeps nothing', async (name, field, status, message) => {
     const before = await counts();
     const files: Record<string, FileSpec> = { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } };

@@ -1,10 +1,5 @@
 import type { ZodError } from 'zod';
 
-const textField = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
-
 /**
  * Structured content (the editorial board, the special issues) edited as rows of plain form fields:
  * `{field}_{i}` for row i, and `count`. Adding, removing and moving rows are form posts too (buttons with
@@ -16,10 +11,10 @@ export const MAX_ROWS = 200;
 
 export type Row = Record<string, string>;
 
-export function readRows(form: FormData, fields: readonly string[]): Row[] {
-  const count = Math.max(0, Math.min(MAX_ROWS, Number(textField(form, 'count')) || 0));
-  return Array.from({ length: count }, (_, i) =>
-    Object.fromEntries(fields.map((f) => [f, textField(form, `${f}_${i}`)])),
+/** The rows of a posted form (`PostedForm` on the server). */
+export function readRows(form: { text(name: string): string }, fields: readonly string[]): Row[] {
+  return unflattenRows({ count: form.text('count') }, fields).map((_, i) =>
+    Object.fromEntries(fields.map((f) => [f, form.text(`${f}_${i}`)])),
   );
 }
 
@@ -34,8 +29,10 @@ export function flattenRows(rows: readonly Row[], fields: readonly string[]): Re
 
 /** Rows from flat values (the inverse of flattenRows). */
 export function unflattenRows(values: Record<string, string>, fields: readonly string[]): Row[] {
-  const count = Math.max(0, Math.min(MAX_ROWS, Number(values.count) || 0));
-  return Array.from({ length: count }, (_, i) => Object.fromEntries(fields.map((f) => [f, values[`${f}_${i}`] ?? ''])));
+  const count = Math.max(0, Math.min(MAX_ROWS, /^\d{1,4}$/.test(values.count ?? '') ? Number(values.count) : 0));
+  return Array.from({ length: count }, (_, i) =>
+    Object.fromEntries(fields.map((f) => [f, values[`${f}_${i}`] ?? ''])),
+  );
 }
 
 /**
@@ -51,7 +48,10 @@ export function applyRowIntent(
   const unsaved = 'Not saved yet: press Save to publish the change.';
   if (intent === 'add') {
     if (rows.length >= MAX_ROWS) return { rows, message: `At most ${MAX_ROWS} rows.` };
-    return { rows: [...rows, { ...blank }], message: `${capitalise(what(rows.length, undefined))} was added at the end, empty. ${unsaved}` };
+    return {
+      rows: [...rows, { ...blank }],
+      message: `${capitalise(what(rows.length, undefined))} was added at the end, empty. ${unsaved}`,
+    };
   }
   const match = /^(remove|up|down):(\d+)$/.exec(intent);
   if (!match) return null;
@@ -64,7 +64,8 @@ export function applyRowIntent(
     return { rows: next, message: `${capitalise(name)} was removed. ${unsaved}` };
   }
   const j = match[1] === 'up' ? i - 1 : i + 1;
-  if (j < 0 || j >= rows.length) return { rows, message: `${capitalise(name)} is already ${j < 0 ? 'first' : 'last'}.` };
+  if (j < 0 || j >= rows.length)
+    return { rows, message: `${capitalise(name)} is already ${j < 0 ? 'first' : 'last'}.` };
   [next[i], next[j]] = [next[j], next[i]];
   return { rows: next, message: `${capitalise(name)} moved ${match[1]}. ${unsaved}` };
 }

@@ -1,14 +1,10 @@
 import { MESSAGES } from '../../../common/messages.ts';
-import { formatBytes } from '../../../common/upload-rules.ts';
-import { payloadTooLarge, validationError } from '../../../server/http/errors.ts';
+import { PLAGIARISM_RULE } from '../../../common/similarity-rules.ts';
+import { fileLimit } from '../../../common/upload-rules.ts';
 import { checkFiltersSchema, checkUploadedFile } from '../../../server/similarity/routes.ts';
 import type { WebContext } from '../../../server/web-context.ts';
-import { asClientError } from '../../lib/forms.server.ts';
-import { isCrossSite } from '../../lib/session.server.ts';
+import { asClientError, readForm, validateForm } from '../../lib/forms.server.ts';
 import { optionFields } from './options.ts';
-
-/** Room for the option fields and the multipart framing besides the file. */
-const FORM_OVERHEAD = 64 * 1024;
 
 export type PlagiarismActionResult =
   | { ok: true; report: Awaited<ReturnType<typeof checkUploadedFile>>; filename: string; at: number }
@@ -28,23 +24,12 @@ export async function plagiarismFormPost(
   const max = context.services.config.MAX_MANUSCRIPT_SIZE;
   try {
     if (!auth) throw Object.assign(new Error(MESSAGES.signInRequired), { status: 401 });
-    if (isCrossSite(request)) throw Object.assign(new Error('Cross-site requests are not allowed.'), { status: 403 });
-    if (Number(request.headers.get('content-length') ?? '0') > max + FORM_OVERHEAD) {
-      throw payloadTooLarge(`The file is too large: the limit is ${formatBytes(max)}.`);
-    }
-    let form: FormData;
-    try {
-      form = await request.formData();
-    } catch {
-      throw Object.assign(new Error('The upload was incomplete or malformed. Please try again.'), { status: 400 });
-    }
-    const filters = checkFiltersSchema.safeParse(optionFields(form) ?? {});
-    if (!filters.success) throw validationError(filters.error);
-    const value = form.get('file');
-    const file =
-      value && typeof value !== 'string' && (value.size > 0 || (value as File).name)
-        ? { field: 'file', filename: (value as File).name, data: Buffer.from(await value.arrayBuffer()) }
-        : undefined;
+    const read = await readForm(request, { files: { file: fileLimit(PLAGIARISM_RULE, max) }, maxTextBytes: 16 * 1024 });
+    if (!read.ok) throw Object.assign(new Error(read.refusal.message), read.refusal);
+    const { form } = read;
+    const filters = validateForm(checkFiltersSchema, optionFields(form) ?? {});
+    if (!filters.ok) throw Object.assign(new Error(filters.refusal.message), filters.refusal);
+    const file = form.file('file') ?? undefined;
     const report = await checkUploadedFile(context.services, auth.user, file, filters.data);
     return { result: { ok: true, report, filename: file?.filename ?? '', at }, status: 200 };
   } catch (err) {

@@ -1,14 +1,18 @@
 import { z } from 'zod';
+import { idField } from '../../../common/schemas.ts';
 import type { SessionUser } from '../../../server/accounts/service.ts';
-import { fieldErrors } from '../../../server/http/errors.ts';
+import { validate } from '../../../common/validate.ts';
 import { checkFiltersSchema } from '../../../server/similarity/routes.ts';
 import type { WebContext } from '../../../server/web-context.ts';
 import { asClientError } from '../../lib/forms.server.ts';
 import { OPTION_DEFAULTS, optionFields } from './options.ts';
 
 const querySchema = checkFiltersSchema.extend({
-  fileId: z.coerce.number().int().positive().optional(),
-  refresh: z.literal('1').optional().transform((v) => v === '1'),
+  fileId: idField('fileId').optional(),
+  refresh: z
+    .literal('1')
+    .optional()
+    .transform((v) => v === '1'),
 });
 
 /**
@@ -23,7 +27,7 @@ export async function editorReport(context: WebContext, user: SessionUser, submi
     ...(params.get('fileId') ? { fileId: params.get('fileId') } : {}),
     ...(params.get('refresh') === '1' ? { refresh: '1' } : {}),
   };
-  const parsed = querySchema.safeParse(raw);
+  const parsed = validate(querySchema, raw);
   const filters: Partial<z.output<typeof querySchema>> = parsed.success ? parsed.data : {};
   const form = {
     excludeQuotes: filters.excludeQuotes ?? OPTION_DEFAULTS.excludeQuotes,
@@ -34,14 +38,15 @@ export async function editorReport(context: WebContext, user: SessionUser, submi
   const head = {
     submission: { id: submission.id, reference: submission.reference, title: submission.title },
     filters: form,
-    filterErrors: parsed.success ? {} : fieldErrors(parsed.error),
+    filterErrors: parsed.success ? {} : parsed.errors,
   };
   try {
     const result = await context.services.similarity.reportForSubmission(submissionId, filters);
     return { ...head, ok: true as const, result };
   } catch (err) {
     const e = err as { status?: unknown; message?: string };
-    const refused = asClientError(err) ?? (e?.status === 503 ? { status: 503, message: e.message ?? '' } : null);
+    const refused =
+      asClientError(err) ?? (e?.status === 503 ? { status: 503, message: e.message ?? '' } : null);
     if (!refused) throw err;
     if (refused.status === 404) throw err;
     const versions = await context.services.similarity.manuscriptVersions(submissionId);

@@ -33,24 +33,23 @@ export const authorFieldName = (index: number, key: AuthorKey) => `authors.${ind
 /** The element id of a field (error links point here): "field-title", "field-authors-1-email". */
 export const fieldDomId = (name: string) => `field-${name.replace(/\./g, '-')}`;
 
-export function valuesFromForm(form: FormData): SubmissionValues {
-  const text = (name: string) => {
-    const v = form.get(name);
-    return typeof v === 'string' ? v : '';
-  };
-  return Object.fromEntries(TEXT_FIELDS.map((name) => [name, text(name)])) as SubmissionValues;
+/** A posted form's text fields, as the page action reads them (`PostedForm`). */
+export interface PostedFields {
+  text(name: string): string;
+  has(name: string): boolean;
+}
+
+export function valuesFromForm(form: PostedFields): SubmissionValues {
+  return Object.fromEntries(TEXT_FIELDS.map((name) => [name, form.text(name)])) as SubmissionValues;
 }
 
 /** The author rows of a posted form, in order (a row is there when any of its inputs is). */
-export function authorsFromForm(form: FormData): AuthorDraft[] {
+export function authorsFromForm(form: PostedFields): AuthorDraft[] {
   const authors: AuthorDraft[] = [];
   for (let i = 0; i < LIMITS.authors + 1; i++) {
     if (!AUTHOR_KEYS.some((key) => form.has(authorFieldName(i, key)))) break;
     const row = blankAuthor();
-    for (const key of AUTHOR_KEYS) {
-      const v = form.get(authorFieldName(i, key));
-      row[key] = typeof v === 'string' ? v : '';
-    }
+    for (const key of AUTHOR_KEYS) row[key] = form.text(authorFieldName(i, key));
     authors.push(row);
   }
   return authors.length ? authors : [blankAuthor()];

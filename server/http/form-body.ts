@@ -1,0 +1,234 @@
+import type { IncomingMessage } from 'node:http';
+import Busboy from '@fastify/busboy';
+import { formatBytes } from '../../common/upload-rules.ts';
+import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.ts';
+
+/**
+ * The one reader of form bodies (application/x-www-form-urlencoded and multipart/form-data), for page
+ * actions and for the API's uploads alike. It reads as the body streams in and stops at its limits, so no
+ * body, chunked or not, costs more memory than the limits allow:
+ *
+ * - the text fields together may hold `maxTextBytes` (a plain form's whole body is text);
+ * - only the file fields named in `files` are taken, one file each, each up to its own limit;
+ * - past a limit, a file's remaining bytes are dropped unread-into-memory, and the text fields after it are
+ *   still read (so a refused upload comes back with what was typed), until the body has gone past `hardCap`
+ *   bytes in all: then reading stops and the connection is closed after the answer.
+ */
+export interface FormBodyLimits {
+  /** Every text field together, in bytes (names included). */
+  maxTextBytes: number;
+  /** Accepted file fields and each one's limit; any other file part is refused. */
+  files?: Record<string, { maxBytes: number; tooLarge?: string }>;
+  /** How many text fields at most. */
+  maxFields?: number;
+  /** The refusal when the text is too large (the form's own words). */
+  tooLarge?: string;
+}
+
+export interface FormFile {
+  field: string;
+  filename: string;
+  type: string;
+  data: Buffer;
+}
+
+export interface FormBody {
+  /** Each text field's values, in the order they came. */
+  fields: Map<string, string[]>;
+  /** Each chosen file (a file input left empty is absent). */
+  files: Map<string, FormFile>;
+  /** Set when the body broke a limit: what was read until then is still in `fields`. */
+  refused?: HttpError;
+}
+
+/** Content types a form arrives in; anything else is refused with 415 before a byte is read. */
+export function formContentType(header: string | null | undefined): 'urlencoded' | 'multipart' | null {
+  const type = (header ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded') return 'urlencoded';
+  if (type === 'multipart/form-data') return 'multipart';
+  return null;
+}
+
+export const NOT_A_FORM =
+  'This form must be sent as a web form (application/x-www-form-urlencoded or multipart/form-data).';
+export const MALFORMED = 'The form was incomplete or malformed. Please try again.';
+
+/** Beyond this many times the limits, an oversize body is not read on (its typed fields are then lost). */
+const READ_ON_UP_TO = 4;
+
+export async function readFormBody(
+  body: ReadableStream<Uint8Array> | null,
+  contentType: string | null | undefined,
+  limits: FormBodyLimits,
+): Promise<FormBody> {
+  const kind = formContentType(contentType);
+  if (!kind) throw unsupportedMediaType(NOT_A_FORM);
+  const fields = new Map<string, string[]>();
+  const files = new Map<string, FormFile>();
+  const result: FormBody = { fields, files };
+  if (!body) return result;
+
+  const fileRules = limits.files ?? {};
+  const fileLimit = Math.max(0, ...Object.values(fileRules).map((r) => r.maxBytes));
+  // On the wire, text is percent-encoded (up to three bytes per byte) and parts are framed.
+  const allowed =
+    3 * limits.maxTextBytes + Object.values(fileRules).reduce((sum, r) => sum + r.maxBytes, 0) + 64 * 1024;
+  const hardCap = allowed * READ_ON_UP_TO;
+  const textTooLarge = () =>
+    payloadTooLarge(
+      limits.tooLarge ?? `The form is too large: at most ${formatBytes(limits.maxTextBytes)} of text.`,
+    );
+  const refuse = (err: HttpError) => {
+    result.refused ??= err;
+  };
+
+  let textBytes = 0;
+  let failure: HttpError | null = null;
+  let stop = false;
+  const parser = new Busboy({
+    headers: { 'content-type': contentType as string },
+    defCharset: 'utf8',
+    limits: {
+      fieldNameSize: 200,
+      fieldSize: limits.maxTextBytes,
+      fields: limits.maxFields ?? 500,
+      // One more than accepted, so that a second file in one field is seen and refused.
+      files: Object.keys(fileRules).length + 1,
+      fileSize: fileLimit + 1,
+      headerPairs: 100,
+    },
+  });
+  parser.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+    textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
+    if (valueTruncated || textBytes > limits.maxTextBytes) {
+      refuse(textTooLarge());
+      stop = true;
+      return;
+    }
+    const list = fields.get(name);
+    if (list) list.push(value);
+    else fields.set(name, [value]);
+  });
+  parser.on(
+    'file',
+    (name: string, stream: NodeJS.ReadableStream, filename: string, _enc: string, mime: string) => {
+      const rule = fileRules[name];
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let over = false;
+      stream.on('data', (chunk: Buffer) => {
+        if (over || failure) return;
+        size += chunk.length;
+        if (rule && size > rule.maxBytes) {
+          over = true;
+          chunks.length = 0;
+          refuse(
+            payloadTooLarge(
+              rule.tooLarge ?? `The file is too large: the limit is ${formatBytes(rule.maxBytes)}.`,
+            ),
+          );
+          return;
+        }
+        if (rule) chunks.push(chunk);
+      });
+      // A body cut off inside a file fails the file's stream as well as the parser.
+      stream.on('error', () => {
+        failure ??= badRequest(MALFORMED);
+      });
+      stream.on('end', () => {
+        if (over || failure) return;
+        // A file input left empty arrives as a part with no name and no bytes: not chosen.
+        if (size === 0 && !filename) return;
+        if (!rule) {
+          failure ??= badRequest(`Unexpected file field "${name}".`, { [name]: 'No file is expected here.' });
+          return;
+        }
+        if (files.has(name)) {
+          failure ??= badRequest(`Send one file only in "${name}".`, { [name]: 'Choose one file only.' });
+          return;
+        }
+        files.set(name, {
+          field: name,
+          filename: filename ?? '',
+          type: mime ?? '',
+          data: Buffer.concat(chunks, size),
+        });
+      });
+    },
+  );
+  parser.on('filesLimit', () => {
+    failure ??= badRequest('Too many files in this form.');
+  });
+  parser.on('fieldsLimit', () => {
+    refuse(textTooLarge());
+    stop = true;
+  });
+
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on('finish', resolve);
+    parser.on('error', reject);
+  });
+  finished.catch(() => {}); // observed below; an early stop must not leave it unhandled
+
+  let read = 0;
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      read += next.value.byteLength;
+      if (read > allowed) refuse(textTooLarge());
+      if (read > hardCap || stop || failure) {
+        stop = true;
+        break;
+      }
+      if (!parser.write(next.value)) await new Promise<void>((resolve) => parser.once('drain', resolve));
+    }
+  } catch {
+    throw badRequest(MALFORMED);
+  }
+  if (stop) {
+    await reader.cancel().catch(() => {});
+    parser.destroy();
+    if (failure) throw failure;
+    return result;
+  }
+  parser.end();
+  try {
+    await finished;
+  } catch {
+    if (failure) throw failure;
+    if (result.refused) return result;
+    throw badRequest(MALFORMED);
+  }
+  if (failure) throw failure;
+  return result;
+}
+
+/**
+ * A Node request body as a Web stream that is pulled only as fast as it is read (never buffered ahead);
+ * cancelling it pauses the socket.
+ */
+export function pullStream(raw: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks = raw[Symbol.asyncIterator]();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else {
+            const chunk = next.value as Buffer;
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          }
+        } catch (err) {
+          controller.error(err);
+        }
+      },
+      cancel() {
+        raw.pause();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
