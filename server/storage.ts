@@ -1,4 +1,5 @@
 import * as fsPromises from 'node:fs/promises';
+import path from 'node:path';
 
 /**
  * The file-system calls the blob store and the outbox make, passed in so that tests can make them fail as
@@ -51,4 +52,22 @@ export function describeFsError(err: unknown): string {
   const code = fsErrorCode(err);
   if (!code) return err instanceof Error ? err.message : String(err);
   return `${FAULTS[code] ?? 'the file system refused'} (${code})`;
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir reports ENOENT where a parent's mkdir failed with
+ * EROFS or EACCES, and the log is to name the real cause.
+ */
+export async function ensureDir(fs: FsOps, dir: string): Promise<void> {
+  try {
+    await fs.mkdir(dir);
+  } catch (err) {
+    const code = fsErrorCode(err);
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || path.dirname(dir) === dir) throw err;
+    await ensureDir(fs, path.dirname(dir));
+    await fs.mkdir(dir).catch((again) => {
+      if (fsErrorCode(again) !== 'EEXIST') throw again;
+    });
+  }
 }
