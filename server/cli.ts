@@ -62,7 +62,7 @@ async function main(argv: string[]) {
     return 0;
   } finally {
     await services.similarity.close();
-    services.mailer.close();
+    await services.mailer.close();
     await database.close();
     lock.release();
   }

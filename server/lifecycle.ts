@@ -3,6 +3,20 @@ import path from 'node:path';
 import { ConfigError, type Config, loadConfig, resolveSessionSecret } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { DataFolderLockedError, lockDataFolder } from './db/lock.ts';
+import { describeFsError, fsErrorCode } from './storage.ts';
+
+/** The data folder cannot be used (read-only, full, not ours): one line naming the folder and the cause. */
+export class DataFolderError extends Error {}
+
+/** A file-system failure while opening `what` in the data folder, as one line; anything else as it is. */
+function asDataFolderError(err: unknown, dataDir: string, what: string): unknown {
+  if (!fsErrorCode(err)) return err;
+  const where = (err as { path?: unknown }).path;
+  const file = typeof where === 'string' && where !== dataDir ? ` (${where})` : '';
+  return new DataFolderError(
+    `Cannot use the data folder ${dataDir}: ${describeFsError(err)}, while ${what}${file}. Make it writable by this user, free some space, or set DATA_DIR to another folder.`,
+  );
+}
 
 /**
  * Opens what every process of Colophon needs: the validated config, the data-folder lock (PGlite only
@@ -11,14 +25,29 @@ import { DataFolderLockedError, lockDataFolder } from './db/lock.ts';
 export async function openRuntime(purpose: string, env = process.env) {
   // An optional .env in the working folder; variables already set in the environment win.
   if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
-  const config: Config = resolveSessionSecret(loadConfig(env));
-  // Locked even with DATABASE_URL: uploaded files and the outbox live in the folder too.
-  const lock = lockDataFolder(config.dataDir, purpose);
+  let config: Config = loadConfig(env);
+  const { dataDir } = config;
+  let lock: ReturnType<typeof lockDataFolder>;
+  try {
+    // Locked first, and even with DATABASE_URL: uploaded files and the outbox live in the folder too.
+    lock = lockDataFolder(dataDir, purpose);
+  } catch (err) {
+    throw asDataFolderError(err, dataDir, 'taking its lock');
+  }
   let database: Database;
   try {
-    database = await openDatabase(
-      config.DATABASE_URL ? { url: config.DATABASE_URL } : { dir: path.join(config.dataDir, 'pglite') },
-    );
+    try {
+      config = resolveSessionSecret(config);
+    } catch (err) {
+      throw asDataFolderError(err, dataDir, 'writing the generated session secret');
+    }
+    try {
+      database = await openDatabase(
+        config.DATABASE_URL ? { url: config.DATABASE_URL } : { dir: path.join(dataDir, 'pglite') },
+      );
+    } catch (err) {
+      throw config.DATABASE_URL ? err : asDataFolderError(err, dataDir, 'opening the database in pglite/');
+    }
   } catch (err) {
     lock.release();
     throw err;
@@ -30,13 +59,15 @@ export type Runtime = Awaited<ReturnType<typeof openRuntime>>;
 
 /** Prints one clear line for the failures a person can fix, and exits. */
 export function exitOnStartupError(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DataFolderLockedError) {
+  if (err instanceof ConfigError || err instanceof DataFolderLockedError || err instanceof DataFolderError) {
     console.error(err.message);
     process.exit(1);
   }
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    console.error(`Cannot start: the port is already in use (${(err as Error).message}). Set PORT to another port.`);
+    console.error(
+      `Cannot start: the port is already in use (${(err as Error).message}). Set PORT to another port.`,
+    );
     process.exit(1);
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '28P01' || code === '3D000') {

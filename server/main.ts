@@ -20,6 +20,11 @@ export async function startServer(
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
+  // Upload files a killed process never committed (orphan blobs, half-written .tmp files): swept before the
+  // site takes uploads again, so no upload of this process can race the sweep.
+  await services.files
+    .sweepLeftovers()
+    .catch((err) => log.error({ err }, 'sweeping leftover upload files failed'));
   // In the background: the whole similarity corpus when it is empty (a first start, an upgrade), otherwise
   // the article PDFs it has not read yet or that changed; the search index takes the full text from it.
   try {
@@ -48,7 +53,7 @@ export async function startServer(
       await app.close();
       clearInterval(maintenance);
       await services.subscriptions.stop();
-      services.mailer.close();
+      await services.mailer.close();
       await database.close();
     } finally {
       lock.release();

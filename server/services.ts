@@ -42,7 +42,10 @@ export function createServices(config: Config, database: Database, log: Logger, 
   const settings = new SettingsService(db);
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
-  const files = new FileService(db, overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files')));
+  const files = new FileService(db, overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files'), { log }), {
+    clock,
+    log,
+  });
   const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests);
   const accounts = new AccountsService(db, {
     secret: config.sessionSecret,

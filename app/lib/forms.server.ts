@@ -137,17 +137,21 @@ function refusal(status: number, message: string, errors: Record<string, string>
 }
 
 /**
- * A refusal the visitor caused (4xx) thrown by a service. The services throw the server's HttpError, but
- * this page bundle holds its own copy of that class, so `instanceof` would never match: recognise the shape.
+ * A refusal the visitor caused (4xx) thrown by a service, or the file store's 503 when the disk is full or
+ * unwritable (server/files/blob-store.ts StorageUnavailableError, marked `storageFault`; its cause is logged
+ * there). The services throw the server's HttpError, but this page bundle holds its own copy of that class,
+ * so `instanceof` would never match: recognise the shape.
  */
 export function asClientError(err: unknown): ClientError | null {
   if (!(err instanceof Error)) return null;
-  const { status, errors, headers } = err as Error & {
+  const { status, errors, headers, storageFault } = err as Error & {
     status?: unknown;
     errors?: unknown;
     headers?: unknown;
+    storageFault?: unknown;
   };
-  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  const storage = storageFault === true && status === 503;
+  if (typeof status !== 'number' || ((status < 400 || status > 499) && !storage)) return null;
   return {
     status,
     message: err.message,

@@ -1,5 +1,10 @@
+import { existsSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR } from '../clock.ts';
 import { type TestContext, createTestContext, fixture } from '../testing/harness.ts';
+import { FileService, SWEEP_MIN_AGE_MS } from './service.ts';
+import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
 
 let t: TestContext;
@@ -62,5 +67,61 @@ describe('FileService.withStoredFiles', () => {
       }),
     ).rejects.toThrow('fails');
     expect(await files.blobs.size(key)).toBeNull();
+  });
+});
+
+describe('FileService.sweepLeftovers (at start-up)', () => {
+  it('removes what a killed upload left (old orphan blobs and .tmp files) and logs it; keeps every file a row names and anything young', async () => {
+    const store = t.services.files.blobs;
+    const root = path.join(t.dataDir, 'files');
+    const logged: { obj: { removed?: string[]; bytes?: number }; msg?: string }[] = [];
+    const files = new FileService(t.services.db, store, {
+      clock: t.clock,
+      log: { info: (obj, msg) => logged.push({ obj: obj as never, msg }), warn: () => undefined },
+    });
+    const pathOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), key);
+    const unique = (what: string) =>
+      Buffer.concat([fixture('manuscript.pdf'), Buffer.from(`\n% ${what} ${Math.random()}\n%%EOF\n`)]);
+    const ago = (ms: number) => new Date(t.clock.now() - ms);
+
+    // A committed upload, old.
+    const kept = await files.withStoredFiles([upload(unique('kept'))], async (_tx, [file]) => file);
+    utimesSync(pathOf(kept.key), ago(3 * HOUR), ago(3 * HOUR));
+    // A process killed between the last byte and the commit: its blob is stored, no row names it.
+    const orphan = await store.put(unique('orphan'));
+    utimesSync(pathOf(orphan.key), ago(2 * HOUR), ago(2 * HOUR));
+    // A process killed (or a disk that filled up) in the middle of writing: a .tmp beside.
+    const tmpFile = `${pathOf(orphan.key)}.deadbeef0001.tmp`;
+    writeFileSync(tmpFile, Buffer.alloc(1000));
+    utimesSync(tmpFile, ago(2 * HOUR), ago(2 * HOUR));
+    // An upload in flight right now (in this or another process): young, left alone.
+    const young = await store.put(unique('young'));
+    utimesSync(pathOf(young.key), ago(SWEEP_MIN_AGE_MS - 60_000), ago(SWEEP_MIN_AGE_MS - 60_000));
+    const youngTmp = `${pathOf(young.key)}.deadbeef0002.tmp`;
+    writeFileSync(youngTmp, 'being written');
+
+    const swept = await files.sweepLeftovers();
+    const rel = (p: string) => path.relative(root, p);
+    expect(swept.removed.sort()).toEqual([rel(pathOf(orphan.key)), rel(tmpFile)].sort());
+    expect(swept.bytes).toBe(orphan.size + 1000);
+    expect(existsSync(pathOf(orphan.key))).toBe(false);
+    expect(existsSync(tmpFile)).toBe(false);
+    expect(await store.size(kept.key)).toBe(kept.size);
+    expect(existsSync(pathOf(young.key))).toBe(true);
+    expect(existsSync(youngTmp)).toBe(true);
+    // Every file of the seed and of the tests above is named by a row: all still there.
+    for (const row of await t.services.db.select().from(storedFiles))
+      expect(await store.size(row.key)).toBe(row.size);
+    expect(logged).toHaveLength(1);
+    expect(logged[0].obj.removed?.sort()).toEqual(swept.removed.sort());
+    expect(logged[0].msg).toMatch(/removed 2 leftover upload file\(s\)/);
+
+    // Later, the young orphan is old: the next start-up removes it, and says nothing when nothing is left.
+    t.clock.advance(2 * HOUR);
+    expect((await files.sweepLeftovers()).removed.sort()).toEqual(
+      [rel(pathOf(young.key)), rel(youngTmp)].sort(),
+    );
+    expect((await files.sweepLeftovers()).removed).toEqual([]);
+    expect(logged).toHaveLength(2);
   });
 });

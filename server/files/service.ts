@@ -1,12 +1,25 @@
 import type { Readable } from 'node:stream';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
+import { type Clock, HOUR, systemClock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { notFound } from '../http/errors.ts';
-import type { BlobStore } from './blob-store.ts';
+import type { BlobStore, SweepResult } from './blob-store.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
 
 export type StoredFile = typeof storedFiles.$inferSelect;
+
+/**
+ * How old a leftover must be before the start-up sweep removes it. An upload writes its blob and commits its
+ * row within seconds; an hour leaves a wide margin for one in flight in another process (a CLI command on a
+ * PostgreSQL database, say) and costs nothing but a later clean-up.
+ */
+export const SWEEP_MIN_AGE_MS = HOUR;
+
+interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
 
 export class FileService {
   /**
@@ -18,7 +31,38 @@ export class FileService {
   constructor(
     private readonly db: Db,
     readonly blobs: BlobStore,
+    private readonly deps: { clock?: Clock; log?: Logger } = {},
   ) {}
+
+  /**
+   * At start-up: removes the blobs no row names and the half-written `.tmp` files that a process killed
+   * between an upload's last byte and its commit left behind (the only table naming a blob is
+   * stored_files; articles and manuscript versions name stored_files rows). Only files older than
+   * SWEEP_MIN_AGE_MS go. Logs what went.
+   */
+  async sweepLeftovers(): Promise<SweepResult> {
+    const now = (this.deps.clock ?? systemClock).now();
+    const result = await this.blobs.sweep({
+      olderThan: new Date(now - SWEEP_MIN_AGE_MS),
+      named: async (keys) => {
+        const rows = await this.db
+          .selectDistinct({ key: storedFiles.key })
+          .from(storedFiles)
+          .where(inArray(storedFiles.key, keys));
+        return new Set([...rows.map((r) => r.key), ...keys.filter((k) => this.inFlight.has(k))]);
+      },
+    });
+    const log = this.deps.log;
+    if (result.removed.length) {
+      log?.info(
+        { removed: result.removed, bytes: result.bytes },
+        `removed ${result.removed.length} leftover upload file(s) (${result.bytes} bytes): blobs no row names and half-written .tmp files`,
+      );
+    }
+    if (result.failures.length)
+      log?.warn({ failures: result.failures }, 'the sweep of leftover upload files could not finish');
+    return result;
+  }
 
   /**
    * All-or-nothing: the bytes are written first, then `work` runs in one transaction with the file rows.

@@ -11,6 +11,7 @@ import { buildApp } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
+import type { BlobStore } from '../files/blob-store.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { seed } from '../seed/seed.ts';
 import { type Services, createServices } from '../services.ts';
@@ -29,7 +30,7 @@ export function captureMailer(): Mailer & { sent: Mail[] } {
       sent.push(mail);
       return true;
     },
-    close() {},
+    async close() {},
   };
 }
 
@@ -82,7 +83,14 @@ export interface TestContext {
 let counter = 0;
 
 /** The API on a fresh database with the journal settings and the admin account (admin / admin-pass-123). */
-export async function createTestContext(env: Record<string, string> = {}, opts: { demo?: boolean } = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  opts: {
+    demo?: boolean;
+    /** A blob store of the test's own (one that fails, say), under the context's data folder. */
+    blobs?: (dataDir: string) => BlobStore;
+  } = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -104,7 +112,7 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
   const database = await testDatabase();
   const mailer = captureMailer();
   const clock = new ManualClock();
-  const services = createServices(config, database, silentLog, { mailer, clock });
+  const services = createServices(config, database, silentLog, { mailer, clock, blobs: opts.blobs?.(dataDir) });
   await seed(services, { demo: opts.demo ?? false });
   const app = await buildApp(services);
   await app.ready();

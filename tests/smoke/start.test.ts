@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,9 +106,21 @@ describe('npm start on an empty data folder', () => {
     await waitFor(() => !existsSync(path.join(dataDir, '.lock')));
     expect(first.output()).toContain('SIGTERM received');
 
+    // What a server killed between an upload's last byte and its commit leaves (a blob no row names, a
+    // half-written .tmp), older than an hour: the next start-up sweeps it; a young one stays.
+    const leftovers = path.join(dataDir, 'files', 'ee', 'ff');
+    mkdirSync(leftovers, { recursive: true });
+    const orphan = path.join(leftovers, `eeff${'0'.repeat(60)}`);
+    const partial = path.join(leftovers, `eeff${'1'.repeat(60)}.0123456789ab.tmp`);
+    const young = path.join(leftovers, `eeff${'2'.repeat(60)}.0123456789ab.tmp`);
+    for (const f of [orphan, partial, young]) writeFileSync(f, 'leftover');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600 * 1000);
+    for (const f of [orphan, partial]) utimesSync(f, twoHoursAgo, twoHoursAgo);
+
     // A restart keeps the data and seeds nothing twice.
     const again = start(port);
     await again.ready;
+    expect([existsSync(orphan), existsSync(partial), existsSync(young)]).toEqual([false, false, true]);
     expect(again.output()).not.toMatch(/password "/);
     const tree2 = await (await fetch(`http://127.0.0.1:${port}/api/articles/public/articles`)).json();
     expect(tree2[0].issues[0].articles).toHaveLength(5);
