@@ -1,4 +1,5 @@
 import type { Route } from './+types/author-template';
+import { attachmentDisposition } from '../../common/filenames.ts';
 
 /** The manuscript templates linked from /instructions (Word and LaTeX), generated from the journal settings. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -9,7 +10,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return new Response(new Uint8Array(file.bytes), {
     headers: {
       'Content-Type': file.mediaType,
-      'Content-Disposition': `attachment; filename="${file.filename}"`,
+      'Content-Disposition': attachmentDisposition(file.filename),
       'Content-Length': String(file.bytes.byteLength),
       'Cache-Control': 'public, max-age=3600',
       'X-Content-Type-Options': 'nosniff',

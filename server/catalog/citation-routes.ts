@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentDisposition } from '../../common/filenames.ts';
 import { messageResponse } from '../../common/api.ts';
 import {
   CITATION_FILES,
@@ -48,10 +49,7 @@ export function citationRoutes(api: Api, services: Services) {
         const file = citations.file(article, journal, query.format);
         return reply
           .header('content-type', file.contentType)
-          .header(
-            'content-disposition',
-            `attachment; filename="${file.filename}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-          )
+          .header('content-disposition', attachmentDisposition(file.filename))
           .send(file.body);
       }
       const formatted = citations.format(article, journal, query.format);

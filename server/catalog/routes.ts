@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attachmentDisposition } from '../../common/filenames.ts';
 import {
   articleResponse,
   editorArticlesResponse,
@@ -113,10 +114,7 @@ export function catalogRoutes(api: Api, services: Services) {
       reply
         .header('content-type', 'application/pdf')
         .header('content-length', String(file.size))
-        .header(
-          'content-disposition',
-          `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        )
+        .header('content-disposition', attachmentDisposition(name))
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff');
       // Usage counts: a published article's file delivered in full, once (not a HEAD request, not an

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { attachmentDisposition } from '../../common/filenames.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messageResponse } from '../../common/api.ts';
 import { idParamSchema } from '../../common/schemas.ts';
@@ -226,7 +227,7 @@ function exportName(abbreviation: string, format: string, place: string) {
 function sendXmlAttachment(reply: FastifyReply, xml: string, filename: string) {
   return reply
     .header('content-type', 'application/xml; charset=utf-8')
-    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('content-disposition', attachmentDisposition(filename))
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
     .send(xml);

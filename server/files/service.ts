@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { safeFilename } from '../../common/filenames.ts';
 import { eq, inArray } from 'drizzle-orm';
 import { type Clock, HOUR, systemClock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -94,7 +95,7 @@ export class FileService {
               sha256: puts[i].sha256,
               size: puts[i].size,
               mediaType: u.mediaType,
-              originalName: u.filename,
+              originalName: safeFilename(u.filename),
             })
             .returning();
           rows.push(row);

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { attachmentDisposition } from '../../common/filenames.ts';
 import { z } from 'zod';
 import {
   messageResponse,
@@ -58,12 +59,11 @@ const readManuscriptForm = (services: Services, request: Parameters<typeof readM
 
 async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
   const stream = await services.files.open(file);
-  const name = `${reference}-${file.originalName}`.replace(/["\\\r\n]/g, '');
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_');
+  const name = `${reference}-${file.originalName}`;
   return reply
     .header('content-type', file.mediaType)
     .header('content-length', String(file.size))
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+    .header('content-disposition', attachmentDisposition(name))
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
     .send(stream);

@@ -178,6 +178,49 @@ describe('manuscript submission', () => {
     expect(res.statusCode).toBe(400);
   });
 
+  it('refuses a second manuscript part in one form, storing nothing', async () => {
+    const before = await counts();
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields())) form.append(k, v);
+    for (const name of ['first.pdf', 'second.pdf']) {
+      form.append('submissionFile', new Blob([new Uint8Array(fixture('manuscript.pdf'))]), name);
+    }
+    const probe = new Request('http://local/', { method: 'POST', body: form });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/submission/submit',
+      headers: { authorization: `Bearer ${token}`, 'content-type': probe.headers.get('content-type')! },
+      payload: Buffer.from(await probe.arrayBuffer()),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors.submissionFile).toBe('Choose one file only.');
+    expect(await counts()).toEqual(before);
+  });
+
+  it('strips bidirectional controls from file names, as stored and as downloaded', async () => {
+    // "report<RLO>fdp.exe" reads as "reportexe.pdf" where the override is honoured.
+    const res = await submit(fields(), {
+      submissionFile: { name: 'report\u202efdp.exe\u2066.pdf', data: fixture('manuscript.pdf') },
+    });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().id as number;
+    const [stored] = await t.services.db
+      .select({ id: storedFiles.id, name: storedFiles.originalName })
+      .from(submissionFiles)
+      .innerJoin(storedFiles, eq(storedFiles.id, submissionFiles.fileId))
+      .where(eq(submissionFiles.submissionId, id));
+    expect(stored.name).toBe('reportfdp.exe.pdf');
+    const download = await t.app.inject({
+      method: 'GET',
+      url: `/api/submissions/${id}/files/${stored.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(download.statusCode).toBe(200);
+    const disposition = String(download.headers['content-disposition']);
+    expect(decodeURIComponent(disposition)).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(disposition).toContain('reportfdp.exe.pdf');
+  });
+
   it('keeps no row and no file when the database write fails after the files were stored', async () => {
     const before = await counts();
     const original = t.services.audit.record.bind(t.services.audit);

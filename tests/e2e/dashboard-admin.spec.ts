@@ -60,6 +60,7 @@ test.describe('dashboard sections: who may enter', () => {
     // Posting to it is refused too.
     const post = await page.request.post('/editor-dashboard/users', {
       form: { intent: 'update-user', id: '1', role: 'researcher', status: 'suspended' },
+      headers: { origin: new URL(page.url()).origin },
     });
     expect(post.status()).toBe(403);
   });

@@ -60,6 +60,7 @@ test.describe('editorial dashboard', () => {
     // The same decision posted again (a second tab, a replay): the account is no longer waiting.
     const again = await page.request.post('/editor-dashboard?index', {
       form: { intent: 'reject', id: String(pending.id) },
+      headers: { origin: new URL(page.url()).origin },
     });
     expect(again.status()).toBe(409);
   });
