@@ -31,7 +31,13 @@ export interface PagesOptions {
  */
 export async function buildApp(
   services: Services,
-  opts: { pages?: PagesOptions; logger?: FastifyBaseLogger; discovery?: DiscoveryOptions } = {},
+  opts: {
+    pages?: PagesOptions;
+    logger?: FastifyBaseLogger;
+    discovery?: DiscoveryOptions;
+    /** Tests: hold every API answer to its declared status and schema (http/api.ts). */
+    checkResponses?: boolean;
+  } = {},
 ) {
   const app: FastifyInstance = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
@@ -71,7 +77,7 @@ export async function buildApp(
   // its limits, as they stream in.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
-  const api = new Api(app, (request) => requestAuth(services.accounts, request));
+  const api = new Api(app, (request) => requestAuth(services.accounts, request), opts.checkResponses);
   accountRoutes(api, services);
   catalogRoutes(api, services);
   searchRoutes(api, services);

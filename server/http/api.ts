@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { PERMISSIONS, type PermissionName, allows } from '../../common/roles.ts';
+import { messageResponse } from '../../common/api.ts';
 import type { AuthContext } from '../accounts/service.ts';
 import { forbidden, parseInput, unauthorized } from './errors.ts';
 
@@ -52,6 +53,12 @@ export class Api {
   constructor(
     private readonly app: FastifyInstance,
     private readonly authenticate: (request: FastifyRequest) => Promise<AuthContext | null>,
+    /**
+     * Tests: every answer is checked against the response its route declares (its status must be declared,
+     * and a JSON body must match the declared schema); a mismatch turns the answer into a 500 that says what
+     * differs, so the schemas that feed the OpenAPI document cannot drift from what the handlers return.
+     */
+    private readonly checkResponses = false,
   ) {}
 
   route<B extends ZodType = ZodType, Q extends ZodType = ZodType, P extends ZodType = ZodType>(
@@ -59,11 +66,13 @@ export class Api {
     /** An encapsulated Fastify scope to register in (e.g. one with other body parsers). */
     on: FastifyInstance = this.app,
   ): void {
+    def = { ...def, responses: { ...impliedResponses(def as unknown as AnyRoute), ...def.responses } };
     this.routes.push(def as unknown as AnyRoute);
     const url = def.path;
     on.route({
       method: def.method,
       url,
+      ...(this.checkResponses ? { onSend: responseChecker(def) } : {}),
       handler: async (request, reply) => {
         const auth = def.auth === 'none' ? null : await this.authenticate(request);
         if (def.auth !== 'none' && def.auth !== 'optional') {
@@ -166,4 +175,62 @@ export class Api {
       },
     };
   }
+}
+
+/**
+ * The refusals every route of a kind can give, whether or not it names them: invalid input (400), not signed
+ * in or not allowed (401/403; a cookie-authenticated write from another site is 403 too), a body that is too
+ * large or of the wrong type (413/415), an upload the file store cannot keep (503). A route's own entries
+ * (with its own words) take precedence.
+ */
+function impliedResponses(def: AnyRoute): AnyRoute['responses'] {
+  const refusal = (description: string) => ({ description, schema: messageResponse });
+  const implied: AnyRoute['responses'] = {};
+  const takesBody = def.method !== 'GET' && def.method !== 'DELETE';
+  if (def.params || def.query || takesBody) {
+    implied[400] = refusal('Invalid input: the first problem, and each field\'s message in `errors`');
+  }
+  if (def.auth !== 'none') {
+    if (def.auth !== 'optional') implied[401] = refusal('Not signed in');
+    if (def.auth !== 'optional' || takesBody) implied[403] = refusal('Not allowed (or a cross-site request)');
+  }
+  // Any body is read (and refused when it is not what the route takes), even on routes that need none.
+  if (takesBody) {
+    implied[413] = refusal('The request body is too large');
+    implied[415] = refusal(def.multipart ? 'Not sent as multipart/form-data' : 'Not sent as JSON');
+  }
+  if (def.multipart) implied[503] = refusal('The server could not store the file; please try again later.');
+  return implied;
+}
+
+/** The `onSend` hook that holds a route's answers to what it declares (see `checkResponses`). */
+function responseChecker(def: AnyRoute) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const status = reply.statusCode;
+    const declared = def.responses[status];
+    const where = `${def.method} ${def.path} answered ${status}`;
+    let problem: string | null = null;
+    if (!declared) {
+      problem = `${where}, which the route does not declare (declared: ${Object.keys(def.responses).join(', ')})`;
+    } else if (declared.schema) {
+      const type = String(reply.getHeader('content-type') ?? '');
+      if (!type.includes('json')) problem = `${where} with ${type || 'no content type'}, not JSON`;
+      else {
+        const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+        if (text !== null) {
+          const result = declared.schema.safeParse(JSON.parse(text));
+          if (!result.success) {
+            problem = `${where} with a body that does not match its schema: ${result.error.issues
+              .slice(0, 5)
+              .map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`)
+              .join('; ')}`;
+          }
+        }
+      }
+    }
+    if (!problem) return payload;
+    request.log.error({ problem }, 'response does not match its declaration');
+    reply.code(500).header('content-type', 'application/json; charset=utf-8').removeHeader('content-length');
+    return JSON.stringify({ message: `Response check failed: ${problem}` });
+  };
 }

@@ -85,19 +85,28 @@ export async function readFormBody(
   let textBytes = 0;
   let failure: HttpError | null = null;
   let stop = false;
-  const parser = new Busboy({
-    headers: { 'content-type': contentType as string },
-    defCharset: 'utf8',
-    limits: {
-      fieldNameSize: 200,
-      fieldSize: limits.maxTextBytes,
-      fields: limits.maxFields ?? 500,
-      // One more than accepted, so that a second file in one field is seen and refused.
-      files: Object.keys(fileRules).length + 1,
-      fileSize: fileLimit + 1,
-      headerPairs: 100,
-    },
-  });
+  let parser: InstanceType<typeof Busboy>;
+  try {
+    parser = newParser();
+  } catch {
+    // No boundary in a multipart type, an unknown charset: not a form that can be read.
+    throw badRequest(MALFORMED);
+  }
+  function newParser() {
+    return new Busboy({
+      headers: { 'content-type': contentType as string },
+      defCharset: 'utf8',
+      limits: {
+        fieldNameSize: 200,
+        fieldSize: limits.maxTextBytes,
+        fields: limits.maxFields ?? 500,
+        // One more than accepted, so that a second file in one field is seen and refused.
+        files: Object.keys(fileRules).length + 1,
+        fileSize: fileLimit + 1,
+        headerPairs: 100,
+      },
+    });
+  }
   parser.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
     textBytes += Buffer.byteLength(name) + Buffer.byteLength(value);
     if (valueTruncated || textBytes > limits.maxTextBytes) {

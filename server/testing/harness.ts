@@ -114,7 +114,7 @@ export async function createTestContext(
   const clock = new ManualClock();
   const services = createServices(config, database, silentLog, { mailer, clock, blobs: opts.blobs?.(dataDir) });
   await seed(services, { demo: opts.demo ?? false });
-  const app = await buildApp(services);
+  const app = await buildApp(services, { checkResponses: true });
   await app.ready();
 
   const ctx: TestContext = {
