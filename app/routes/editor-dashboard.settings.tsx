@@ -23,31 +23,42 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
   const { settings, version } = await context.services.content.journalSettingsForEdit();
-  return { values: settings as Record<keyof JournalSettingsEdit, string>, base: version };
+  const { pendingAccountsDigest, ...text } = settings;
+  return { values: { ...text, pendingAccountsDigest: pendingAccountsDigest ? 'on' : '' }, base: version };
 }
+
+/** The one setting that is a checkbox: checked sends "on", unchecked sends nothing. */
+const DIGEST = 'pendingAccountsDigest';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
   const form = await request.formData();
   const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, textField(form, k)]));
+  const input = { ...values, [DIGEST]: values[DIGEST] === 'on' };
   const base = textField(form, 'base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     data<DashboardResult>(
       { ok: false, intent: 'save', message, errors, values: { ...values, base }, at: Date.now() },
       { status },
     );
-  const parsed = journalSettingsEditSchema.safeParse(values);
+  const parsed = journalSettingsEditSchema.safeParse(input);
   if (!parsed.success) {
     const v = validationFailure(parsed.error);
     const count = Object.keys(v.errors).length;
     return fail(
       v.status,
-      count === 1 ? 'One setting needs correcting: see below.' : `${count} settings need correcting: see below.`,
+      count === 1
+        ? 'One setting needs correcting: see below.'
+        : `${count} settings need correcting: see below.`,
       v.errors,
     );
   }
   try {
-    const changed = await context.services.content.editJournalSettings(auth.user, parsed.data, base || undefined);
+    const changed = await context.services.content.editJournalSettings(
+      auth.user,
+      parsed.data,
+      base || undefined,
+    );
     return data<DashboardResult>({
       ok: true,
       intent: 'save',
@@ -75,6 +86,7 @@ const LABELS: Record<keyof JournalSettingsEdit, string> = {
   depositorName: 'Depositor name',
   depositorEmail: 'Depositor e-mail',
   downloads: 'Who may download articles',
+  pendingAccountsDigest: 'Daily digest of accounts waiting for approval',
 };
 
 const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: string; hint: string }[] = [
@@ -89,12 +101,17 @@ const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: stri
 export default function JournalSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const refused = actionData && !actionData.ok ? actionData : null;
   // After a refusal the form shows what was typed; after a save, the stored values (the loader ran again).
-  const values: Record<string, string> = refused ? refused.values : { ...loaderData.values, base: loaderData.base };
+  const values: Record<string, string> = refused
+    ? refused.values
+    : { ...loaderData.values, base: loaderData.base };
   const errors = refused?.errors ?? {};
   // A new key after each answer and each new stored version: the fields take the values above instead of
   // keeping their own.
   const key = `${actionData ? actionData.at : 'loaded'}-${loaderData.base}`;
-  const field = (name: keyof JournalSettingsEdit, extra: { type?: string; hint?: string; autoComplete?: string } = {}) => (
+  const field = (
+    name: Exclude<keyof JournalSettingsEdit, typeof DIGEST>,
+    extra: { type?: string; hint?: string; autoComplete?: string } = {},
+  ) => (
     <DashInput
       id={`js-${name}`}
       name={name}
@@ -138,7 +155,9 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
         </fieldset>
         <fieldset>
           <legend>DOI registration (Crossref)</legend>
-          {field('doiPrefix', { hint: 'Your Crossref prefix, such as 10.12345 (10.5555 is Crossref’s test prefix).' })}
+          {field('doiPrefix', {
+            hint: 'Your Crossref prefix, such as 10.12345 (10.5555 is Crossref’s test prefix).',
+          })}
           {field('depositorName', { hint: 'Named in each Crossref deposit file as the depositor.' })}
           {field('depositorEmail', {
             type: 'email',
@@ -174,9 +193,28 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             ))}
           </div>
           <p className="field__hint">
-            DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes
-            the full text only when its crawler can fetch the PDF: both need “Anyone”.
+            DOAJ lists only journals whose articles can be read without registering, and Google Scholar
+            indexes the full text only when its crawler can fetch the PDF: both need “Anyone”.
           </p>
+        </fieldset>
+        <fieldset>
+          <legend>Accounts waiting for approval</legend>
+          <div className="field">
+            <label className="check" htmlFor="js-pendingAccountsDigest">
+              <input
+                type="checkbox"
+                id="js-pendingAccountsDigest"
+                name={DIGEST}
+                defaultChecked={values[DIGEST] === 'on'}
+                aria-describedby="js-pendingAccountsDigest-hint"
+              />
+              E-mail editors a daily digest of accounts waiting for approval
+            </label>
+            <p id="js-pendingAccountsDigest-hint" className="field__hint">
+              At most one e-mail a day to every approved editor and administrator, listing the accounts
+              waiting, and only on days when new ones have registered.
+            </p>
+          </div>
         </fieldset>
         <button type="submit" className="button button--primary">
           Save the settings

@@ -82,7 +82,10 @@ export interface TestContext {
 let counter = 0;
 
 /** The API on a fresh database with the journal settings and the admin account (admin / admin-pass-123). */
-export async function createTestContext(env: Record<string, string> = {}, opts: { demo?: boolean } = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  opts: { demo?: boolean } = {},
+): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -92,6 +95,7 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
     RATE_LIMIT_LOGIN: 'off',
     RATE_LIMIT_LOGIN_USER: 'off',
     RATE_LIMIT_REGISTER: 'off',
+    RATE_LIMIT_PASSWORD_RESET: 'off',
     RATE_LIMIT_CONTACT: 'off',
     RATE_LIMIT_PLAGIARISM: 'off',
     // No background indexing and arrival checks, no grammar (harper.js) unless a test asks for them.
@@ -134,8 +138,13 @@ export async function createTestContext(env: Record<string, string> = {}, opts: 
       return { id: row.id, username: name, password, email };
     },
     async login(username, password) {
-      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-      if (res.statusCode !== 200) throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password },
+      });
+      if (res.statusCode !== 200)
+        throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
     },
     async close() {
@@ -155,7 +164,11 @@ export async function multipart(
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const [k, f] of Object.entries(files)) {
-    form.append(k, new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    form.append(
+      k,
+      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
+      f.name,
+    );
   }
   const request = new Request('http://local/', { method: 'POST', body: form });
   return {
