@@ -105,3 +105,10 @@ export const LINK_PROBLEMS = {
   unknown: 'This link is not valid: it may be incomplete (check that you copied all of it).',
 } as const;
 export type LinkProblem = keyof typeof LINK_PROBLEMS;
+
+/** What every request for a reset link is told, whether or not an account matched. */
+export const RESET_REQUESTED_MESSAGE =
+  'If an account matches what you typed, we have sent a link to its email address. The link works once, for one hour. If nothing arrives within a few minutes, check your spam folder or ask again.';
+
+export const RESET_DONE_MESSAGE =
+  'Your password has been changed and every session of your account has been signed out. Log in with your new password.';

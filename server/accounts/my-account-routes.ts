@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  RESET_DONE_MESSAGE,
+  RESET_REQUESTED_MESSAGE,
   emailChangeSchema,
   linkTokenSchema,
   passwordChangeSchema,
@@ -13,7 +15,6 @@ import type { Api } from '../http/api.ts';
 import { isSecure, requestMeta } from '../http/context.ts';
 import type { Services } from '../services.ts';
 import { clearSessionCookie } from './cookie.ts';
-import { RESET_DONE_MESSAGE, RESET_REQUESTED_MESSAGE } from './password-reset.ts';
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
@@ -174,7 +175,7 @@ export function myAccountRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/account/sessions',
     tag: 'Accounts',
-    summary: "Your account's open sessions, newest first (`current`: this one)",
+    summary: "Your account's open sessions: this one first (`current`), then newest first",
     auth: 'signedIn',
     responses: {
       200: { description: 'Open sessions', schema: z.array(accountSessionResponse) },

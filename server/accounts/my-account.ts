@@ -297,9 +297,10 @@ export class MyAccountService {
     return { email: updated.email, username: updated.username };
   }
 
-  /** The account's open sessions, newest first; `current` marks the one this request came with. */
+  /** The account's open sessions: the one this request came with (`current`) first, then newest first. */
   async sessions(auth: AuthContext): Promise<AccountSession[]> {
     const rows = await openSessions(this.db, auth.user.id, this.deps.clock.date());
+    rows.sort((a, b) => Number(b.id === auth.sessionId) - Number(a.id === auth.sessionId));
     return rows.map((r) => ({
       id: r.id,
       createdAt: r.createdAt.toISOString(),

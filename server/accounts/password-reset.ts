@@ -19,13 +19,6 @@ export const RESET_LINK_VALID_MS = HOUR;
 /** At most this many reset e-mails per account per hour, whoever asks (more are dropped without a word). */
 export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
 
-/** What every request for a reset link is told, whether or not an account matched. */
-export const RESET_REQUESTED_MESSAGE =
-  'If an account matches what you typed, we have sent a link to its e-mail address. The link works once, for one hour. If nothing arrives within a few minutes, check your spam folder or ask again.';
-
-export const RESET_DONE_MESSAGE =
-  'Your password has been changed and every session of your account has been signed out. Log in with your new password.';
-
 export type ResetLinkState = { ok: true; username: string } | { ok: false; problem: LinkProblem };
 
 /**
