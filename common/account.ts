@@ -69,12 +69,28 @@ export const emailChangeSchema = z.object({
 });
 export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
 
+/** No control characters and no lone surrogates: text the database stores as it was typed. */
+function plainText(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || (c >= 0xdc00 && c <= 0xdfff)) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = v.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+    }
+  }
+  return true;
+}
+
 export const passwordResetRequestSchema = z.object({
   identifier: z
     .string('Enter your username or email address.')
     .trim()
     .min(1, 'Enter your username or email address.')
-    .max(LIMITS.email, `Username or email must be at most ${LIMITS.email} characters.`),
+    .max(LIMITS.email, `Username or email must be at most ${LIMITS.email} characters.`)
+    // Looked up after the answer is sent: text the database cannot hold is refused here, not failed there.
+    .refine(plainText, 'Username or email may not contain control characters.'),
 });
 export type PasswordResetRequestInput = z.infer<typeof passwordResetRequestSchema>;
 

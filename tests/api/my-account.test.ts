@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_PROBLEMS } from '../../common/account.ts';
+import { accountResponse, accountSessionResponse } from '../../common/api.ts';
 import { DAY, HOUR } from '../../server/clock.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 
@@ -35,6 +36,8 @@ describe('GET and PATCH /api/account', () => {
       orcid: null,
       pendingEmail: null,
     });
+    // What the route answers is what it declares (the OpenAPI document's schema).
+    expect(accountResponse.strict().safeParse(before.json()).error).toBeUndefined();
 
     const res = await call('PATCH', '/api/account', me.token, {
       fullName: 'Grace Hopper',
@@ -149,6 +152,7 @@ describe('changing the e-mail address', () => {
     const profile = (await call('GET', '/api/account', me.token)).json();
     expect(profile.email).toBe(me.email);
     expect(profile.pendingEmail).toMatchObject({ email: 'New.Me@example.net' });
+    expect(accountResponse.strict().safeParse(profile).error).toBeUndefined();
 
     const token = confirmLink('New.Me@example.net');
     expect(await t.services.myAccount.checkEmailLink(token)).toEqual({
@@ -243,6 +247,7 @@ describe('sessions', () => {
       lastSeenAt: string | null;
     }[];
     expect(list).toHaveLength(3);
+    for (const item of list) expect(accountSessionResponse.strict().safeParse(item).error).toBeUndefined();
     expect(list.filter((s) => s.current)).toHaveLength(1);
     const laptopSession = list.find((s) => s.userAgent === 'Laptop browser')!;
     expect(laptopSession).toMatchObject({ ip: '192.0.2.44', current: false, lastSeenAt: expect.any(String) });

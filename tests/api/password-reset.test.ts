@@ -156,7 +156,7 @@ describe('forgotten password', () => {
   });
 
   it('refuses bad input with 400, never 500', async () => {
-    for (const identifier of ['', '   ', 42, null, 'x'.repeat(300)]) {
+    for (const identifier of ['', '   ', 42, null, 'x'.repeat(300), 'a\u0000b', 'a\ud800b']) {
       expect((await ask(identifier)).statusCode).toBe(400);
     }
     expect((await confirm(undefined, 'a-long-password')).statusCode).toBe(400);
