@@ -7,6 +7,11 @@ export default [
   route('login', 'routes/login.tsx'),
   route('regist', 'routes/regist.tsx'),
   route('logout', 'routes/logout.tsx'),
+  // The account holder's own: forgotten password, the account page, the new address's confirmation (issue 12).
+  route('forgot-password', 'routes/forgot-password.tsx'),
+  route('reset-password', 'routes/reset-password.tsx'),
+  route('account', 'routes/account.tsx'),
+  route('account/email/confirm', 'routes/account.email.confirm.tsx'),
   // The journal's pages (content: Markdown and data in the settings table, see common/content.ts).
   route('about', 'routes/about.tsx'),
   route('overview', 'routes/overview.tsx'),

@@ -29,9 +29,28 @@ export const userResponse = z.object({
   fullName: z.string(),
   contactNumber: z.string(),
   institution: z.string(),
+  orcid: z.string().nullable().describe('ORCID iD, e.g. 0000-0002-1825-0097'),
   role: z.enum(ROLES),
   status: z.enum(STATUSES),
   createdAt: z.string(),
+});
+
+/** The signed-in account's own details (GET/PATCH /api/account). */
+export const accountResponse = userResponse.extend({
+  pendingEmail: z
+    .object({ email: z.string(), expiresAt: z.string() })
+    .nullable()
+    .describe('A new address waiting for its confirmation link to be opened; the account still uses `email`'),
+});
+
+export const accountSessionResponse = z.object({
+  id: z.string().describe('The session id (the `sid` of its token)'),
+  createdAt: z.string(),
+  lastSeenAt: z.string().nullable().describe('Last used, to within about five minutes'),
+  expiresAt: z.string(),
+  userAgent: z.string().nullable(),
+  ip: z.string().nullable(),
+  current: z.boolean().describe('The session this request came with'),
 });
 
 export const authorResponse = z.object({
@@ -106,7 +125,14 @@ export const submissionCreatedResponse = z.object({
   reference: z.string(),
 });
 
-const submissionStatus = z.enum(['submitted', 'under_review', 'revisions_requested', 'revised', 'accepted', 'rejected']);
+const submissionStatus = z.enum([
+  'submitted',
+  'under_review',
+  'revisions_requested',
+  'revised',
+  'accepted',
+  'rejected',
+]);
 
 export const submissionListItem = z.object({
   id: z.number(),

@@ -24,6 +24,8 @@ export const journalSettingsSchema = z.object({
    * download published PDFs, which DOAJ requires.
    */
   downloads: z.enum(['approved-accounts', 'open']),
+  /** E-mail the editors a daily digest of accounts waiting for approval (on unless the admin turns it off). */
+  pendingAccountsDigest: z.boolean().default(true),
 });
 export type JournalSettings = z.infer<typeof journalSettingsSchema>;
 
@@ -69,6 +71,12 @@ export const journalSettingsEditSchema = z.object({
   depositorName: required("The depositor's name", 200),
   depositorEmail: z.email("Enter the depositor's e-mail address, such as crossref@example.org."),
   downloads: z.enum(DOWNLOAD_POLICIES, 'Choose who may download articles.'),
+  /** Left out by an API client that does not know it: the stored choice stays. */
+  pendingAccountsDigest: z
+    .boolean('Say whether editors get the daily digest of accounts waiting for approval (true or false).')
+    .optional(),
 });
 export type JournalSettingsEdit = z.infer<typeof journalSettingsEditSchema>;
-export const JOURNAL_SETTINGS_FIELDS = Object.keys(journalSettingsEditSchema.shape) as (keyof JournalSettingsEdit)[];
+export const JOURNAL_SETTINGS_FIELDS = Object.keys(
+  journalSettingsEditSchema.shape,
+) as (keyof JournalSettingsEdit)[];

@@ -12,12 +12,7 @@ export const requiredText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters.`);
 
 export const optionalText = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max, `${label} must be at most ${max} characters.`)
-    .optional()
-    .default('');
+  z.string().trim().max(max, `${label} must be at most ${max} characters.`).optional().default('');
 
 export const emailField = (label = 'Email') =>
   z
@@ -27,6 +22,14 @@ export const emailField = (label = 'Email') =>
     .max(LIMITS.email, `${label} must be at most ${LIMITS.email} characters.`)
     .pipe(z.email(`${label} must be a valid email address.`));
 
+/** A password being chosen (registration, a reset, a change): the same rules everywhere. */
+export const newPasswordField = (label = 'Password') =>
+  z
+    .string(`${label} is required.`)
+    .min(1, `${label} is required.`)
+    .min(LIMITS.password.min, `${label} must be at least ${LIMITS.password.min} characters.`)
+    .max(LIMITS.password.max, `${label} must be at most ${LIMITS.password.max} characters.`);
+
 export const registerSchema = z.object({
   username: z
     .string('Username is required.')
@@ -35,11 +38,7 @@ export const registerSchema = z.object({
     .min(LIMITS.username.min, `Username must be at least ${LIMITS.username.min} characters.`)
     .max(LIMITS.username.max, `Username must be at most ${LIMITS.username.max} characters.`)
     .regex(/^[A-Za-z0-9_.-]+$/, 'Username may contain only letters, digits, dots, hyphens and underscores.'),
-  password: z
-    .string('Password is required.')
-    .min(1, 'Password is required.')
-    .min(LIMITS.password.min, `Password must be at least ${LIMITS.password.min} characters.`)
-    .max(LIMITS.password.max, `Password must be at most ${LIMITS.password.max} characters.`),
+  password: newPasswordField(),
   email: emailField(),
   fullName: requiredText('Full name', LIMITS.name),
   contactNumber: requiredText('Contact number', LIMITS.phone).regex(

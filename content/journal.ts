@@ -39,5 +39,6 @@ export function journalDefaults(contact: { email: string }): JournalSettings {
     depositorName: 'Tamarind Grove Academic Publishing, Editorial Office',
     depositorEmail: contact.email,
     downloads: 'approved-accounts',
+    pendingAccountsDigest: true,
   };
 }

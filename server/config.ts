@@ -84,17 +84,26 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int('must be a whole number').min(0).max(65535).default(3000),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optionalString.pipe(
-    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
   ),
   PUBLIC_URL: optionalString.pipe(z.url('must be a URL such as https://journal.example.org').optional()),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SESSION_TTL: duration('8h'),
   SMTP_URL: optionalString.pipe(
-    z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional(),
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
   ),
   MAIL_FROM: email('editorial@colophon-journal.org'),
   EDITORIAL_EMAIL: email('editorial@colophon-journal.org'),
-  ADMIN_USERNAME: z.string().regex(/^[A-Za-z0-9_.-]{3,40}$/, 'must be 3-40 letters, digits, _ . -').default('admin'),
+  ADMIN_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{3,40}$/, 'must be 3-40 letters, digits, _ . -')
+    .default('admin'),
   ADMIN_PASSWORD: optionalString.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   ADMIN_EMAIL: email('admin@colophon-journal.org'),
   SEED_DEMO: z
@@ -107,6 +116,7 @@ export const configSchema = z.object({
   RATE_LIMIT_LOGIN: rate('10/15m'),
   RATE_LIMIT_LOGIN_USER: rate('5/15m'),
   RATE_LIMIT_REGISTER: rate('5/1h'),
+  RATE_LIMIT_PASSWORD_RESET: rate('5/1h'),
   RATE_LIMIT_CONTACT: rate('5/1h'),
   RATE_LIMIT_PLAGIARISM: rate('30/1h'),
   SIMILARITY_BACKGROUND: z

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import path from 'node:path';
 import pino from 'pino';
+import { logRequest } from './accounts/links.ts';
 import { type PagesOptions, buildApp } from './app.ts';
+import { MINUTE } from './clock.ts';
 import { publicUrl } from './config.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
@@ -16,7 +18,8 @@ export async function startServer(
   opts: { runtime?: Runtime; pages?: (log: pino.Logger) => Promise<PagesOptions> } = {},
 ) {
   const { config, lock, database } = opts.runtime ?? (await openRuntime('server'));
-  const log = pino({ level: config.LOG_LEVEL });
+  // Requests are logged with the secrets of e-mailed links (?token=) hidden.
+  const log = pino({ level: config.LOG_LEVEL, serializers: { req: logRequest } });
   const services = createServices(config, database, log);
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
@@ -36,10 +39,16 @@ export async function startServer(
     log.error({ err }, 'start-up indexing could not be queued');
   }
   // New-issue alerts a previous run left half-sent go on (each subscriber still gets one copy at most).
-  void services.subscriptions.resumeAlerts().catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
+  void services.subscriptions
+    .resumeAlerts()
+    .catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
   const pages = opts.pages
     ? await opts.pages(log)
-    : { build: await loadProductionBuild(), mode: 'production' as const, clientDir: path.join(buildDir, 'client') };
+    : {
+        build: await loadProductionBuild(),
+        mode: 'production' as const,
+        clientDir: path.join(buildDir, 'client'),
+      };
   const app = await buildApp(services, { pages, logger: log });
 
   let closing = false;
@@ -52,7 +61,9 @@ export async function startServer(
     try {
       await app.close();
       clearInterval(maintenance);
+      clearInterval(digest);
       await services.subscriptions.stop();
+      await services.passwordReset.idle();
       await services.mailer.close();
       await database.close();
     } finally {
@@ -68,12 +79,22 @@ export async function startServer(
     () => {
       void services.accounts.pruneSessions().catch((err) => log.error({ err }, 'session pruning failed'));
       if (database.kind === 'pglite') {
-        void database.db.execute(sql.raw('VACUUM ANALYZE')).catch((err) => log.error({ err }, 'vacuum failed'));
+        void database.db
+          .execute(sql.raw('VACUUM ANALYZE'))
+          .catch((err) => log.error({ err }, 'vacuum failed'));
       }
     },
     6 * 3600 * 1000,
   );
   maintenance.unref();
+
+  // The editors' digest of accounts waiting for approval: checked every few minutes, sent at most once a day
+  // (the day is claimed in the database, so restarts and a second process do not repeat it).
+  const sendDigest = () =>
+    void services.pendingDigest.run().catch((err) => log.error({ err }, 'pending-accounts digest failed'));
+  const digest = setInterval(sendDigest, 10 * MINUTE);
+  digest.unref();
+  setTimeout(sendDigest, MINUTE).unref();
 
   // The citation styles compile on first use, which takes seconds: not during a reader's request.
   services.citations.warmUp();
@@ -97,7 +118,8 @@ export async function startServer(
   } else {
     lines.push(`  Admin account: "${config.ADMIN_USERNAME}"`);
   }
-  if (!config.SMTP_URL) lines.push(`  E-mail: written as .eml files to ${path.join(config.dataDir, 'outbox')}`);
+  if (!config.SMTP_URL)
+    lines.push(`  E-mail: written as .eml files to ${path.join(config.dataDir, 'outbox')}`);
   console.log(`${lines.join('\n')}\n`);
   return { app, services, port };
 }

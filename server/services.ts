@@ -1,5 +1,9 @@
 import path from 'node:path';
 import { MESSAGES } from '../common/messages.ts';
+import { LoginThrottle } from './accounts/login-throttle.ts';
+import { MyAccountService } from './accounts/my-account.ts';
+import { PasswordResetService } from './accounts/password-reset.ts';
+import { PendingDigest } from './accounts/pending-digest.ts';
 import { AccountsService } from './accounts/service.ts';
 import { AuditService } from './audit/service.ts';
 import { CitationService } from './catalog/citation.ts';
@@ -11,7 +15,7 @@ import type { Database } from './db/client.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
-import { RateLimiter } from './http/rate-limit.ts';
+import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
 import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
@@ -27,7 +31,12 @@ export interface Logger {
 }
 
 /** Every service, wired once: the composition root passes this to the API and to the pages. */
-export function createServices(config: Config, database: Database, log: Logger, overrides: { blobs?: BlobStore; mailer?: Mailer; clock?: Clock } = {}) {
+export function createServices(
+  config: Config,
+  database: Database,
+  log: Logger,
+  overrides: { blobs?: BlobStore; mailer?: Mailer; clock?: Clock } = {},
+) {
   const db = database.db;
   const clock = overrides.clock ?? systemClock;
   const baseUrl = publicUrl(config);
@@ -47,6 +56,13 @@ export function createServices(config: Config, database: Database, log: Logger, 
     log,
   });
   const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests);
+  // Sign-in, reset and address-change counters: in this process's memory (one server per data folder).
+  const attempts = new MemoryAttemptStore();
+  const throttle = new LoginThrottle(
+    attempts,
+    { perAddress: config.RATE_LIMIT_LOGIN, perAccount: config.RATE_LIMIT_LOGIN_USER },
+    clock,
+  );
   const accounts = new AccountsService(db, {
     secret: config.sessionSecret,
     sessionTtlSeconds: config.SESSION_TTL,
@@ -54,11 +70,9 @@ export function createServices(config: Config, database: Database, log: Logger, 
     mailer,
     journalName,
     publicUrl: baseUrl,
-    limits: {
-      login: limiter(config.RATE_LIMIT_LOGIN),
-      loginUser: limiter(config.RATE_LIMIT_LOGIN_USER),
-      register: limiter(config.RATE_LIMIT_REGISTER),
-    },
+    clock,
+    throttle,
+    limits: { register: limiter(config.RATE_LIMIT_REGISTER) },
   });
   const similarity = new SimilarityService(db, {
     files,
@@ -78,6 +92,24 @@ export function createServices(config: Config, database: Database, log: Logger, 
     audit,
     files,
     accounts,
+    passwordReset: new PasswordResetService(db, {
+      clock,
+      mailer,
+      journalName,
+      publicUrl: baseUrl,
+      store: attempts,
+      perAddress: config.RATE_LIMIT_PASSWORD_RESET,
+      log,
+    }),
+    myAccount: new MyAccountService(db, {
+      clock,
+      mailer,
+      journalName,
+      publicUrl: baseUrl,
+      throttle,
+      store: attempts,
+    }),
+    pendingDigest: new PendingDigest(db, { clock, mailer, settings, publicUrl: baseUrl, log }),
     catalog,
     submissions: new SubmissionsService(db, {
       files,
@@ -95,7 +127,14 @@ export function createServices(config: Config, database: Database, log: Logger, 
       journalName,
       audit,
     }),
-    subscriptions: new SubscriptionsService(db, { mailer, audit, catalog, journalName, publicUrl: baseUrl, log }),
+    subscriptions: new SubscriptionsService(db, {
+      mailer,
+      audit,
+      catalog,
+      journalName,
+      publicUrl: baseUrl,
+      log,
+    }),
     content: new ContentService(settings, { db, audit }),
     similarity,
     citations: new CitationService(),

@@ -22,6 +22,7 @@ export interface HeaderProps {
 export function SiteHeader({ journalName, issn, user }: HeaderProps) {
   const { pathname } = useLocation();
   const current = (to: string) => (isCurrentPath(pathname, to) ? ('page' as const) : undefined);
+  const principal = user?.role && user.status ? { role: user.role, status: user.status } : null;
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -50,15 +51,27 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
           <div className="site-nav__account">
             {user ? (
               <>
-                {user.role && user.status && can('submit', { role: user.role, status: user.status }) ? (
-                  <ul className="site-nav__list">
+                <ul className="site-nav__list">
+                  {principal && can('editorial', principal) ? (
+                    <li>
+                      <Link to="/editor-dashboard" aria-current={current('/editor-dashboard')}>
+                        Dashboard
+                      </Link>
+                    </li>
+                  ) : null}
+                  {principal && can('submit', principal) ? (
                     <li>
                       <Link to="/my-submissions" aria-current={current('/my-submissions')}>
                         My submissions
                       </Link>
                     </li>
-                  </ul>
-                ) : null}
+                  ) : null}
+                  <li>
+                    <Link to="/account" aria-current={current('/account')}>
+                      Account
+                    </Link>
+                  </li>
+                </ul>
                 <span className="welcome">Welcome, {user.username}</span>
                 <Form method="post" action="/logout" className="logout-form">
                   <button type="submit" className="button button--on-dark">

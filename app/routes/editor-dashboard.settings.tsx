@@ -24,8 +24,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
   const { settings, version } = await context.services.content.journalSettingsForEdit();
-  return { values: settings as Record<keyof JournalSettingsEdit, string>, base: version };
+  const { pendingAccountsDigest, ...text } = settings;
+  return { values: { ...text, pendingAccountsDigest: pendingAccountsDigest ? 'on' : '' }, base: version };
 }
+
+/** The one setting that is a checkbox: checked sends "on", unchecked sends nothing. */
+const DIGEST = 'pendingAccountsDigest';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
@@ -33,10 +37,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form } = read;
   const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, form.text(k)]));
+  const input = { ...values, [DIGEST]: values[DIGEST] === 'on' };
   const base = form.text('base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     dashRefused('save', { status, message, errors }, { ...values, base });
-  const parsed = validateForm(journalSettingsEditSchema, values);
+  const parsed = validateForm(journalSettingsEditSchema, input);
   if (!parsed.ok) {
     const count = Object.keys(parsed.refusal.errors).length;
     return fail(
@@ -78,6 +83,7 @@ const LABELS: Record<keyof JournalSettingsEdit, string> = {
   depositorName: 'Depositor name',
   depositorEmail: 'Depositor e-mail',
   downloads: 'Who may download articles',
+  pendingAccountsDigest: 'Daily digest of accounts waiting for approval',
 };
 
 const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: string; hint: string }[] = [
@@ -100,7 +106,7 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
   // keeping their own.
   const key = `${actionData ? actionData.at : 'loaded'}-${loaderData.base}`;
   const field = (
-    name: keyof JournalSettingsEdit,
+    name: Exclude<keyof JournalSettingsEdit, typeof DIGEST>,
     extra: { type?: string; hint?: string; autoComplete?: string } = {},
   ) => (
     <DashInput
@@ -187,6 +193,25 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             DOAJ lists only journals whose articles can be read without registering, and Google Scholar
             indexes the full text only when its crawler can fetch the PDF: both need “Anyone”.
           </p>
+        </fieldset>
+        <fieldset>
+          <legend>Accounts waiting for approval</legend>
+          <div className="field">
+            <label className="check" htmlFor="js-pendingAccountsDigest">
+              <input
+                type="checkbox"
+                id="js-pendingAccountsDigest"
+                name={DIGEST}
+                defaultChecked={values[DIGEST] === 'on'}
+                aria-describedby="js-pendingAccountsDigest-hint"
+              />
+              E-mail editors a daily digest of accounts waiting for approval
+            </label>
+            <p id="js-pendingAccountsDigest-hint" className="field__hint">
+              At most one e-mail a day to every approved editor and administrator, listing the accounts
+              waiting, and only on days when new ones have registered.
+            </p>
+          </div>
         </fieldset>
         <button type="submit" className="button button--primary">
           Save the settings

@@ -15,7 +15,12 @@ export const meta: Route.MetaFunction = ({ matches, error }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  return { isAdmin: can('admin', auth.user), username: auth.user.username };
+  return {
+    isAdmin: can('admin', auth.user),
+    username: auth.user.username,
+    // Shown on the link to the pending list, so a new registration is seen from any section.
+    pending: await context.services.accounts.pendingCount(),
+  };
 }
 
 const SECTIONS = [
@@ -43,6 +48,12 @@ export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
             <li key={s.to}>
               <NavLink to={s.to} end={s.end}>
                 {s.label}
+                {s.to === '/editor-dashboard' && loaderData.pending > 0 ? (
+                  <span className="nav-count">
+                    {loaderData.pending}
+                    <span className="visually-hidden"> waiting</span>
+                  </span>
+                ) : null}
               </NavLink>
             </li>
           ))}

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Form, Link, redirect, useNavigation } from 'react-router';
+import { RESET_DONE_MESSAGE } from '../../common/account.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
 import { loginSchema } from '../../common/schemas.ts';
@@ -24,8 +25,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     signedInAs: context.auth?.user.username ?? null,
     redirectTo: safeRedirectPath(params.get('redirectTo')),
-    // Sent here from /submission while signed out: say why (spec section 6).
-    notice: params.get('reason') === 'author' ? MESSAGES.mustBeAuthor : null,
+    // Sent here from /submission while signed out: say why (spec section 6); or after a password reset.
+    notice:
+      params.get('reason') === 'author'
+        ? MESSAGES.mustBeAuthor
+        : params.get('reset') === 'done'
+          ? RESET_DONE_MESSAGE
+          : null,
   };
 }
 
@@ -129,6 +135,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
             inputRef={passwordRef}
             error={failure?.errors.password}
           />
+          <p className="form-card__aside">
+            <Link to="/forgot-password">Forgot your password?</Link>
+          </p>
           <button type="submit" className="button button--primary button--block" disabled={submitting}>
             {submitting ? 'Logging in…' : 'Log in'}
           </button>

@@ -13,6 +13,7 @@ import type { Api } from '../http/api.ts';
 import { isSecure, requestMeta } from '../http/context.ts';
 import type { Services } from '../services.ts';
 import { clearSessionCookie, sessionCookie } from './cookie.ts';
+import { myAccountRoutes } from './my-account-routes.ts';
 import type { SessionUser } from './service.ts';
 
 const errors = {
@@ -191,4 +192,6 @@ export function accountRoutes(api: Api, services: Services) {
     },
     handler: ({ auth, params, body }) => accounts.update(auth!.user, params.id, body),
   });
+
+  myAccountRoutes(api, services);
 }

@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, desc, eq, gt, ilike, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import { MESSAGES } from '../../common/messages.ts';
 import type { Role, Status } from '../../common/roles.ts';
 import type { LoginInput, RegisterInput } from '../../common/schemas.ts';
 import type { AuditService } from '../audit/service.ts';
+import { type Clock, MINUTE } from '../clock.ts';
 import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import { HttpError, conflict, notFound } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
+import { failedSignInsMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+import { revokeSessions } from './sessions.ts';
 import { sessions, users } from './tables.ts';
 import { type TokenClaims, TokenSigner } from './tokens.ts';
 
@@ -40,11 +44,15 @@ export function presentUser(u: typeof users.$inferSelect) {
     fullName: u.fullName,
     contactNumber: u.contactNumber,
     institution: u.institution,
+    orcid: u.orcid,
     role: u.role,
     status: u.status,
     createdAt: u.createdAt.toISOString(),
   };
 }
+
+/** A session's "last seen" is written at most this often (not on every request). */
+const LAST_SEEN_EVERY_MS = 5 * MINUTE;
 
 const sessionUserColumns = {
   id: users.id,
@@ -67,7 +75,10 @@ export class AccountsService {
       mailer: Mailer;
       journalName: () => Promise<string>;
       publicUrl: string;
-      limits: { login: RateLimiter; loginUser: RateLimiter; register: RateLimiter };
+      clock: Clock;
+      /** Wrong passwords: slowed per username and address, never a lock-out of the owner. */
+      throttle: LoginThrottle;
+      limits: { register: RateLimiter };
     },
   ) {
     this.signer = new TokenSigner(deps.secret);
@@ -125,42 +136,51 @@ export class AccountsService {
     input: LoginInput,
     meta: { userAgent?: string; ip?: string } = {},
   ): Promise<{ token: string; user: SessionUser; expiresAt: number; message?: string }> {
-    this.deps.limits.login.hit(meta.ip ?? 'unknown');
-    const userKey = input.username.toLowerCase();
-    this.deps.limits.loginUser.hit(userKey);
+    const address = meta.ip ?? 'unknown';
+    const { throttle } = this.deps;
+    await throttle.admit(input.username, address);
     const [user] = await this.db
       .select()
       .from(users)
       .where(sql`lower(${users.username}) = lower(${input.username})`);
     if (!user) {
       await burnPasswordCheck(input.password);
+      await throttle.failed(input.username, address);
       throw new HttpError(401, MESSAGES.invalidLogin);
     }
     if (!(await verifyPassword(user.passwordHash, input.password))) {
+      const alarm = await throttle.failed(input.username, address);
+      if (alarm) await this.notifyFailedSignIns(user, alarm);
       throw new HttpError(401, MESSAGES.invalidLogin);
     }
+    await throttle.succeeded(input.username, address);
     if (user.status === 'suspended') {
       throw new HttpError(403, 'This account is suspended. Please contact the editorial office.');
     }
-    this.deps.limits.loginUser.reset(userKey);
-    const expiresAt = Math.floor(Date.now() / 1000) + this.deps.sessionTtlSeconds;
+    const now = this.deps.clock.date();
+    const expiresAt = Math.floor(now.getTime() / 1000) + this.deps.sessionTtlSeconds;
     const [session] = await this.db
       .insert(sessions)
       .values({
         userId: user.id,
+        createdAt: now,
+        lastSeenAt: now,
         expiresAt: new Date(expiresAt * 1000),
         userAgent: meta.userAgent?.slice(0, 500),
         ip: meta.ip,
       })
       .returning({ id: sessions.id });
-    const token = await this.signer.sign({
-      sub: String(user.id),
-      username: user.username,
-      role: user.role,
-      status: user.status,
-      sid: session.id,
-      exp: expiresAt,
-    });
+    const token = await this.signer.sign(
+      {
+        sub: String(user.id),
+        username: user.username,
+        role: user.role,
+        status: user.status,
+        sid: session.id,
+        exp: expiresAt,
+      },
+      now,
+    );
     const sessionUser: SessionUser = {
       id: user.id,
       username: user.username,
@@ -183,12 +203,13 @@ export class AccountsService {
    * suspension or a role change takes effect on the next request. Null for anything not valid now.
    */
   async authenticate(token: string): Promise<AuthContext | null> {
-    const claims: TokenClaims | null = await this.signer.verify(token);
+    const now = this.deps.clock.date();
+    const claims: TokenClaims | null = await this.signer.verify(token, now);
     if (!claims) return null;
     const userId = Number(claims.sub);
     if (!Number.isSafeInteger(userId) || !/^[0-9a-f-]{36}$/i.test(claims.sid)) return null;
     const [row] = await this.db
-      .select(sessionUserColumns)
+      .select({ ...sessionUserColumns, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
       .innerJoin(users, eq(users.id, sessions.userId))
       .where(
@@ -196,23 +217,56 @@ export class AccountsService {
           eq(sessions.id, claims.sid),
           eq(sessions.userId, userId),
           isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, sql`now()`),
+          gt(sessions.expiresAt, now),
         ),
       );
     if (!row) return null;
-    return { user: row, sessionId: claims.sid, expiresAt: claims.exp };
+    const { lastSeenAt, ...user } = row;
+    if (!lastSeenAt || now.getTime() - lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
+      // The account page shows when each session was last used; a few minutes' precision is enough.
+      await this.db
+        .update(sessions)
+        .set({ lastSeenAt: now })
+        .where(
+          and(eq(sessions.id, claims.sid), or(isNull(sessions.lastSeenAt), lt(sessions.lastSeenAt, now))),
+        );
+    }
+    return { user, sessionId: claims.sid, expiresAt: claims.exp };
   }
 
   async logout(sessionId: string): Promise<void> {
     await this.db
       .update(sessions)
-      .set({ revokedAt: new Date() })
+      .set({ revokedAt: this.deps.clock.date() })
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  }
+
+  /** Tells the account holder about repeated wrong passwords (how many, from how many addresses). */
+  private async notifyFailedSignIns(user: typeof users.$inferSelect, alarm: FailureAlarm): Promise<void> {
+    await this.deps.mailer.sendQuietly(
+      failedSignInsMail({
+        to: user.email,
+        fullName: user.fullName,
+        username: user.username,
+        journal: await this.deps.journalName(),
+        publicUrl: this.deps.publicUrl,
+        ...alarm,
+      }),
+    );
   }
 
   /** Accounts waiting for approval, oldest first: all of them (the API), or one page and the total (the dashboard). */
   async pendingUsers() {
     return this.pendingQuery();
+  }
+
+  /** How many accounts wait for approval (the dashboard's link shows it). */
+  async pendingCount(): Promise<number> {
+    const [{ total }] = await this.db
+      .select({ total: count() })
+      .from(users)
+      .where(eq(users.status, 'pending'));
+    return total;
   }
 
   async pendingUsersPage(page: { limit: number; offset: number }) {
@@ -283,15 +337,12 @@ export class AccountsService {
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
-        .set({ ...change, updatedAt: new Date() })
+        .set({ ...change, updatedAt: this.deps.clock.date() })
         .where(eq(users.id, id))
         .returning();
       if (change.status && change.status !== before.status && change.status !== 'approved') {
         // A suspended or rejected account is signed out everywhere at once.
-        await tx
-          .update(sessions)
-          .set({ revokedAt: new Date() })
-          .where(and(eq(sessions.userId, id), isNull(sessions.revokedAt)));
+        await revokeSessions(tx, id, this.deps.clock.date());
       }
       await this.deps.audit.record(
         tx,
@@ -375,7 +426,8 @@ export class AccountsService {
 
   /** Removes sessions that ended long ago; the table otherwise grows with every sign-in. */
   async pruneSessions(): Promise<void> {
-    await this.db.delete(sessions).where(sql`${sessions.expiresAt} < now() - interval '7 days'`);
+    const weekAgo = new Date(this.deps.clock.now() - 7 * 24 * 60 * MINUTE);
+    await this.db.delete(sessions).where(lt(sessions.expiresAt, weekAgo));
   }
 }
 

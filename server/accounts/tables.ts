@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -11,6 +21,8 @@ export const users = pgTable(
     fullName: text('full_name').notNull(),
     contactNumber: text('contact_number').notNull(),
     institution: text('institution').notNull(),
+    /** ORCID iD, bare (0000-0002-1825-0097), check digit verified; optional. */
+    orcid: text('orcid'),
     role: text('role', { enum: ['researcher', 'author', 'editor', 'admin'] }).notNull(),
     status: text('status', { enum: ['pending', 'approved', 'rejected', 'suspended'] })
       .notNull()
@@ -36,8 +48,68 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Refreshed at most every few minutes while the session is used (not on every request). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     userAgent: text('user_agent'),
     ip: text('ip'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * A forgotten-password link. Only the SHA-256 of its secret is kept, so a copy of the database opens no
+ * account; it works once (`usedAt`) and until `expiresAt`.
+ */
+export const passwordResets = pgTable(
+  'password_resets',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('password_resets_token_idx').on(t.tokenHash),
+    index('password_resets_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * A change of e-mail address waiting for the link sent to the new address. Nothing changes on the account
+ * until it is confirmed; only the SHA-256 of the link's secret is kept.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    newEmail: text('new_email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('email_changes_token_idx').on(t.tokenHash),
+    index('email_changes_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Messages sent at most once a day (the editors' digest of accounts waiting for approval): the row is
+ * claimed with one UPDATE before sending, so two processes or a restart never send a day's digest twice.
+ */
+export const dailyDigests = pgTable('daily_digests', {
+  name: text('name').primaryKey(),
+  /** The UTC day of the last digest sent. */
+  sentOn: date('sent_on', { mode: 'string' }),
+  sentAt: timestamp('sent_at', { withTimezone: true }),
+  /** The newest account the last digest listed: only accounts after it make a new digest worth sending. */
+  lastUserId: integer('last_user_id').notNull().default(0),
+});

@@ -18,19 +18,25 @@ export class TokenSigner {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(claims: Omit<TokenClaims, 'iat'>): Promise<string> {
-    return new SignJWT({ username: claims.username, role: claims.role, status: claims.status, sid: claims.sid })
+  /** `now`: the services' clock, so that a test's clock decides when tokens expire. */
+  sign(claims: Omit<TokenClaims, 'iat'>, now: Date = new Date()): Promise<string> {
+    return new SignJWT({
+      username: claims.username,
+      role: claims.role,
+      status: claims.status,
+      sid: claims.sid,
+    })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(claims.sub)
-      .setIssuedAt()
+      .setIssuedAt(Math.floor(now.getTime() / 1000))
       .setExpirationTime(claims.exp)
       .sign(this.key);
   }
 
   /** The claims of a valid, unexpired token; null for anything else. */
-  async verify(token: string): Promise<TokenClaims | null> {
+  async verify(token: string, now: Date = new Date()): Promise<TokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], currentDate: now });
       if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
       return payload as unknown as TokenClaims;
     } catch {

@@ -40,3 +40,86 @@ export class RateLimiter {
     for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
   }
 }
+
+/** One key's counting window in an AttemptStore. */
+export interface AttemptWindow {
+  /** Attempts counted since the window opened. */
+  count: number;
+  /** When the window closes (ms since the epoch): the count starts from zero after it. */
+  resetAt: number;
+  /** When the last attempt was counted. */
+  lastAt: number;
+  /** How many different tags (e.g. client addresses) the counted attempts carried. */
+  tags: number;
+}
+
+/**
+ * Where attempt counters live, behind the smallest interface the login rules need. One process keeps them
+ * in memory (`MemoryAttemptStore`); several processes need a shared implementation (a database table) of
+ * these three calls. Times are passed in, from the services' clock.
+ */
+export interface AttemptStore {
+  /** Counts one attempt under `key`, opening a window of `windowMs` at `now` when none is open. */
+  add(key: string, windowMs: number, now: number, tag?: string): Promise<AttemptWindow>;
+  /** The key's window open at `now`, or null. */
+  get(key: string, now: number): Promise<AttemptWindow | null>;
+  /** Forgets the key. */
+  delete(key: string): Promise<void>;
+}
+
+/** Above this many keys, closed windows are swept out on the next write. */
+const SWEEP_ABOVE = 10_000;
+
+export class MemoryAttemptStore implements AttemptStore {
+  private readonly windows = new Map<
+    string,
+    { count: number; resetAt: number; lastAt: number; tags: Set<string> }
+  >();
+
+  async add(key: string, windowMs: number, now: number, tag?: string): Promise<AttemptWindow> {
+    if (this.windows.size > SWEEP_ABOVE) this.sweep(now);
+    let entry = this.windows.get(key);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + windowMs, lastAt: now, tags: new Set() };
+      this.windows.set(key, entry);
+    }
+    entry.count++;
+    entry.lastAt = now;
+    if (tag !== undefined) entry.tags.add(tag);
+    return this.view(entry);
+  }
+
+  async get(key: string, now: number): Promise<AttemptWindow | null> {
+    const entry = this.windows.get(key);
+    if (!entry || entry.resetAt <= now) return null;
+    return this.view(entry);
+  }
+
+  async delete(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
+  private view(entry: { count: number; resetAt: number; lastAt: number; tags: Set<string> }): AttemptWindow {
+    return { count: entry.count, resetAt: entry.resetAt, lastAt: entry.lastAt, tags: entry.tags.size };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+/** 429 with Retry-After in whole seconds (at least 1). */
+export function tooManyAttempts(message: string, retryAfterMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new HttpError(429, message, undefined, { 'retry-after': String(seconds) });
+}
+
+/** "40 seconds", "3 minutes", "1 hour": how long to wait, for a refusal message. */
+export function waitText(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 60) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  const hours = Math.ceil(minutes / 60);
+  return `${hours} hour${hours === 1 ? '' : 's'}`;
+}

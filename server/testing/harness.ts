@@ -100,6 +100,7 @@ export async function createTestContext(
     RATE_LIMIT_LOGIN: 'off',
     RATE_LIMIT_LOGIN_USER: 'off',
     RATE_LIMIT_REGISTER: 'off',
+    RATE_LIMIT_PASSWORD_RESET: 'off',
     RATE_LIMIT_CONTACT: 'off',
     RATE_LIMIT_PLAGIARISM: 'off',
     // No background indexing and arrival checks, no grammar (harper.js) unless a test asks for them.
@@ -142,8 +143,13 @@ export async function createTestContext(
       return { id: row.id, username: name, password, email };
     },
     async login(username, password) {
-      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-      if (res.statusCode !== 200) throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password },
+      });
+      if (res.statusCode !== 200)
+        throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
     },
     async close() {
@@ -163,7 +169,11 @@ export async function multipart(
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   for (const [k, f] of Object.entries(files)) {
-    form.append(k, new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    form.append(
+      k,
+      new Blob([new Uint8Array(f.data)], { type: f.type ?? 'application/octet-stream' }),
+      f.name,
+    );
   }
   const request = new Request('http://local/', { method: 'POST', body: form });
   return {

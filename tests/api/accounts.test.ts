@@ -245,7 +245,7 @@ describe('login and sessions', () => {
     const claims = jwtPayload(token);
     await t.services.db
       .update(sessions)
-      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .set({ expiresAt: new Date(t.clock.now() - 1000) })
       .where(eq(sessions.id, String(claims.sid)));
     const res = await t.app.inject({
       method: 'GET',
@@ -287,19 +287,24 @@ describe('login and sessions', () => {
     }
   });
 
-  it('expires sessions after SESSION_TTL', async () => {
+  it("expires sessions after SESSION_TTL, by the services' clock", async () => {
     const short = await createTestContext({ SESSION_TTL: '2s' });
     try {
+      // Tokens count whole seconds: start on one, so that 1.5 s later is surely before the end.
+      short.clock.set(Math.ceil(Date.now() / 1000) * 1000);
       const token = await short.login('admin', 'admin-pass-123');
       const claims = jwtPayload(token);
       expect(Number(claims.exp) - Number(claims.iat)).toBe(2);
-      await new Promise((r) => setTimeout(r, 3100));
-      const res = await short.app.inject({
-        method: 'GET',
-        url: '/api/auth/me',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(res.statusCode).toBe(401);
+      const me = () =>
+        short.app.inject({
+          method: 'GET',
+          url: '/api/auth/me',
+          headers: { authorization: `Bearer ${token}` },
+        });
+      short.clock.advance(1500);
+      expect((await me()).statusCode).toBe(200);
+      short.clock.advance(1000);
+      expect((await me()).statusCode).toBe(401);
     } finally {
       await short.close();
     }
@@ -607,18 +612,23 @@ describe('rate limits', () => {
     }
   });
 
-  it('limits login attempts per username, whatever the address', async () => {
+  it('limits wrong passwords per username and address: that address waits, the others do not', async () => {
     const limited = await createTestContext({ RATE_LIMIT_LOGIN_USER: '2/1m' });
     try {
-      const attempt = (password: string) =>
+      const attempt = (password: string, remoteAddress = '203.0.113.66') =>
         limited.app.inject({
           method: 'POST',
           url: '/api/auth/login',
           payload: { username: 'admin', password },
+          remoteAddress,
         });
       expect((await attempt('nope-nope-1')).statusCode).toBe(401);
+      limited.clock.advance(1000);
       expect((await attempt('nope-nope-2')).statusCode).toBe(401);
       expect((await attempt('admin-pass-123')).statusCode).toBe(429);
+      expect((await attempt('admin-pass-123', '192.0.2.10')).statusCode).toBe(200);
+      limited.clock.advance(60_000);
+      expect((await attempt('admin-pass-123')).statusCode).toBe(200);
     } finally {
       await limited.close();
     }

@@ -133,7 +133,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
-  { name: 'GET /api/search', build: () => ({ method: 'GET', url: '/api/search?q=article' }), expect: all(200) },
+  {
+    name: 'GET /api/search',
+    build: () => ({ method: 'GET', url: '/api/search?q=article' }),
+    expect: all(200),
+  },
   {
     name: 'GET /api/articles/:id/citation',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation?format=ris` }),
@@ -249,7 +253,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'GET /api/editor/submissions/:id/similarity',
-    build: async () => ({ method: 'GET', url: `/api/editor/submissions/${(await newSubmission()).id}/similarity` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/editor/submissions/${(await newSubmission()).id}/similarity`,
+    }),
     expect: editorial(200),
   },
   {
@@ -496,6 +503,70 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       payload: { name: 'Reader', email: 'reader@example.org', message: 'Hello' },
     }),
     expect: all(200),
+  },
+  {
+    name: 'POST /api/auth/password-reset',
+    build: () => ({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { identifier: 'nobody-at-all' },
+    }),
+    expect: all(202),
+  },
+  {
+    name: 'POST /api/auth/password-reset/confirm',
+    build: () => ({
+      method: 'POST',
+      url: '/api/auth/password-reset/confirm',
+      payload: { token: 'no-such-link', password: 'long-enough-1' },
+    }),
+    expect: all(400),
+  },
+  {
+    name: 'POST /api/account/email/confirm',
+    build: () => ({ method: 'POST', url: '/api/account/email/confirm', payload: { token: 'no-such-link' } }),
+    expect: all(400),
+  },
+  { name: 'GET /api/account', build: () => ({ method: 'GET', url: '/api/account' }), expect: signedIn(200) },
+  {
+    name: 'PATCH /api/account',
+    build: () => ({ method: 'PATCH', url: '/api/account', payload: { institution: 'Matrix Institute' } }),
+    expect: signedIn(200),
+  },
+  {
+    // A wrong current password: each persona gets as far as that check, and nobody's password changes.
+    name: 'POST /api/account/password',
+    build: () => ({
+      method: 'POST',
+      url: '/api/account/password',
+      payload: { currentPassword: 'not-the-password', newPassword: 'long-enough-1' },
+    }),
+    expect: signedIn(400),
+  },
+  {
+    name: 'POST /api/account/email',
+    build: () => ({
+      method: 'POST',
+      url: '/api/account/email',
+      payload: { email: `matrix${++seq}@example.org`, password: 'not-the-password' },
+    }),
+    expect: signedIn(400),
+  },
+  {
+    name: 'GET /api/account/sessions',
+    build: () => ({ method: 'GET', url: '/api/account/sessions' }),
+    expect: signedIn(200),
+  },
+  {
+    name: 'POST /api/account/sessions/end-others',
+    build: () => ({ method: 'POST', url: '/api/account/sessions/end-others' }),
+    expect: signedIn(200),
+  },
+  {
+    // Nobody's session: only the owner of a session may end it, and this one has none.
+    name: 'DELETE /api/account/sessions/:id',
+    build: () => ({ method: 'DELETE', url: '/api/account/sessions/0b7f3e52-9d8c-4c1a-8f7e-2a4b6c8d0e1f' }),
+    expect: signedIn(404),
   },
   {
     name: 'POST /api/auth/logout',

@@ -103,6 +103,9 @@ describe('robots.txt', () => {
       '/submission',
       '/login',
       '/regist',
+      '/account',
+      '/forgot-password',
+      '/reset-password',
     ]) {
       expect(lines).toContain(`Disallow: ${path}`);
     }

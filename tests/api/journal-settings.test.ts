@@ -42,7 +42,11 @@ describe('/api/admin/journal-settings', () => {
     expect(res.json().changed.sort()).toEqual(['depositorEmail', 'depositorName', 'doiPrefix', 'downloads']);
     expect(res.json().version).not.toBe(version);
     const journal = await t.services.settings.journal();
-    expect(journal).toMatchObject({ doiPrefix: '10.12345', depositorName: 'The Colophon Office', downloads: 'open' });
+    expect(journal).toMatchObject({
+      doiPrefix: '10.12345',
+      depositorName: 'The Colophon Office',
+      downloads: 'open',
+    });
     const audit = await t.services.db.select().from(auditLog);
     expect(audit.find((a) => a.action === 'settings.journal.update')?.details).toMatchObject({
       changed: expect.arrayContaining(['doiPrefix', 'downloads']),
@@ -74,5 +78,23 @@ describe('/api/admin/journal-settings', () => {
     });
     expect((await t.services.settings.journal()).name).toBe(settings.name);
     expect((await call('PUT', editor, settings)).statusCode).toBe(403);
+  });
+
+  it('turns the daily digest of accounts waiting for approval off and on (on by default; omitted, it stays)', async () => {
+    const { settings, version } = (await call('GET', admin)).json();
+    expect(settings.pendingAccountsDigest).toBe(true);
+    const off = await call('PUT', admin, { ...settings, pendingAccountsDigest: false, version });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().changed).toEqual(['pendingAccountsDigest']);
+    const { pendingAccountsDigest: _, ...withoutIt } = settings;
+    const kept = await call('PUT', admin, withoutIt);
+    expect(kept.json().changed).toEqual([]);
+    expect((await t.services.settings.journal()).pendingAccountsDigest).toBe(false);
+    expect((await call('PUT', admin, { ...settings, pendingAccountsDigest: 'yes' })).json().errors).toEqual({
+      pendingAccountsDigest:
+        'Say whether editors get the daily digest of accounts waiting for approval (true or false).',
+    });
+    await call('PUT', admin, { ...settings, pendingAccountsDigest: true });
+    expect((await t.services.settings.journal()).pendingAccountsDigest).toBe(true);
   });
 });

@@ -27,6 +27,7 @@ export const SERVER_ENV = {
   RATE_LIMIT_LOGIN: 'off',
   RATE_LIMIT_LOGIN_USER: 'off',
   RATE_LIMIT_REGISTER: 'off',
+  RATE_LIMIT_PASSWORD_RESET: 'off',
   RATE_LIMIT_CONTACT: 'off',
   RATE_LIMIT_PLAGIARISM: 'off',
   LOG_LEVEL: 'warn',

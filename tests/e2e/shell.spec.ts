@@ -89,7 +89,7 @@ test.describe('header and footer', () => {
   }) => {
     const me = await signIn('researcher');
     await page.goto('/');
-    expect(await linksOf(mainNav(page))).toEqual(SIGNED_OUT_LINKS.slice(0, 5));
+    expect(await linksOf(mainNav(page))).toEqual([...SIGNED_OUT_LINKS.slice(0, 5), ['Account', '/account']]);
     await expect(page.getByRole('banner')).toContainText(`Welcome, ${me.username}`);
     await expect(page.getByRole('button', { name: 'Logout' })).toBeVisible();
     await axe(page);
@@ -244,7 +244,10 @@ test.describe('registration', () => {
     const roleMessage = 'Role is required: choose researcher or author.';
     await expect(alert.getByRole('link', { name: roleMessage })).toBeVisible();
     // The summary reads in the form's order, so it can be worked through top to bottom.
-    await expect(alert.getByRole('link')).toHaveText([...expected.map(([, message]) => message), roleMessage]);
+    await expect(alert.getByRole('link')).toHaveText([
+      ...expected.map(([, message]) => message),
+      roleMessage,
+    ]);
     await expect(page.getByRole('radio', { name: 'Researcher' })).toHaveAccessibleDescription(
       new RegExp(escapeRegExp(roleMessage)),
     );

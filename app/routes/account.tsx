@@ -1,0 +1,175 @@
+import { Link, data, redirect } from 'react-router';
+import {
+  emailChangeSchema,
+  passwordChangeSchema,
+  profileSchema,
+  sessionIdParamSchema,
+} from '../../common/account.ts';
+import { can } from '../../common/roles.ts';
+import {
+  type AccountResult,
+  EmailSection,
+  PasswordSection,
+  ProfileSection,
+  SessionsSection,
+} from '../components/account/AccountSections.tsx';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { retryAfterHeaders } from '../lib/headers.ts';
+import { pageTitle } from '../lib/meta.ts';
+import { closeSessionHeaders } from '../lib/session.server.ts';
+import accountCss from '../styles/account.css?url';
+import type { Route } from './+types/account';
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: accountCss }];
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  { title: pageTitle(matches, 'My account') },
+  { name: 'robots', content: 'noindex' },
+];
+
+export const headers: Route.HeadersFunction = retryAfterHeaders;
+
+function signedIn(context: Route.LoaderArgs['context']) {
+  const auth = context.auth;
+  if (!auth) throw redirect(`/login?${new URLSearchParams({ redirectTo: '/account' })}`);
+  return auth;
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const auth = signedIn(context);
+  if (!can('signedIn', auth.user)) {
+    return { allowed: false as const, username: auth.user.username, status: auth.user.status };
+  }
+  const [profile, sessions] = await Promise.all([
+    context.services.myAccount.profile(auth.user.id),
+    context.services.myAccount.sessions(auth),
+  ]);
+  return { allowed: true as const, profile, sessions };
+}
+
+const PROFILE_FIELDS = ['fullName', 'institution', 'contactNumber', 'orcid'] as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const auth = signedIn(context);
+  const read = await readForm(request);
+  const { form } = read;
+  const intent = form.text('intent');
+  const at = Date.now();
+  const fail = (
+    status: number,
+    message: string,
+    errors: Record<string, string> = {},
+    values: Record<string, string> = {},
+    headers?: HeadersInit,
+  ) => data<AccountResult>({ ok: false, intent, message, errors, values, at }, { status, headers });
+  const done = (message: string) => data<AccountResult>({ ok: true, intent, message, at });
+
+  if (!read.ok) return fail(read.refusal.status, read.refusal.message, read.refusal.errors);
+  if (!can('signedIn', auth.user)) return fail(403, 'This account cannot be changed.');
+  const { myAccount } = context.services;
+  const meta = { ip: context.clientIp };
+  let values: Record<string, string> = {};
+  try {
+    switch (intent) {
+      case 'profile': {
+        values = Object.fromEntries(PROFILE_FIELDS.map((name) => [name, form.text(name)]));
+        const parsed = validateForm(profileSchema, values);
+        if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors, values);
+        await myAccount.updateProfile(auth, parsed.data);
+        return done('Your details are saved.');
+      }
+      case 'email': {
+        values = { email: form.text('email') };
+        const parsed = validateForm(emailChangeSchema, { ...values, password: form.text('password') });
+        if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors, values);
+        const pending = await myAccount.requestEmailChange(auth, parsed.data, meta);
+        return done(
+          `We have sent a link to ${pending.email}. Your address changes when you open it; until then we keep writing to ${auth.user.email}.`,
+        );
+      }
+      case 'password': {
+        const parsed = validateForm(passwordChangeSchema, {
+          currentPassword: form.text('currentPassword'),
+          newPassword: form.text('newPassword'),
+        });
+        if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors);
+        const { endedSessions } = await myAccount.changePassword(auth, parsed.data, meta);
+        return done(
+          endedSessions === 0
+            ? 'Your password has been changed.'
+            : `Your password has been changed, and ${endedSessions === 1 ? 'your other session has' : `your ${endedSessions} other sessions have`} been signed out.`,
+        );
+      }
+      case 'end-session': {
+        const parsed = validateForm(sessionIdParamSchema, { id: form.text('session') });
+        if (!parsed.ok) return fail(400, 'No such session.');
+        const { current } = await myAccount.endSession(auth, parsed.data.id);
+        if (current) return redirect('/', { headers: closeSessionHeaders(context.secure) });
+        return done('The session has ended: that browser is signed out.');
+      }
+      case 'end-others': {
+        const ended = await myAccount.endOtherSessions(auth);
+        return done(
+          ended === 0
+            ? 'There were no other sessions to end.'
+            : `${ended === 1 ? 'One other session has' : `${ended} other sessions have`} ended.`,
+        );
+      }
+      default:
+        return fail(400, 'Unknown action.');
+    }
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return fail(refused.status, refused.message, refused.errors, values, refused.headers);
+  }
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  if (!loaderData.allowed) {
+    return (
+      <div className="page page--narrow notice-page">
+        <h1>My account</h1>
+        <p className="lead">
+          You are signed in as <strong>{loaderData.username}</strong>, whose registration was not approved by
+          the editorial board, so its details cannot be changed here.
+        </p>
+        <p>
+          If you think this is a mistake, <Link to="/contact">write to the editorial office</Link>.
+        </p>
+      </div>
+    );
+  }
+  const { profile, sessions } = loaderData;
+  return (
+    <div className="page account">
+      <header className="account__header">
+        <p className="eyebrow">Your account</p>
+        <h1>My account</h1>
+        <p className="lead">
+          Signed in as <strong>{profile.username}</strong>, {profile.role} account ({profile.status}).
+        </p>
+      </header>
+      <nav className="account__nav" aria-label="On this page">
+        <ul>
+          <li>
+            <a href="#details">Your details</a>
+          </li>
+          <li>
+            <a href="#email">Email address</a>
+          </li>
+          <li>
+            <a href="#password">Password</a>
+          </li>
+          <li>
+            <a href="#sessions">Where you are signed in</a>
+          </li>
+        </ul>
+      </nav>
+      <ProfileSection profile={profile} result={actionData} />
+      <EmailSection profile={profile} result={actionData} />
+      <PasswordSection username={profile.username} result={actionData} />
+      <SessionsSection sessions={sessions} result={actionData} />
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+import { emailField, newPasswordField, registerSchema } from './schemas.ts';
+
+/**
+ * The account holder's own forms (/account, /forgot-password, /reset-password) and their API twins: one
+ * schema each, read by the page action and the API route alike.
+ */
+
+/** ORCID iD check character (ISO 7064 MOD 11-2 over the first 15 digits; 10 is written X). */
+export function orcidCheckOk(id: string): boolean {
+  const chars = id.replace(/-/g, '');
+  if (!/^\d{15}[\dX]$/.test(chars)) return false;
+  let total = 0;
+  for (const c of chars.slice(0, 15)) total = (total + Number(c)) * 2;
+  const result = (12 - (total % 11)) % 11;
+  return chars[15] === (result === 10 ? 'X' : String(result));
+}
+
+export const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
+
+/**
+ * An ORCID iD, optional: empty clears it (null). Typed bare or as the https://orcid.org/ address people copy
+ * from their record; kept bare.
+ */
+export const orcidField = z
+  .string('ORCID iD must be text.')
+  .trim()
+  .max(60, 'ORCID iD must be at most 60 characters.')
+  .transform((v) => v.replace(/^(https?:\/\/)?(www\.)?orcid\.org\//i, '').toUpperCase())
+  .pipe(
+    z.union([
+      z.literal('').transform(() => null),
+      z
+        .string()
+        .regex(ORCID_PATTERN, 'ORCID iD must look like 0000-0002-1825-0097 (four groups of four).')
+        .refine(orcidCheckOk, 'This ORCID iD has a wrong check digit: copy it from your ORCID record.'),
+    ]),
+  )
+  .nullable()
+  .optional();
+
+const { fullName, contactNumber, institution } = registerSchema.shape;
+
+/** Name, institution, contact number (the registration's rules) and ORCID iD. */
+export const profileSchema = z.object({ fullName, institution, contactNumber, orcid: orcidField });
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** The API's PATCH: any of the profile's fields, at least one. */
+export const profilePatchSchema = profileSchema
+  .partial()
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'Give at least one field to change.');
+
+const currentPassword = z
+  .string('Enter your current password.')
+  .min(1, 'Enter your current password.')
+  .max(LIMITS.password.max, 'Enter your current password.');
+
+export const passwordChangeSchema = z.object({
+  currentPassword,
+  newPassword: newPasswordField('New password'),
+});
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+export const emailChangeSchema = z.object({
+  email: emailField('New email'),
+  /** Asked again: a session left open on a shared computer must not be enough to take the account. */
+  password: currentPassword,
+});
+export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
+
+/** No control characters and no lone surrogates: text the database stores as it was typed. */
+function plainText(v: string): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || (c >= 0xdc00 && c <= 0xdfff)) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = v.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return false;
+      i++;
+    }
+  }
+  return true;
+}
+
+export const passwordResetRequestSchema = z.object({
+  identifier: z
+    .string('Enter your username or email address.')
+    .trim()
+    .min(1, 'Enter your username or email address.')
+    .max(LIMITS.email, `Username or email must be at most ${LIMITS.email} characters.`)
+    // Looked up after the answer is sent: text the database cannot hold is refused here, not failed there.
+    .refine(plainText, 'Username or email may not contain control characters.'),
+});
+export type PasswordResetRequestInput = z.infer<typeof passwordResetRequestSchema>;
+
+/** The secret of an e-mailed link (43 base64url characters); anything else is an unknown link. */
+export const linkTokenField = z
+  .string('The link is incomplete.')
+  .trim()
+  .min(1, 'The link is incomplete.')
+  .max(200, 'The link is not valid.');
+
+export const passwordResetSchema = z.object({
+  token: linkTokenField,
+  password: newPasswordField('New password'),
+});
+export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
+
+export const linkTokenSchema = z.object({ token: linkTokenField });
+
+/** A session's id (the `sid` of its token). */
+export const sessionIdParamSchema = z.object({
+  id: z.uuid('No such session.'),
+});
+
+/** What the pages say when a link cannot be used, by reason. */
+export const LINK_PROBLEMS = {
+  expired: 'This link has expired.',
+  used: 'This link has already been used.',
+  unknown: 'This link is not valid: it may be incomplete (check that you copied all of it).',
+} as const;
+export type LinkProblem = keyof typeof LINK_PROBLEMS;
+
+/** What every request for a reset link is told, whether or not an account matched. */
+export const RESET_REQUESTED_MESSAGE =
+  'If an account matches what you typed, we have sent a link to its email address. The link works once, for one hour. If nothing arrives within a few minutes, check your spam folder or ask again.';
+
+export const RESET_DONE_MESSAGE =
+  'Your password has been changed and every session of your account has been signed out. Log in with your new password.';

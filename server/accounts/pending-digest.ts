@@ -1,0 +1,96 @@
+import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Db } from '../db/client.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Logger } from '../services.ts';
+import type { SettingsService } from '../settings/service.ts';
+import { pendingDigestMail } from './mail.ts';
+import { dailyDigests, users } from './tables.ts';
+
+const DIGEST = 'pending-accounts';
+
+/** The UTC day of a moment, as YYYY-MM-DD: the digest's "once a day". */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/**
+ * The editors' daily e-mail about accounts waiting for approval: at most one a UTC day, only when accounts
+ * registered since the last digest are waiting, and only while the journal setting is on. The day is claimed
+ * with one conditional UPDATE before anything is sent, so two processes, or a restart in the middle, never
+ * send a day's digest twice (a failure after the claim loses that day's digest rather than repeat it).
+ * Driven by a timer in server/main.ts; the clock decides what "today" is.
+ */
+export class PendingDigest {
+  constructor(
+    private readonly db: Db,
+    private readonly deps: {
+      clock: Clock;
+      mailer: Mailer;
+      settings: SettingsService;
+      publicUrl: string;
+      log: Logger;
+    },
+  ) {}
+
+  /** Sends the digest when one is due; returns how many editors it went to (0: none was due). */
+  async run(): Promise<number> {
+    const journal = await this.deps.settings.journal();
+    if (!journal.pendingAccountsDigest) return 0;
+    const waiting = await this.db
+      .select({
+        id: users.id,
+        username: users.username,
+        fullName: users.fullName,
+        role: users.role,
+        institution: users.institution,
+      })
+      .from(users)
+      .where(eq(users.status, 'pending'))
+      .orderBy(asc(users.createdAt), asc(users.id));
+    if (!waiting.length) return 0;
+    const newest = Math.max(...waiting.map((u) => u.id));
+
+    await this.db.insert(dailyDigests).values({ name: DIGEST }).onConflictDoNothing();
+    const [state] = await this.db.select().from(dailyDigests).where(eq(dailyDigests.name, DIGEST));
+    const previous = state?.lastUserId ?? 0;
+    if (newest <= previous) return 0;
+    const now = this.deps.clock.date();
+    const today = utcDay(now);
+    const [claimed] = await this.db
+      .update(dailyDigests)
+      .set({ sentOn: today, sentAt: now, lastUserId: newest })
+      .where(
+        and(
+          eq(dailyDigests.name, DIGEST),
+          or(isNull(dailyDigests.sentOn), lt(dailyDigests.sentOn, today)),
+          eq(dailyDigests.lastUserId, previous),
+        ),
+      )
+      .returning({ name: dailyDigests.name });
+    if (!claimed) return 0;
+
+    const editors = await this.db
+      .select({ email: users.email })
+      .from(users)
+      .where(and(inArray(users.role, ['editor', 'admin']), eq(users.status, 'approved')))
+      .orderBy(asc(users.id));
+    const accounts = waiting.map((u) => ({ ...u, isNew: u.id > previous }));
+    let sent = 0;
+    for (const editor of editors) {
+      const ok = await this.deps.mailer.sendQuietly(
+        pendingDigestMail({
+          to: editor.email,
+          journal: journal.name,
+          accounts,
+          link: `${this.deps.publicUrl}/editor-dashboard`,
+          settingsLink: `${this.deps.publicUrl}/editor-dashboard/settings`,
+        }),
+      );
+      if (ok) sent++;
+    }
+    this.deps.log.info(
+      { waiting: waiting.length, editors: editors.length, sent },
+      'pending-accounts digest sent',
+    );
+    return sent;
+  }
+}
