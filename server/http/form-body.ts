@@ -196,20 +196,21 @@ export async function readFormBody(
   } catch {
     throw badRequest(MALFORMED);
   }
+  // A body already refused for its size is answered so (413), whatever else went wrong after the limit.
   if (stop) {
     await reader.cancel().catch(() => {});
     parser.destroy();
-    if (failure) throw failure;
+    if (failure && !result.refused) throw failure;
     return result;
   }
   parser.end();
   try {
     await finished;
   } catch {
-    if (failure) throw failure;
     if (result.refused) return result;
-    throw badRequest(MALFORMED);
+    throw failure ?? badRequest(MALFORMED);
   }
+  if (result.refused) return result;
   if (failure) throw failure;
   return result;
 }

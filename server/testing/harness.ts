@@ -8,6 +8,7 @@ import type { Role, Status } from '../../common/roles.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { users } from '../accounts/tables.ts';
 import { buildApp } from '../app.ts';
+import { loadProductionBuild } from '../http/ssr.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
@@ -89,6 +90,8 @@ export async function createTestContext(
     demo?: boolean;
     /** A blob store of the test's own (one that fails, say), under the context's data folder. */
     blobs?: (dataDir: string) => BlobStore;
+    /** The pages too, from the production build (`npm run build` first): for tests of page actions. */
+    pages?: boolean;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
@@ -115,7 +118,10 @@ export async function createTestContext(
   const clock = new ManualClock();
   const services = createServices(config, database, silentLog, { mailer, clock, blobs: opts.blobs?.(dataDir) });
   await seed(services, { demo: opts.demo ?? false });
-  const app = await buildApp(services, { checkResponses: true });
+  const app = await buildApp(services, {
+    checkResponses: true,
+    ...(opts.pages ? { pages: { build: await loadProductionBuild(), mode: 'production' as const } } : {}),
+  });
   await app.ready();
 
   const ctx: TestContext = {

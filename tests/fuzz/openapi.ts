@@ -71,12 +71,15 @@ export function plausible(name: string, schema: JsonSchema = {}): unknown {
   if (lower === 'doi') return '10.1234/fuzz.1';
   if (lower === 'pages') return '1-10';
   if (lower === 'authors') {
-    return JSON.stringify([{ name: 'Ada Fuzz', email: 'ada@example.org', affiliation: 'Fuzz University', superscript: '1' }]);
+    return JSON.stringify([
+      { name: 'Ada Fuzz', email: 'ada@example.org', affiliation: 'Fuzz University', superscript: '1' },
+    ]);
   }
   if (lower.includes('password')) return 'password-123456';
   if (lower === 'username') return 'fuzz_user';
   if (lower.includes('orcid')) return '0000-0002-1825-0097';
-  if (lower.includes('date') || lower === 'from' || lower === 'to' || lower.includes('until')) return '2026-01-15';
+  if (lower.includes('date') || lower === 'from' || lower === 'to' || lower.includes('until'))
+    return '2026-01-15';
   if (lower.includes('url')) return 'https://example.org/';
   if (lower.includes('phone') || lower.includes('contact')) return '+44 20 7946 0000';
   if (lower.endsWith('id') || lower === 'id') return '1';
@@ -93,7 +96,8 @@ function fill(path: string, values: Record<string, string> = {}): string {
 
 function withQuery(url: string, query: Record<string, string | string[]>): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) params.append(k, item);
+  for (const [k, v] of Object.entries(query))
+    for (const item of Array.isArray(v) ? v : [v]) params.append(k, item);
   const text = params.toString();
   return text ? `${url}?${text}` : url;
 }
@@ -119,7 +123,9 @@ export async function fuzzRequests(op: Operation): Promise<FuzzRequest[]> {
 
   for (const p of pathParams) {
     for (const [label, id] of ODD_IDS) {
-      out.push(base(`path ${p.name} = ${label}`, { url: withQuery(fill(op.path, { [p.name]: id }), baseQuery) }));
+      out.push(
+        base(`path ${p.name} = ${label}`, { url: withQuery(fill(op.path, { [p.name]: id }), baseQuery) }),
+      );
     }
   }
   for (const p of queryParams) {
@@ -129,7 +135,12 @@ export async function fuzzRequests(op: Operation): Promise<FuzzRequest[]> {
       out.push(base(`query ${p.name} = ${label}`, { url: url(text) }));
     }
     out.push(base(`query ${p.name} = 5,000 characters`, { url: url('q'.repeat(5000)) }));
-    for (const [label, id] of ODD_IDS) out.push(base(`query ${p.name} = id ${label}`, { url: url(decodeURIComponent(id.replace(/%(?![0-9a-f]{2})/gi, '%25'))) }));
+    for (const [label, id] of ODD_IDS)
+      out.push(
+        base(`query ${p.name} = id ${label}`, {
+          url: url(decodeURIComponent(id.replace(/%(?![0-9a-f]{2})/gi, '%25'))),
+        }),
+      );
     out.push(base(`query ${p.name} repeated`, { url: url(['1', '2']) }));
   }
 
@@ -140,8 +151,10 @@ export async function fuzzRequests(op: Operation): Promise<FuzzRequest[]> {
       base(what, { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     out.push(json('plausible body', valid));
     for (const field of Object.keys(op.json.properties ?? {})) {
-      for (const [label, text] of ODD_STRINGS) out.push(json(`body ${field} = ${label}`, { ...valid, [field]: text }));
-      for (const [label, value] of ODD_JSON) out.push(json(`body ${field} = ${label}`, { ...valid, [field]: value }));
+      for (const [label, text] of ODD_STRINGS)
+        out.push(json(`body ${field} = ${label}`, { ...valid, [field]: text }));
+      for (const [label, value] of ODD_JSON)
+        out.push(json(`body ${field} = ${label}`, { ...valid, [field]: value }));
       const { [field]: _, ...without } = valid;
       out.push(json(`body without ${field}`, without));
     }
@@ -159,7 +172,10 @@ export async function fuzzRequests(op: Operation): Promise<FuzzRequest[]> {
       .map(([k]) => k);
     const textFields = Object.keys(props).filter((k) => !fileFields.includes(k));
     const texts = (over: Record<string, string> = {}): [string, string][] =>
-      Object.entries({ ...Object.fromEntries(textFields.map((k) => [k, String(plausible(k, props[k]))])), ...over });
+      Object.entries({
+        ...Object.fromEntries(textFields.map((k) => [k, String(plausible(k, props[k]))])),
+        ...over,
+      });
     const files = (data: Uint8Array, name: string) =>
       fileFields.map((f): [string, { name: string; data: Uint8Array }] => [f, { name, data }]);
     const send = async (what: string, parts: Parameters<typeof multipartOf>[0]) => {
@@ -170,17 +186,30 @@ export async function fuzzRequests(op: Operation): Promise<FuzzRequest[]> {
     await send('multipart: a PNG named .pdf', [...texts(), ...files(PNG, 'paper.pdf')]);
     await send('multipart: empty files', [...texts(), ...files(new Uint8Array(0), '')]);
     await send('multipart: every file twice', [...texts(), ...files(PDF, 'a.pdf'), ...files(PDF, 'b.pdf')]);
-    await send('multipart: a file in an unknown field', [...texts(), ['intruder', { name: 'x.exe', data: PNG }]]);
+    await send('multipart: a file in an unknown field', [
+      ...texts(),
+      ['intruder', { name: 'x.exe', data: PNG }],
+    ]);
     await send('multipart: an RTL file name', [...texts(), ...files(PDF, 'x\u202efdp.exe.pdf')]);
     await send('multipart: a NUL file name', [...texts(), ...files(PDF, 'a\u0000.pdf')]);
     for (const field of textFields) {
       for (const [label, text] of ODD_STRINGS) {
         if (label === 'huge') continue;
-        await send(`multipart ${field} = ${label}`, [...texts({ [field]: text }), ...files(PDF, 'paper.pdf')]);
+        await send(`multipart ${field} = ${label}`, [
+          ...texts({ [field]: text }),
+          ...files(PDF, 'paper.pdf'),
+        ]);
       }
     }
-    await send('multipart: a NUL in a field name', [['a\u0000b', 'x'], ...texts(), ...files(PDF, 'paper.pdf')]);
-    await send('multipart: 500 fields', [...texts(), ...Array.from({ length: 500 }, (_, i): [string, string] => [`f${i}`, 'x'])]);
+    await send('multipart: a NUL in a field name', [
+      ['a\u0000b', 'x'],
+      ...texts(),
+      ...files(PDF, 'paper.pdf'),
+    ]);
+    await send('multipart: 500 fields', [
+      ...texts(),
+      ...Array.from({ length: 500 }, (_, i): [string, string] => [`f${i}`, 'x']),
+    ]);
   }
   return out;
 }

@@ -78,7 +78,12 @@ export async function multipartOf(
   const form = new FormData();
   for (const [name, value] of parts) {
     if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new Blob([new Uint8Array(value.data)], { type: value.type ?? 'application/octet-stream' }), value.name);
+    else
+      form.append(
+        name,
+        new Blob([new Uint8Array(value.data)], { type: value.type ?? 'application/octet-stream' }),
+        value.name,
+      );
   }
   const request = new Request('http://local/', { method: 'POST', body: form });
   return { type: request.headers.get('content-type')!, body: Buffer.from(await request.arrayBuffer()) };
