@@ -13,6 +13,7 @@ import { NotFound } from './components/NotFound.tsx';
 import { SiteFooter } from './components/SiteFooter.tsx';
 import { SiteHeader } from './components/SiteHeader.tsx';
 import { pageTitle } from './lib/meta.ts';
+import { BEFORE_MODULES_SCRIPT, useNonce } from './lib/nonce.ts';
 import { useSessionExpiry } from './lib/use-session-expiry.ts';
 import appCss from './styles/app.css?url';
 
@@ -63,14 +64,24 @@ export const meta: Route.MetaFunction = ({ matches, error }) => [
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>('root');
+  // The Content-Security-Policy nonce of this response (server only): scripts without it do not run.
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light" />
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of ours (app/lib/nonce.ts).
+          dangerouslySetInnerHTML={{ __html: BEFORE_MODULES_SCRIPT }}
+        />
         <Meta />
-        <Links />
+        {/* Stylesheets need no nonce (style-src 'self'); '' keeps React Router from adding one, which would
+            differ between the server's HTML and the browser's render. */}
+        <Links nonce="" />
         {data?.feeds.map((f) => (
           <link key={f.href} rel={f.rel} type={f.type} title={f.title} href={f.href} />
         ))}
@@ -88,8 +99,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter journal={data?.journal} year={data?.year ?? new Date().getFullYear()} />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -9,6 +9,7 @@ import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { journalSettingsRoutes } from './content/routes.ts';
@@ -47,6 +48,8 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  // First, so that it covers every route, error and 404 registered after it (pages add theirs in ssr.ts).
+  addSecurityHeaders(app, services);
 
   app.setErrorHandler((error: unknown, request, reply) => {
     // A body left unread (an upload refused part-way) is not drained to keep the connection: it closes.

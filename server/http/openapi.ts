@@ -1,11 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import type { Api } from './api.ts';
+import { staticDocumentCsp } from './security-headers.ts';
 
 const esc = (s: unknown) =>
   String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 type Doc = ReturnType<Api['openApi']>;
+
+/** The reference page's only styling, inline; its policy allows exactly this text (by hash). */
+export const API_DOCS_CSS = `
+body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem 1.25rem;color:#1c1c1c}
+h1{font-family:Georgia,serif}code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{background:#f5f3ef;padding:.75rem;overflow:auto;border-radius:4px}
+.op{border-top:1px solid #ddd;padding:.5rem 0}.m{display:inline-block;min-width:4.5em;text-align:center;border-radius:3px;padding:0 .4em;color:#fff;font-size:.85em}
+.m-get{background:#1d5f8a}.m-post{background:#2c6e3f}.m-patch,.m-put{background:#8a5a00}.m-delete{background:#9b1c1c}.who{color:#555;font-size:.9em}
+a{color:#1d5f8a}
+`;
+
+/** No scripts, nothing from elsewhere: the inline style above and nothing else (decision 0015). */
+export const API_DOCS_CSP = staticDocumentCsp([API_DOCS_CSS]);
 
 /** A plain, readable rendering of the OpenAPI document: no scripts, nothing fetched from elsewhere. */
 export function renderApiDocs(doc: Doc): string {
@@ -30,13 +43,7 @@ export function renderApiDocs(doc: Doc): string {
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(doc.info.title)}: API reference</title>
-<style>
-body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:0 auto;padding:1rem 1.25rem;color:#1c1c1c}
-h1{font-family:Georgia,serif}code,pre{font-family:ui-monospace,monospace;font-size:.9em}pre{background:#f5f3ef;padding:.75rem;overflow:auto;border-radius:4px}
-.op{border-top:1px solid #ddd;padding:.5rem 0}.m{display:inline-block;min-width:4.5em;text-align:center;border-radius:3px;padding:0 .4em;color:#fff;font-size:.85em}
-.m-get{background:#1d5f8a}.m-post{background:#2c6e3f}.m-patch,.m-put{background:#8a5a00}.m-delete{background:#9b1c1c}.who{color:#555;font-size:.9em}
-a{color:#1d5f8a}
-</style></head><body><main>
+<style>${API_DOCS_CSS}</style></head><body><main>
 <h1>${esc(doc.info.title)}: API reference</h1><p>${esc(doc.info.description)}</p>
 <p>Machine-readable: <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI ${esc(doc.openapi)}). Authenticate with <code>Authorization: Bearer &lt;token&gt;</code> from <code>POST /api/auth/login</code>.</p>
 ${sections}
@@ -54,5 +61,10 @@ export function openApiRoutes(app: FastifyInstance, api: Api, services: Services
       serverUrl: services.baseUrl,
     }));
   app.get('/api/openapi.json', async () => get());
-  app.get('/api/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderApiDocs(get())));
+  app.get('/api/docs', async (_req, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', API_DOCS_CSP)
+      .send(renderApiDocs(get())),
+  );
 }

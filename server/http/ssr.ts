@@ -12,6 +12,7 @@ import { authenticate, credentialSource } from './auth.ts';
 import { isSecure } from './context.ts';
 import { HttpError } from './errors.ts';
 import { pullStream } from './form-body.ts';
+import { hasCredentials, isAccountPage, securityHeaders } from './security-headers.ts';
 
 export type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -74,10 +75,19 @@ export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Re
   return new Request(url, init);
 }
 
-/** Writes a Fetch `Response` to Node's response, waiting for the socket to drain between chunks. */
-async function sendResponse(request: FastifyRequest, res: ServerResponse, response: Response): Promise<void> {
+/**
+ * Writes a Fetch `Response` to Node's response, waiting for the socket to drain between chunks. `extra`
+ * (lower-case names) replaces the response's own headers of those names.
+ */
+async function sendResponse(
+  request: FastifyRequest,
+  res: ServerResponse,
+  response: Response,
+  extra: Record<string, string> = {},
+): Promise<void> {
   const rawHeaders: string[] = [];
-  for (const [key, value] of response.headers) rawHeaders.push(key, value);
+  for (const [key, value] of response.headers) if (!(key in extra)) rawHeaders.push(key, value);
+  for (const [key, value] of Object.entries(extra)) rawHeaders.push(key, value);
   // A request body left unread (a refused upload) is not drained for keep-alive: the connection ends.
   if (!request.raw.complete && request.method !== 'GET' && request.method !== 'HEAD')
     rawHeaders.push('connection', 'close');
@@ -129,6 +139,23 @@ export async function registerPages(
 ) {
   const handle = createRequestHandler(opts.build, opts.mode);
 
+  // Fastify's hooks do not run for these hijacked replies: the security headers are added here (decision 0015).
+  const headersFor = (request: FastifyRequest, response: Response | null, nonce?: string) =>
+    securityHeaders(
+      {
+        secure: isSecure(services, request),
+        credentials: hasCredentials(request.headers),
+        accountPage: isAccountPage(request.url),
+        page: nonce ? { nonce, mode: opts.mode } : undefined,
+      },
+      {
+        contentType: response?.headers.get('content-type') ?? undefined,
+        cacheControl: response?.headers.get('cache-control') ?? undefined,
+        hasCsp: Boolean(response?.headers.has('content-security-policy')),
+        setsCookie: Boolean(response?.headers.has('set-cookie')),
+      },
+    );
+
   if (opts.clientDir && existsSync(opts.clientDir)) {
     await app.register(fastifyStatic, {
       root: opts.clientDir,
@@ -151,11 +178,14 @@ export async function registerPages(
     let response: Response;
     // A NUL in the address cannot be anything a page reads (nor stored): refuse it before any loader runs.
     if (/%00|\0/i.test(request.raw.url ?? '')) {
-      await sendResponse(request, res, badAddress());
+      const refused = badAddress();
+      await sendResponse(request, res, refused, headersFor(request, refused));
       return;
     }
+    let nonce: string | undefined;
     try {
       const context = await webContext(services, request);
+      nonce = context.nonce;
       response = await handle(toFetchRequest(request, controller.signal), context as never);
     } catch (err) {
       request.log.error({ err }, 'page request failed');
@@ -165,7 +195,7 @@ export async function registerPages(
       });
     }
     try {
-      await sendResponse(request, res, response);
+      await sendResponse(request, res, response, headersFor(request, response, nonce));
     } catch (err) {
       request.log.warn({ err }, 'page response interrupted');
       res.destroy();
@@ -179,8 +209,16 @@ export async function registerPages(
 
     const handOver = (request: FastifyRequest, reply: FastifyReply) => {
       reply.hijack();
-      if (opts.devMiddleware) opts.devMiddleware(request.raw, reply.raw, () => void render(request, reply));
-      else void render(request, reply);
+      if (opts.devMiddleware) {
+        // Development: what Vite serves itself (modules, HMR client) gets the headers of a static file; a
+        // request Vite passes on gets its own from render (set again there, so none are left on `raw`).
+        const assetHeaders = headersFor(request, null);
+        for (const [key, value] of Object.entries(assetHeaders)) reply.raw.setHeader(key, value);
+        opts.devMiddleware(request.raw, reply.raw, () => {
+          for (const key of Object.keys(assetHeaders)) reply.raw.removeHeader(key);
+          void render(request, reply);
+        });
+      } else void render(request, reply);
     };
     scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handOver });
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handOver });

@@ -66,6 +66,12 @@ interface Fixtures {
   screenshots: (page: Page, name: string) => Promise<void>;
   /** The e-mails the test's server (`baseURL`) has written to its outbox (`DATA_DIR/outbox/*.eml`). */
   outbox: Outbox;
+  /**
+   * Automatic: fails the test if any of its pages (in `context`, `noJsPage`, or any context the test makes with
+   * `browser.newContext()`) reported a Content-Security-Policy violation, as a `securitypolicyviolation`
+   * event or a console message. Lists what was refused, where.
+   */
+  cspGuard: undefined;
 }
 
 /** One e-mail from a server's outbox, decoded. */
@@ -238,6 +244,35 @@ function tokenExpiry(token: string): number | undefined {
   }
 }
 
+/** A console message Chromium writes when the page's policy refused something. */
+const CSP_MESSAGE = /Content[- ]Security[- ]Policy/i;
+
+/**
+ * Collects the CSP violations of every page in `context` into `found`: `securitypolicyviolation` events (the
+ * listener is added before any page script runs) and Chromium's console messages about the policy.
+ */
+async function watchCsp(context: BrowserContext, found: string[]) {
+  context.on('console', (message) => {
+    if (CSP_MESSAGE.test(message.text())) found.push(`${message.page()?.url() ?? '?'}: ${message.text()}`);
+  });
+  await context.exposeBinding('__cspViolation', ({ page }, text: string) => {
+    found.push(`${page.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const report = (window as unknown as { __cspViolation?: (text: string) => void }).__cspViolation;
+        report?.(
+          `securitypolicyviolation: ${e.effectiveDirective} refused ${e.blockedURI || '(inline)'}` +
+            `${e.sourceFile ? ` at ${e.sourceFile}:${e.lineNumber}` : ''}${e.sample ? ` "${e.sample}"` : ''}`,
+        );
+      },
+      true,
+    );
+  });
+}
+
 /** Pages made with JavaScript disabled (the `noJsPage` fixture). */
 const noJsPages = new WeakSet<Page>();
 
@@ -368,7 +403,29 @@ export const test = base.extend<Fixtures>({
     });
   },
 
-  noJsPage: async ({ browser, baseURL }, use) => {
+  cspGuard: [
+    async ({ browser, context }, use) => {
+      const found: string[] = [];
+      await watchCsp(context, found);
+      // Contexts a test (or a fixture such as noJsPage) makes itself are watched too.
+      const newContext = browser.newContext;
+      browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+        const made = await newContext.apply(browser, args);
+        await watchCsp(made, found);
+        return made;
+      };
+      try {
+        await use(undefined);
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(found, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  noJsPage: async ({ browser, baseURL, cspGuard }, use) => {
+    void cspGuard; // set up first: its context is made through the watched browser.newContext
     const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const page = await context.newPage();
     noJsPages.add(page);
