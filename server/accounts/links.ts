@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { LinkProblem } from '../../common/account.ts';
 
 /**
  * The one-time secrets of e-mailed links (a forgotten password, a new e-mail address). The database keeps
@@ -12,6 +13,17 @@ export function newLinkSecret(): { token: string; hash: string } {
 
 export function hashLinkSecret(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** Why a stored link can no longer be used (never issued, used, expired), or null while it can. */
+export function linkProblem(
+  row: { usedAt: Date | null; expiresAt: Date } | undefined,
+  now: number,
+): LinkProblem | null {
+  if (!row) return 'unknown';
+  if (row.usedAt) return 'used';
+  if (row.expiresAt.getTime() <= now) return 'expired';
+  return null;
 }
 
 /** `?token=…` values in an address, hidden: the request log must never hold a working link. */

@@ -12,7 +12,7 @@ import { isUniqueViolation } from '../db/errors.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { type AttemptStore, tooManyAttempts, waitText } from '../http/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { hashLinkSecret, newLinkSecret } from './links.ts';
+import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { confirmEmailMail, emailChangeRequestedMail, emailChangedMail, passwordChangedMail } from './mail.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -239,9 +239,8 @@ export class MyAccountService {
       .from(emailChanges)
       .innerJoin(users, eq(users.id, emailChanges.userId))
       .where(eq(emailChanges.tokenHash, hashLinkSecret(token)));
-    if (!row) return { ok: false, problem: 'unknown' };
-    if (row.usedAt) return { ok: false, problem: 'used' };
-    if (row.expiresAt.getTime() <= this.deps.clock.now()) return { ok: false, problem: 'expired' };
+    const problem = linkProblem(row, this.deps.clock.now());
+    if (problem || !row) return { ok: false, problem: problem ?? 'unknown' };
     return { ok: true, email: row.newEmail, username: row.username };
   }
 

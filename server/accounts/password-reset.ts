@@ -8,7 +8,7 @@ import { HttpError } from '../http/errors.ts';
 import { type AttemptStore, tooManyAttempts } from '../http/rate-limit.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { Logger } from '../services.ts';
-import { hashLinkSecret, newLinkSecret } from './links.ts';
+import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
 import { passwordChangedMail, passwordResetMail } from './mail.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
@@ -112,9 +112,8 @@ export class PasswordResetService {
       .from(passwordResets)
       .innerJoin(users, eq(users.id, passwordResets.userId))
       .where(eq(passwordResets.tokenHash, hashLinkSecret(token)));
-    if (!row) return { ok: false, problem: 'unknown' };
-    if (row.usedAt) return { ok: false, problem: 'used' };
-    if (row.expiresAt.getTime() <= this.deps.clock.now()) return { ok: false, problem: 'expired' };
+    const problem = linkProblem(row, this.deps.clock.now());
+    if (problem || !row) return { ok: false, problem: problem ?? 'unknown' };
     return { ok: true, username: row.username };
   }
 
