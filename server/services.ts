@@ -55,7 +55,7 @@ export function createServices(
     clock,
     log,
   });
-  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests);
+  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests, clock);
   // Sign-in, reset and address-change counters: in this process's memory (one server per data folder).
   const attempts = new MemoryAttemptStore();
   const throttle = new LoginThrottle(

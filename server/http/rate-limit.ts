@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
 import { HttpError } from './errors.ts';
 
@@ -11,13 +12,14 @@ export class RateLimiter {
   constructor(
     private readonly limit: RateLimit,
     private readonly message: string,
+    private readonly clock: Clock = systemClock,
   ) {
     this.timer = setInterval(() => this.sweep(), 60_000);
     this.timer.unref();
   }
 
   /** Counts one attempt for `key`; throws 429 once the window's allowance is spent. */
-  hit(key: string, now = Date.now()): void {
+  hit(key: string, now = this.clock.now()): void {
     if (!this.limit) return;
     let entry = this.hits.get(key);
     if (!entry || entry.resetAt <= now) {
@@ -36,7 +38,7 @@ export class RateLimiter {
     this.hits.delete(key);
   }
 
-  private sweep(now = Date.now()): void {
+  private sweep(now = this.clock.now()): void {
     for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
   }
 }
