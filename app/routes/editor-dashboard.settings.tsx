@@ -6,7 +6,7 @@ import {
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
-import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { ChoiceField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
@@ -103,10 +103,11 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
     name: keyof JournalSettingsEdit,
     extra: { type?: string; hint?: string; autoComplete?: string } = {},
   ) => (
-    <DashInput
+    <TextField
       id={`js-${name}`}
       name={name}
-      label={`${LABELS[name]} *`}
+      label={LABELS[name]}
+      marks
       required
       defaultValue={values[name]}
       error={errors[name]}
@@ -132,10 +133,11 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
         <fieldset>
           <legend>Publisher and contact</legend>
           {field('publisher')}
-          <DashTextArea
+          <TextAreaField
             id="js-publisherAddress"
             name="publisherAddress"
-            label={`${LABELS.publisherAddress} *`}
+            label={LABELS.publisherAddress}
+            marks
             required
             rows={3}
             defaultValue={values.publisherAddress}
@@ -155,39 +157,17 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             hint: 'Crossref writes to this address about each deposit.',
           })}
         </fieldset>
-        <fieldset aria-describedby={errors.downloads ? 'js-downloads-error' : undefined}>
-          <legend>Who may download articles *</legend>
-          {errors.downloads ? (
-            <p id="js-downloads-error" className="field__error">
-              <span className="visually-hidden">Error: </span>
-              {errors.downloads}
-            </p>
-          ) : null}
-          <div className="choice__options">
-            {DOWNLOAD_CHOICES.map((c) => (
-              <div className="choice__option" key={c.value}>
-                <input
-                  type="radio"
-                  id={`js-downloads-${c.value}`}
-                  name="downloads"
-                  value={c.value}
-                  defaultChecked={values.downloads === c.value}
-                  aria-describedby={`js-downloads-${c.value}-hint`}
-                />
-                <label htmlFor={`js-downloads-${c.value}`}>
-                  <span className="choice__label">{c.label}</span>
-                  <span id={`js-downloads-${c.value}-hint`} className="choice__hint">
-                    {c.hint}
-                  </span>
-                </label>
-              </div>
-            ))}
-          </div>
-          <p className="field__hint">
-            DOAJ lists only journals whose articles can be read without registering, and Google Scholar
-            indexes the full text only when its crawler can fetch the PDF: both need “Anyone”.
-          </p>
-        </fieldset>
+        <ChoiceField
+          id="js-downloads"
+          name="downloads"
+          legend="Who may download articles"
+          required
+          marks
+          options={DOWNLOAD_CHOICES}
+          value={values.downloads}
+          error={errors.downloads}
+          hint="DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes the full text only when its crawler can fetch the PDF: both need “Anyone”."
+        />
         <button type="submit" className="button button--primary">
           Save the settings
         </button>
