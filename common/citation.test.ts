@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   citationParts,
@@ -31,8 +32,12 @@ describe('formatCitation', () => {
   });
 
   it('writes two authors with "and" and one author alone', () => {
-    expect(formatCitation({ ...base, authors: [{ name: 'A. Rao' }, { name: 'B. Ng' }] })).toMatch(/^A\. Rao and B\. Ng, “/);
-    expect(formatCitation({ ...base, authors: [{ name: 'Meera Iyer' }] })).toMatch(/^Meera Iyer, “Energy-Aware/);
+    expect(formatCitation({ ...base, authors: [{ name: 'A. Rao' }, { name: 'B. Ng' }] })).toMatch(
+      /^A\. Rao and B\. Ng, “/,
+    );
+    expect(formatCitation({ ...base, authors: [{ name: 'Meera Iyer' }] })).toMatch(
+      /^Meera Iyer, “Energy-Aware/,
+    );
   });
 
   it('leaves the DOI out when there is none, or links the article instead', () => {
@@ -54,7 +59,9 @@ describe('formatCitation', () => {
   });
 
   it('keeps a title’s own question mark instead of adding a comma', () => {
-    expect(formatCitation({ ...base, title: 'Is it fast?', authors: [{ name: 'X' }] })).toContain('“Is it fast?” Colophon');
+    expect(formatCitation({ ...base, title: 'Is it fast?', authors: [{ name: 'X' }] })).toContain(
+      '“Is it fast?” Colophon',
+    );
   });
 
   it('marks the parts the page styles: title, journal and link', () => {
@@ -80,6 +87,25 @@ describe('bibliographic helpers', () => {
   it('splits keywords on commas and semicolons', () => {
     expect(keywordList('IoT, LoRa;  anomaly detection ,, ')).toEqual(['IoT', 'LoRa', 'anomaly detection']);
     expect(keywordList('')).toEqual([]);
+  });
+
+  it('states one keyword rule, commas, wherever authors and editors are told it', () => {
+    // The stored keywords are one text, split by keywordList (search, metadata, exports, citations).
+    const read = (path: string) => readFileSync(new URL(path, import.meta.url), 'utf8');
+    const instructions = read('../content/pages/instructions.md');
+    const rule = /\*\*Keywords\*\*:[^\n]*/.exec(instructions)?.[0] ?? '';
+    expect(rule).toMatch(/separated by commas/);
+    expect(instructions).not.toMatch(/semicolon/i);
+    const example = /for example: ([^)]*)\)/.exec(rule)?.[1] ?? '';
+    expect(keywordList(example)).toEqual(['edge computing', 'IoT', 'energy efficiency', 'task offloading']);
+    for (const form of [
+      '../app/components/submission/SubmissionForm.tsx',
+      '../app/components/dashboard/ArticleFields.tsx',
+      '../server/content/templates.ts',
+    ]) {
+      expect(read(form), form).not.toMatch(/separated by semicolons|keyword; /i);
+    }
+    expect(read('../app/components/submission/SubmissionForm.tsx')).toMatch(/separated by commas/);
   });
 
   it('joins names', () => {

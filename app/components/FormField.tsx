@@ -1,26 +1,96 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type {
+  InputHTMLAttributes,
+  ReactNode,
+  Ref,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+} from 'react';
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'name'>;
+/**
+ * The one field kit of every form: a label (with " *" or "(optional)" when the form shows marks), the hint
+ * and the error read with the control (aria-describedby), an invalid control flagged aria-invalid. Fields
+ * work controlled (`value` + `onChange`) or uncontrolled (`defaultValue`), as the form needs. Error
+ * summaries (FormAlert, SubmissionAlert) link to `#${fieldId(name)}`, or to the explicit `id` given.
+ */
 
-export interface TextFieldProps extends InputProps {
+/** The element id of a field: "field-title"; a dotted name ("authors.1.email") becomes "field-authors-1-email". */
+export const fieldId = (name: string) => `field-${name.replace(/\./g, '-')}`;
+export const hintIdOf = (id: string) => `${id}-hint`;
+export const errorIdOf = (id: string) => `${id}-error`;
+
+export interface FieldProps {
   name: string;
-  label: string;
-  error?: string;
+  label: ReactNode;
+  /** The control's id; by default `fieldId(name)`. Give one when several forms on a page share field names. */
+  id?: string;
   hint?: ReactNode;
-  inputRef?: React.Ref<HTMLInputElement>;
+  error?: string;
+  /** Marks in the label: " *" (not read out: `required` says it) when required, "(optional)" otherwise. */
+  marks?: boolean;
+  /** Classes for the field's wrapper (the control keeps `field__input`). */
+  fieldClassName?: string;
 }
 
-export const fieldId = (name: string) => `field-${name}`;
+export function describedBy(...ids: (string | false | undefined | null)[]): string | undefined {
+  return ids.filter(Boolean).join(' ') || undefined;
+}
 
-/** A labelled input whose hint and error are announced with it (aria-describedby) and flagged aria-invalid. */
-export function TextField({ name, label, error, hint, inputRef, ...input }: TextFieldProps) {
-  const id = fieldId(name);
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
+const classes = (...names: (string | false | undefined | null)[]) => names.filter(Boolean).join(' ');
+
+export function RequiredMark() {
   return (
-    <div className={error ? 'field field--invalid' : 'field'}>
+    <span className="req" aria-hidden="true">
+      {' '}
+      *
+    </span>
+  );
+}
+
+export function OptionalMark() {
+  return <span className="optional"> (optional)</span>;
+}
+
+/** The label's mark: nothing unless the form shows marks. */
+export function FieldMark({ marks, required }: { marks?: boolean; required?: boolean }) {
+  if (!marks) return null;
+  return required ? <RequiredMark /> : <OptionalMark />;
+}
+
+export function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <p id={id} className="field__error">
+      <span className="visually-hidden">Error: </span>
+      {message}
+    </p>
+  );
+}
+
+/** What every control of the kit gets: its id, what describes it, and whether it is invalid. */
+interface ControlIds {
+  id: string;
+  describedBy?: string;
+  invalid?: true;
+}
+
+function Field({
+  name,
+  id: givenId,
+  label,
+  hint,
+  error,
+  marks,
+  required,
+  fieldClassName,
+  children,
+}: FieldProps & { required?: boolean; children: (ids: ControlIds) => ReactNode }) {
+  const id = givenId ?? fieldId(name);
+  const hintId = hint ? hintIdOf(id) : undefined;
+  const errorId = error ? errorIdOf(id) : undefined;
+  return (
+    <div className={classes('field', error && 'field--invalid', fieldClassName)}>
       <label htmlFor={id} className="field__label">
         {label}
+        <FieldMark marks={marks} required={required} />
       </label>
       {hint ? (
         <p id={hintId} className="field__hint">
@@ -28,41 +98,174 @@ export function TextField({ name, label, error, hint, inputRef, ...input }: Text
         </p>
       ) : null}
       {error ? <FieldError id={errorId!} message={error} /> : null}
-      <input
-        id={id}
-        name={name}
-        ref={inputRef}
-        className="field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(hintId, errorId)}
-        {...input}
-      />
+      {children({ id, describedBy: describedBy(hintId, errorId), invalid: error ? true : undefined })}
     </div>
+  );
+}
+
+type Own = 'id' | 'name';
+
+export interface TextFieldProps extends FieldProps, Omit<InputHTMLAttributes<HTMLInputElement>, Own> {
+  inputRef?: Ref<HTMLInputElement>;
+}
+
+/** A labelled input (text, e-mail, number, date, search…). */
+export function TextField({
+  name,
+  id,
+  label,
+  hint,
+  error,
+  marks,
+  fieldClassName,
+  inputRef,
+  className,
+  ...input
+}: TextFieldProps) {
+  return (
+    <Field {...{ name, id, label, hint, error, marks, fieldClassName }} required={input.required}>
+      {(ids) => (
+        <input
+          id={ids.id}
+          name={name}
+          ref={inputRef}
+          className={classes('field__input', className)}
+          aria-invalid={ids.invalid}
+          aria-describedby={ids.describedBy}
+          {...input}
+        />
+      )}
+    </Field>
+  );
+}
+
+export interface TextAreaFieldProps
+  extends FieldProps,
+    Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, Own> {}
+
+export function TextAreaField({
+  name,
+  id,
+  label,
+  hint,
+  error,
+  marks,
+  fieldClassName,
+  className,
+  ...textarea
+}: TextAreaFieldProps) {
+  return (
+    <Field {...{ name, id, label, hint, error, marks, fieldClassName }} required={textarea.required}>
+      {(ids) => (
+        <textarea
+          id={ids.id}
+          name={name}
+          className={classes('field__input field__input--textarea', className)}
+          aria-invalid={ids.invalid}
+          aria-describedby={ids.describedBy}
+          {...textarea}
+        />
+      )}
+    </Field>
+  );
+}
+
+export type SelectOption = string | { value: string; label: string };
+
+export interface SelectFieldProps extends FieldProps, Omit<SelectHTMLAttributes<HTMLSelectElement>, Own> {
+  options: readonly SelectOption[];
+  /** A first option with the value "" ("Choose an issue", "Any status"). */
+  placeholder?: string;
+}
+
+export function SelectField({
+  name,
+  id,
+  label,
+  hint,
+  error,
+  marks,
+  fieldClassName,
+  className,
+  options,
+  placeholder,
+  ...select
+}: SelectFieldProps) {
+  return (
+    <Field {...{ name, id, label, hint, error, marks, fieldClassName }} required={select.required}>
+      {(ids) => (
+        <select
+          id={ids.id}
+          name={name}
+          className={classes('field__input field__input--select', className)}
+          aria-invalid={ids.invalid}
+          aria-describedby={ids.describedBy}
+          {...select}
+        >
+          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+          {options.map((option) => {
+            const { value, label: text } =
+              typeof option === 'string' ? { value: option, label: option } : option;
+            return (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Field>
   );
 }
 
 export interface ChoiceFieldProps {
   name: string;
-  legend: string;
-  options: readonly { value: string; label: string; hint?: string }[];
+  legend: ReactNode;
+  options: readonly { value: string; label: ReactNode; hint?: ReactNode }[];
+  /** The group's id (its first radio's): by default `fieldId(name)`. */
+  id?: string;
+  /** The option chosen when the form is shown (uncontrolled). */
   value?: string;
+  hint?: ReactNode;
   error?: string;
   required?: boolean;
+  marks?: boolean;
 }
 
 /** A radio group in a fieldset; nothing is chosen unless `value` says so. */
-export function ChoiceField({ name, legend, options, value, error, required }: ChoiceFieldProps) {
-  const id = fieldId(name);
-  const errorId = error ? `${id}-error` : undefined;
+export function ChoiceField({
+  name,
+  legend,
+  options,
+  id: givenId,
+  value,
+  hint,
+  error,
+  required,
+  marks,
+}: ChoiceFieldProps) {
+  const id = givenId ?? fieldId(name);
+  const hintId = hint ? hintIdOf(id) : undefined;
+  const errorId = error ? errorIdOf(id) : undefined;
   return (
-    <fieldset className={error ? 'field field--invalid choice' : 'field choice'}>
-      <legend className="field__label">{legend}</legend>
+    <fieldset className={classes('field', error && 'field--invalid', 'choice')}>
+      <legend className="field__label">
+        {legend}
+        <FieldMark marks={marks} required={required} />
+      </legend>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
       {error ? <FieldError id={errorId!} message={error} /> : null}
       <div className="choice__options">
         {options.map((option, i) => {
           // The first radio takes the group's id, so "#field-role" (an error-summary link) reaches the group.
           const optionId = i === 0 ? id : `${id}-${option.value}`;
-          const hintId = option.hint ? `${optionId}-hint` : undefined;
+          const optionHintId = option.hint
+            ? hintIdOf(optionId === id ? `${id}-${option.value}` : optionId)
+            : undefined;
           return (
             <div key={option.value} className="choice__option">
               <input
@@ -73,12 +276,12 @@ export function ChoiceField({ name, legend, options, value, error, required }: C
                 defaultChecked={value === option.value}
                 required={required}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={describedBy(hintId, errorId)}
+                aria-describedby={describedBy(optionHintId, hintId, errorId)}
               />
               <label htmlFor={optionId}>
                 <span className="choice__label">{option.label}</span>
                 {option.hint ? (
-                  <span id={hintId} className="choice__hint">
+                  <span id={optionHintId} className="choice__hint">
                     {option.hint}
                   </span>
                 ) : null}
@@ -91,16 +294,17 @@ export function ChoiceField({ name, legend, options, value, error, required }: C
   );
 }
 
-function FieldError({ id, message }: { id: string; message: string }) {
-  return (
-    <p id={id} className="field__error">
-      <span className="visually-hidden">Error: </span>
-      {message}
-    </p>
-  );
+export interface CheckFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'name'> {
+  name: string;
+  label: ReactNode;
 }
 
-function describedBy(...ids: (string | undefined)[]): string | undefined {
-  const joined = ids.filter(Boolean).join(' ');
-  return joined || undefined;
+/** A checkbox with its label beside it (posted as `value`, "true" unless given). */
+export function CheckField({ name, label, value = 'true', className, ...input }: CheckFieldProps) {
+  return (
+    <label className={classes('check', className)}>
+      <input type="checkbox" name={name} value={value} {...input} />
+      <span>{label}</span>
+    </label>
+  );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
+import { SESSION_ENDING_EVENT } from './form-draft.ts';
 
 /** Wait this long past the expiry, so the server has certainly stopped accepting the session. */
 const GRACE_MS = 1_000;
@@ -17,7 +18,7 @@ const RESYNC_MS = 60_000;
  * so a browser whose clock runs fast does not leave early and loop back to a page that is still signed in.
  *
  * Timers do not run while a laptop sleeps, so the check repeats whenever the tab becomes visible or
- * focused again.
+ * focused again. Just before leaving it sends SESSION_ENDING_EVENT, on which forms keep their text.
  */
 export function useSessionExpiry(expiresAt: number | null, serverTime: number) {
   const navigate = useNavigate();
@@ -37,6 +38,8 @@ export function useSessionExpiry(expiresAt: number | null, serverTime: number) {
       const left = expiresAt * 1000 + GRACE_MS - (Date.now() + skew);
       if (left <= 0) {
         handled.current = expiresAt;
+        // Forms on the page keep what was typed (use-form-draft.ts) before the page leaves.
+        window.dispatchEvent(new Event(SESSION_ENDING_EVENT));
         void navigate('/home', { replace: true });
         return;
       }

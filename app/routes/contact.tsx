@@ -1,14 +1,16 @@
+import { useEffect, useRef } from 'react';
 import { Form, data, useNavigation } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { contactSchema } from '../../common/schemas.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
-import { TextField } from '../components/FormField.tsx';
+import { DraftOffer } from '../components/DraftOffer.tsx';
+import { TextAreaField, TextField, fieldId } from '../components/FormField.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
-import { TextAreaField } from '../components/TextAreaField.tsx';
 import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { useFormElementDraft } from '../lib/use-form-draft.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/contact';
 
@@ -67,7 +69,14 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';
   const failure = actionData && !actionData.ok ? actionData : null;
   const errors = failure?.errors ?? {};
-  const fieldLinks = Object.entries(errors).map(([name, message]) => ({ id: `field-${name}`, message }));
+  const fieldLinks = Object.entries(errors).map(([name, message]) => ({ id: fieldId(name), message }));
+  // A signed-in writer's message, kept if the session ends before it is sent and offered back afterwards.
+  const formRef = useRef<HTMLFormElement>(null);
+  const draft = useFormElementDraft('contact', formRef, FIELDS);
+  const sent = actionData?.ok ? actionData.sentAt : null;
+  useEffect(() => {
+    if (sent) draft.clear();
+  }, [sent, draft.clear]);
 
   return (
     <JournalPageLayout
@@ -84,11 +93,13 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
             </FormStatus>
           ) : null}
           {failure ? <FormAlert attempt={failure} message={failure.message} fieldLinks={fieldLinks} /> : null}
+          <DraftOffer draft={draft} what="the contact form" />
           {/* A new key after each message sent: the form comes back empty. */}
           <Form
             method="post"
             action="/contact"
             className="form"
+            ref={formRef}
             key={actionData?.ok ? actionData.sentAt : 'form'}
           >
             <p className="field__hint">All fields are required.</p>

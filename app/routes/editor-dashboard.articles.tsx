@@ -1,10 +1,10 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
+import { ARTICLE_PDF_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
-import { DashInput } from '../components/dashboard/DashField.tsx';
+import { FileField } from '../components/FileField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
@@ -19,6 +19,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 const PAGE_SIZE = 20;
+/** Beside a file field after a refused post: the browser does not keep a chosen file when the page is shown again. */
+const CHOOSE_AGAIN = 'If you chose a PDF, please choose it again.';
 const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'superscript'] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -34,10 +36,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       : Promise.resolve(null),
   ]);
   // Usage counts beside each article; the list still shows if they cannot be read.
-  const usage = await context.services.metrics.totals(list.articles.map((a) => a.id)).catch((err: unknown) => {
-    context.services.log.warn({ err }, 'Usage counts could not be read');
-    return null;
-  });
+  const usage = await context.services.metrics
+    .totals(list.articles.map((a) => a.id))
+    .catch((err: unknown) => {
+      context.services.log.warn({ err }, 'Usage counts could not be read');
+      return null;
+    });
   return {
     ...list,
     articles: list.articles.map((a) => ({ ...a, usage: usage?.get(a.id) ?? null })),
@@ -45,6 +49,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     size: PAGE_SIZE,
     issues,
     editing,
+    maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
   };
 }
 
@@ -166,7 +171,7 @@ function editValues(a: NonNullable<Route.ComponentProps['loaderData']['editing']
 }
 
 export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
-  const { articles, total, page, size, issues, editing } = loaderData;
+  const { articles, total, page, size, issues, editing, maxPdfBytes } = loaderData;
   const location = useLocation();
   const upload = refusalFor(actionData, 'upload');
   const edit = refusalFor(actionData, 'edit');
@@ -212,14 +217,15 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
           >
             <h3 id="replace-pdf-title">Replace the PDF</h3>
             <input type="hidden" name="id" value={editing.id} />
-            <DashInput
+            <FileField
               id="replace-pdf"
-              name="pdf"
-              type="file"
-              accept={ARTICLE_PDF_RULE.acceptAttr}
-              label="New PDF *"
+              rule={ARTICLE_PDF_RULE}
+              maxBytes={maxPdfBytes}
+              label="New PDF"
               required
+              hint={`A PDF, up to ${formatBytes(maxPdfBytes)}.`}
               error={replace.errors.pdf}
+              reminder={replace.errors.pdf ? CHOOSE_AGAIN : undefined}
             />
             <button type="submit" name="intent" value="replace-pdf" className="button">
               Replace the PDF
@@ -229,20 +235,22 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
       ) : null}
 
       <TableScroll labelledBy="articles-caption">
-        <table className="dash-table">
+        <table className="dash-table dash-articles">
           <caption id="articles-caption">
             Articles, newest first ({total}){total > size ? `, page ${page}` : ''}
           </caption>
           <thead>
             <tr>
               <th scope="col">Id</th>
-              <th scope="col">Title</th>
-              <th scope="col">Volume / issue</th>
-              <th scope="col">Pages</th>
-              <th scope="col">DOI</th>
+              <th scope="col">Title and DOI</th>
+              <th scope="col">Volume / issue, pages</th>
               <th scope="col">Status</th>
-              <th scope="col">Views</th>
-              <th scope="col">Downloads</th>
+              <th scope="col" className="dash-table__number">
+                Views
+              </th>
+              <th scope="col" className="dash-table__number">
+                Downloads
+              </th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -250,19 +258,23 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
             {articles.map((a) => (
               <tr key={a.id}>
                 <td>{a.id}</td>
-                <th scope="row">
+                <th scope="row" className="dash-articles__title">
                   {a.status === 'published' ? <Link to={`/article/${a.id}`}>{a.title}</Link> : a.title}
+                  {a.doi ? <span className="dash-table__sub">{a.doi}</span> : null}
                 </th>
                 <td>
                   {a.volume_number} / {a.issue_number}
+                  {a.pages ? <span className="dash-table__sub">pp. {a.pages}</span> : null}
                 </td>
-                <td>{a.pages}</td>
-                <td>{a.doi}</td>
                 <td>{a.status === 'published' ? 'Published' : 'Unpublished'}</td>
-                <td>{a.usage ? a.usage.views.toLocaleString('en-GB') : '–'}</td>
-                <td>{a.usage ? a.usage.downloads.toLocaleString('en-GB') : '–'}</td>
+                <td className="dash-table__number">
+                  {a.usage ? a.usage.views.toLocaleString('en-GB') : '–'}
+                </td>
+                <td className="dash-table__number">
+                  {a.usage ? a.usage.downloads.toLocaleString('en-GB') : '–'}
+                </td>
                 <td>
-                  <div className="dash-inline-form">
+                  <div className="dash-actions">
                     <Link
                       className="button button--small button--secondary"
                       to={`?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), edit: String(a.id) })}`}
@@ -313,15 +325,15 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
         </p>
         <input type="hidden" name="form" value="upload" />
         <ArticleFields prefix="upload" values={upload.values} errors={upload.errors} issues={issues} />
-        <DashInput
+        <FileField
           id="upload-pdf"
-          name="pdf"
-          type="file"
-          accept={ARTICLE_PDF_RULE.acceptAttr}
-          label="Article PDF *"
-          hint="PDF only."
+          rule={ARTICLE_PDF_RULE}
+          maxBytes={maxPdfBytes}
+          label="Article PDF"
           required
+          hint={`A PDF, up to ${formatBytes(maxPdfBytes)}.`}
           error={upload.errors.pdf}
+          reminder={upload.values.title !== undefined ? CHOOSE_AGAIN : undefined}
         />
         <button type="submit" name="intent" value="upload" className="button button--primary">
           Upload and publish

@@ -1,7 +1,7 @@
 import { Form, Link, data } from 'react-router';
 import { PAGE_SLUGS, type PageSlug, pageKey, pageMarkdownSchema } from '../../common/content.ts';
 import { ContentOutcome } from '../components/dashboard/ContentRowControls.tsx';
-import { DashTextArea } from '../components/dashboard/DashField.tsx';
+import { TextAreaField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { Markdown } from '../components/Markdown.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
@@ -118,12 +118,19 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           }
         />
       ) : null}
-      <Form method="post" noValidate className="panel content-editor" aria-labelledby="edit-page-title" key={actionData?.at ?? 0}>
+      <Form
+        method="post"
+        noValidate
+        className="panel content-editor"
+        aria-labelledby="edit-page-title"
+        key={actionData?.at ?? 0}
+      >
         <input type="hidden" name="base" value={base} />
-        <DashTextArea
+        <TextAreaField
           id="page-markdown"
           name="markdown"
-          label="Page text (Markdown) *"
+          label="Page text (Markdown)"
+          marks
           required
           rows={24}
           spellCheck
@@ -131,11 +138,11 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           error={error}
           hint={
             <>
-              The first line is the page's heading (<code># {label}</code>); the first paragraph after it is what
-              search engines show. <code>## Section</code> starts a section, <code>**bold**</code>,{' '}
+              The first line is the page's heading (<code># {label}</code>); the first paragraph after it is
+              what search engines show. <code>## Section</code> starts a section, <code>**bold**</code>,{' '}
               <code>*italic*</code>, <code>[text](https://…)</code> a link, <code>- item</code> a list.{' '}
-              <code>{'{{journal.name}}'}</code>, <code>{'{{journal.issnOnline}}'}</code> and the other journal settings
-              are filled in when the page is shown.
+              <code>{'{{journal.name}}'}</code>, <code>{'{{journal.issnOnline}}'}</code> and the other journal
+              settings are filled in when the page is shown.
             </>
           }
         />

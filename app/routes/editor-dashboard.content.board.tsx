@@ -1,11 +1,16 @@
 import { Form, Link, data } from 'react-router';
-import { BOARD_ROLES, BOARD_ROLE_LABELS, EDITORIAL_BOARD_KEY, editorialBoardSchema } from '../../common/content.ts';
+import {
+  BOARD_ROLES,
+  BOARD_ROLE_LABELS,
+  EDITORIAL_BOARD_KEY,
+  editorialBoardSchema,
+} from '../../common/content.ts';
 import {
   ContentOutcome,
   type ContentEditResult,
   ContentRowControls,
 } from '../components/dashboard/ContentRowControls.tsx';
-import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
   applyRowIntent,
@@ -29,7 +34,14 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 const FIELDS = ['name', 'role', 'affiliation', 'country', 'researchAreas', 'email'] as const;
-const BLANK: Row = { name: '', role: 'board-member', affiliation: '', country: '', researchAreas: '', email: '' };
+const BLANK: Row = {
+  name: '',
+  role: 'board-member',
+  affiliation: '',
+  country: '',
+  researchAreas: '',
+  email: '',
+};
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
@@ -100,8 +112,8 @@ export default function EditBoard({ loaderData, actionData }: Route.ComponentPro
       </p>
       <h1 id="edit-board-title">Edit the editorial board</h1>
       <p>
-        Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All fields
-        are required.
+        Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All
+        fields are required.
       </p>
       <ContentOutcome result={actionData} />
       <Form method="post" noValidate aria-labelledby="edit-board-title" key={actionData?.at ?? 0}>
@@ -127,16 +139,23 @@ export default function EditBoard({ loaderData, actionData }: Route.ComponentPro
                     {row.name.trim() ? `: ${row.name.trim()}` : ''}
                   </legend>
                   <div className="content-row__grid">
-                    <DashInput {...field('name')} label="Name *" />
-                    <DashSelect
+                    <TextField {...field('name')} label="Name" marks />
+                    <SelectField
                       {...field('role')}
-                      label="Section *"
+                      label="Section"
+                      marks
                       options={BOARD_ROLES.map((r) => ({ value: r, label: BOARD_ROLE_LABELS[r].many }))}
                     />
-                    <DashInput {...field('affiliation')} label="Affiliation *" />
-                    <DashInput {...field('country')} label="Country *" />
-                    <DashTextArea {...field('researchAreas')} label="Research areas *" hint="One per line." rows={3} />
-                    <DashInput {...field('email')} label="E-mail *" type="email" />
+                    <TextField {...field('affiliation')} label="Affiliation" marks />
+                    <TextField {...field('country')} label="Country" marks />
+                    <TextAreaField
+                      {...field('researchAreas')}
+                      label="Research areas"
+                      marks
+                      hint="One per line."
+                      rows={3}
+                    />
+                    <TextField {...field('email')} label="E-mail" marks type="email" />
                   </div>
                   <ContentRowControls index={i} count={rows.length} name={who} />
                 </fieldset>

@@ -6,7 +6,7 @@ import {
   type ContentEditResult,
   ContentRowControls,
 } from '../components/dashboard/ContentRowControls.tsx';
-import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
   applyRowIntent,
@@ -36,7 +36,10 @@ const EDITOR_LINE = 'Write each guest editor on a line of their own as: Name; Af
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
   const { content } = context.services;
-  const [calls, base] = await Promise.all([content.specialIssuesSource(), content.version(SPECIAL_ISSUES_KEY)]);
+  const [calls, base] = await Promise.all([
+    content.specialIssuesSource(),
+    content.version(SPECIAL_ISSUES_KEY),
+  ]);
   const rows = calls.map((c) => ({
     ...c,
     guestEditors: c.guestEditors.map((g) => `${g.name}; ${g.affiliation}`).join('\n'),
@@ -74,7 +77,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     const guestEditors = lines(r.guestEditors).map((line) => {
       const cut = line.indexOf(';');
       if (cut < 0) errors[`guestEditors_${i}`] ??= EDITOR_LINE;
-      return cut < 0 ? { name: line, affiliation: '' } : { name: line.slice(0, cut), affiliation: line.slice(cut + 1) };
+      return cut < 0
+        ? { name: line, affiliation: '' }
+        : { name: line.slice(0, cut), affiliation: line.slice(cut + 1) };
     });
     // A call without an anchor gets one from its title; existing anchors stay, so links to them keep working.
     const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
@@ -124,9 +129,10 @@ export default function EditSpecialIssues({ loaderData, actionData }: Route.Comp
       </p>
       <h1 id="edit-calls-title">Edit the special issues</h1>
       <p>
-        Shown at <a href="/special-issues">/special-issues</a>, <a href="/open-special-issues">/open-special-issues</a>{' '}
-        and <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the end of
-        its deadline day (UTC), then listed as closed.
+        Shown at <a href="/special-issues">/special-issues</a>,{' '}
+        <a href="/open-special-issues">/open-special-issues</a> and{' '}
+        <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the end
+        of its deadline day (UTC), then listed as closed.
       </p>
       <ContentOutcome result={actionData} />
       <Form method="post" noValidate aria-labelledby="edit-calls-title" key={actionData?.at ?? 0}>
@@ -150,20 +156,36 @@ export default function EditSpecialIssues({ loaderData, actionData }: Route.Comp
                     Special issue {i + 1}
                     {row.title.trim() ? `: ${row.title.trim()}` : ''}
                   </legend>
-                  <DashInput {...field('title')} label="Title *" required />
-                  <DashTextArea {...field('summary')} label="Summary *" hint="One or two sentences on the scope." rows={3} required />
+                  <TextField {...field('title')} label="Title" marks required />
+                  <TextAreaField
+                    {...field('summary')}
+                    label="Summary"
+                    marks
+                    hint="One or two sentences on the scope."
+                    rows={3}
+                    required
+                  />
                   <div className="content-row__grid">
-                    <DashTextArea
+                    <TextAreaField
                       {...field('guestEditors')}
-                      label="Guest editors *"
+                      label="Guest editors"
+                      marks
                       hint="One per line: Name; Affiliation"
                       rows={3}
                       required
                     />
-                    <DashInput {...field('deadline')} label="Submission deadline *" type="date" hint="YYYY-MM-DD" required />
-                    <DashInput
+                    <TextField
+                      {...field('deadline')}
+                      label="Submission deadline"
+                      marks
+                      type="date"
+                      hint="YYYY-MM-DD"
+                      required
+                    />
+                    <TextField
                       {...field('id')}
                       label="Anchor"
+                      marks
                       hint="Lower-case letters, digits and hyphens; made from the title when empty."
                     />
                   </div>

@@ -6,7 +6,7 @@ import {
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
-import { DashInput, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { CheckField, ChoiceField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
@@ -109,10 +109,11 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
     name: Exclude<keyof JournalSettingsEdit, typeof DIGEST>,
     extra: { type?: string; hint?: string; autoComplete?: string } = {},
   ) => (
-    <DashInput
+    <TextField
       id={`js-${name}`}
       name={name}
-      label={`${LABELS[name]} *`}
+      label={LABELS[name]}
+      marks
       required
       defaultValue={values[name]}
       error={errors[name]}
@@ -138,10 +139,11 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
         <fieldset>
           <legend>Publisher and contact</legend>
           {field('publisher')}
-          <DashTextArea
+          <TextAreaField
             id="js-publisherAddress"
             name="publisherAddress"
-            label={`${LABELS.publisherAddress} *`}
+            label={LABELS.publisherAddress}
+            marks
             required
             rows={3}
             defaultValue={values.publisherAddress}
@@ -161,52 +163,28 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             hint: 'Crossref writes to this address about each deposit.',
           })}
         </fieldset>
-        <fieldset aria-describedby={errors.downloads ? 'js-downloads-error' : undefined}>
-          <legend>Who may download articles *</legend>
-          {errors.downloads ? (
-            <p id="js-downloads-error" className="field__error">
-              <span className="visually-hidden">Error: </span>
-              {errors.downloads}
-            </p>
-          ) : null}
-          <div className="choice__options">
-            {DOWNLOAD_CHOICES.map((c) => (
-              <div className="choice__option" key={c.value}>
-                <input
-                  type="radio"
-                  id={`js-downloads-${c.value}`}
-                  name="downloads"
-                  value={c.value}
-                  defaultChecked={values.downloads === c.value}
-                  aria-describedby={`js-downloads-${c.value}-hint`}
-                />
-                <label htmlFor={`js-downloads-${c.value}`}>
-                  <span className="choice__label">{c.label}</span>
-                  <span id={`js-downloads-${c.value}-hint`} className="choice__hint">
-                    {c.hint}
-                  </span>
-                </label>
-              </div>
-            ))}
-          </div>
-          <p className="field__hint">
-            DOAJ lists only journals whose articles can be read without registering, and Google Scholar
-            indexes the full text only when its crawler can fetch the PDF: both need “Anyone”.
-          </p>
-        </fieldset>
+        <ChoiceField
+          id="js-downloads"
+          name="downloads"
+          legend="Who may download articles"
+          required
+          marks
+          options={DOWNLOAD_CHOICES}
+          value={values.downloads}
+          error={errors.downloads}
+          hint="DOAJ lists only journals whose articles can be read without registering, and Google Scholar indexes the full text only when its crawler can fetch the PDF: both need “Anyone”."
+        />
         <fieldset>
           <legend>Accounts waiting for approval</legend>
           <div className="field">
-            <label className="check" htmlFor="js-pendingAccountsDigest">
-              <input
-                type="checkbox"
-                id="js-pendingAccountsDigest"
-                name={DIGEST}
-                defaultChecked={values[DIGEST] === 'on'}
-                aria-describedby="js-pendingAccountsDigest-hint"
-              />
-              E-mail editors a daily digest of accounts waiting for approval
-            </label>
+            <CheckField
+              id="js-pendingAccountsDigest"
+              name={DIGEST}
+              value="on"
+              label="E-mail editors a daily digest of accounts waiting for approval"
+              defaultChecked={values[DIGEST] === 'on'}
+              aria-describedby="js-pendingAccountsDigest-hint"
+            />
             <p id="js-pendingAccountsDigest-hint" className="field__hint">
               At most one e-mail a day to every approved editor and administrator, listing the accounts
               waiting, and only on days when new ones have registered.

@@ -1,4 +1,5 @@
 import { data } from 'react-router';
+import { CheckField, SelectField, TextField } from '../components/FormField.tsx';
 import { SimilarityReport } from '../components/similarity/SimilarityReport.tsx';
 import { editorReport } from '../components/similarity/report.server.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
@@ -12,7 +13,9 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   {
     title: pageTitle(
       matches,
-      loaderData ? `Similarity report · ${loaderData.submission.reference} · Editorial dashboard` : 'Similarity report',
+      loaderData
+        ? `Similarity report · ${loaderData.submission.reference} · Editorial dashboard`
+        : 'Similarity report',
     ),
   },
   { name: 'robots', content: 'noindex' },
@@ -21,7 +24,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
   const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data('No such submission.', { status: 404 });
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647)
+    throw data('No such submission.', { status: 404 });
   try {
     return await editorReport(context, auth.user, id, new URL(request.url));
   } catch (err) {
@@ -45,53 +49,46 @@ export default function SubmissionSimilarity({ loaderData }: Route.ComponentProp
       <form method="get" action={`${base}/similarity`} className="sim-filters" aria-label="Report filters">
         <input type="hidden" name="options" value="1" />
         {versions.length > 1 ? (
-          <div className="field">
-            <label htmlFor="sim-version" className="field__label">
-              Version
-            </label>
-            <select
-              id="sim-version"
-              name="fileId"
-              className="field__input"
-              defaultValue={String(loaderData.ok ? loaderData.result.submissionFileId : (filters.fileId ?? versions.at(-1)?.submissionFileId))}
-            >
-              {versions.map((v) => (
-                <option key={v.submissionFileId} value={v.submissionFileId}>
-                  Version {v.version}
-                </option>
-              ))}
-            </select>
-          </div>
-        ) : null}
-        <label className="check">
-          <input type="checkbox" name="excludeBibliography" value="true" defaultChecked={filters.excludeBibliography} />
-          Leave out the bibliography
-        </label>
-        <label className="check">
-          <input type="checkbox" name="excludeQuotes" value="true" defaultChecked={filters.excludeQuotes} />
-          Leave out quotations
-        </label>
-        <div className={filterErrors.minMatchWords ? 'field field--invalid' : 'field'}>
-          <label htmlFor="sim-min" className="field__label">
-            Smallest match (words)
-          </label>
-          <input
-            id="sim-min"
-            name="minMatchWords"
-            type="number"
-            min={3}
-            max={200}
-            defaultValue={filters.minMatchWords}
-            className="field__input"
-            aria-invalid={filterErrors.minMatchWords ? true : undefined}
-            aria-describedby={filterErrors.minMatchWords ? 'sim-min-error' : undefined}
+          <SelectField
+            id="sim-version"
+            name="fileId"
+            label="Version"
+            fieldClassName="field--short"
+            defaultValue={String(
+              loaderData.ok
+                ? loaderData.result.submissionFileId
+                : (filters.fileId ?? versions.at(-1)?.submissionFileId),
+            )}
+            options={versions.map((v) => ({
+              value: String(v.submissionFileId),
+              label: `Version ${v.version}`,
+            }))}
           />
-          {filterErrors.minMatchWords ? (
-            <p id="sim-min-error" className="field__error">
-              {filterErrors.minMatchWords} The default is used.
-            </p>
-          ) : null}
-        </div>
+        ) : null}
+        <CheckField
+          name="excludeBibliography"
+          label="Leave out the bibliography"
+          defaultChecked={filters.excludeBibliography}
+        />
+        <CheckField
+          name="excludeQuotes"
+          label="Leave out quotations"
+          defaultChecked={filters.excludeQuotes}
+        />
+        <TextField
+          id="sim-min"
+          name="minMatchWords"
+          label="Smallest match (words)"
+          type="number"
+          inputMode="numeric"
+          min={3}
+          max={200}
+          defaultValue={filters.minMatchWords}
+          error={
+            filterErrors.minMatchWords ? `${filterErrors.minMatchWords} The default is used.` : undefined
+          }
+          fieldClassName="field--short"
+        />
         <button type="submit" className="button button--primary">
           Update the report
         </button>
@@ -105,10 +102,14 @@ export default function SubmissionSimilarity({ loaderData }: Route.ComponentProp
             Version {loaderData.result.version} ·{' '}
             {loaderData.result.stored
               ? 'the report kept for this version (made when it arrived, or when last checked again)'
-              : 'checked just now with these filters'}. The
-            other versions of this submission are never counted as sources.
+              : 'checked just now with these filters'}
+            . The other versions of this submission are never counted as sources.
           </p>
-          <SimilarityReport report={loaderData.result.report} headingLevel={2} checkedAt={loaderData.result.checkedAt} />
+          <SimilarityReport
+            report={loaderData.result.report}
+            headingLevel={2}
+            checkedAt={loaderData.result.checkedAt}
+          />
         </>
       ) : (
         <div role="alert" className="alert alert--error">

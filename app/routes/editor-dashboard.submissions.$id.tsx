@@ -1,4 +1,4 @@
-import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
+import { ARTICLE_PDF_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
 import {
   STATUS_LABELS,
@@ -9,7 +9,8 @@ import {
 import { checkUpload } from '../../server/files/uploads.ts';
 import { SimilaritySummary } from '../components/similarity/SimilaritySummary.tsx';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
-import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { FileField } from '../components/FileField.tsx';
+import { RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
@@ -73,6 +74,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return {
     submission,
     similarity,
+    maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     issues: issues.map((i) => ({
       id: i.id,
       volume_number: i.volume_number,
@@ -196,7 +198,13 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
         <p className="panel desk-final">This submission was rejected; no further decision can be made.</p>
       ) : null}
       {s.status === 'accepted' && !s.articleId ? (
-        <PublishPanel submission={s} issues={issues} result={actionData} round={round} />
+        <PublishPanel
+          submission={s}
+          issues={issues}
+          maxPdfBytes={loaderData.maxPdfBytes}
+          result={actionData}
+          round={round}
+        />
       ) : null}
 
       <div className="submission-detail__grid">
@@ -288,7 +296,10 @@ function DecisionPanel({
           className={statusError ? 'desk-moves field--invalid' : 'desk-moves'}
           aria-describedby={statusError ? 'decision-status-error' : undefined}
         >
-          <legend className="field__label">New status *</legend>
+          <legend className="field__label">
+            New status
+            <RequiredMark />
+          </legend>
           {statusError ? (
             <p id="decision-status-error" className="field__error">
               <span className="visually-hidden">Error: </span>
@@ -315,10 +326,11 @@ function DecisionPanel({
             </div>
           ))}
         </fieldset>
-        <DashTextArea
+        <TextAreaField
           id="decision-message"
           name="message"
-          label="Message to the author *"
+          label="Message to the author"
+          marks
           hint="E-mailed to the submitting author with the new status."
           required
           rows={6}
@@ -336,11 +348,13 @@ function DecisionPanel({
 function PublishPanel({
   submission: s,
   issues,
+  maxPdfBytes,
   result,
   round,
 }: {
   submission: Detail;
   issues: Route.ComponentProps['loaderData']['issues'];
+  maxPdfBytes: number;
   result: DashboardResult | undefined;
   round: number;
 }) {
@@ -368,10 +382,11 @@ function PublishPanel({
           aria-labelledby="publish-title"
           key={kept ? `publish-kept-${round}` : `publish-${round}`}
         >
-          <DashSelect
+          <SelectField
             id="publish-issue"
             name="issue_id"
-            label="Issue *"
+            label="Issue"
+            marks
             required
             placeholder="Choose an issue"
             defaultValue={refused.values.issue_id ?? ''}
@@ -382,40 +397,41 @@ function PublishPanel({
             }))}
           />
           <div className="dash-forms">
-            <DashInput
+            <TextField
               id="publish-pages"
               name="pages"
-              label="Pages *"
+              label="Pages"
+              marks
               hint="First-last, e.g. 1-10."
               required
               defaultValue={refused.values.pages}
               error={refused.errors.pages}
             />
-            <DashInput
+            <TextField
               id="publish-doi"
               name="doi"
-              label="DOI *"
+              label="DOI"
+              marks
               hint="e.g. 10.1234/abc.2025.001"
               required
               defaultValue={refused.values.doi}
               error={refused.errors.doi}
             />
           </div>
-          <DashInput
+          <FileField
             id="publish-pdf"
-            name="pdf"
-            type="file"
-            accept=".pdf,application/pdf"
-            label={latestIsPdf ? 'Final PDF (optional)' : 'Final PDF *'}
+            rule={ARTICLE_PDF_RULE}
+            maxBytes={maxPdfBytes}
+            label="Final PDF"
             required={!latestIsPdf}
             hint={
               latestIsPdf
-                ? `Without one, the latest manuscript (${latest?.name}, version ${latest?.version}) is published as it is.`
-                : `Required: the latest manuscript${latest ? ` (${latest.name})` : ''} is not a PDF.`
+                ? `Without one, the latest manuscript (${latest?.name}, version ${latest?.version}) is published as it is. A PDF, up to ${formatBytes(maxPdfBytes)}.`
+                : `Required: the latest manuscript${latest ? ` (${latest.name})` : ''} is not a PDF. A PDF, up to ${formatBytes(maxPdfBytes)}.`
             }
             error={refused.errors.pdf}
+            reminder={kept ? 'If you chose a PDF, please choose it again.' : undefined}
           />
-          {kept ? <p className="field__hint">If you chose a PDF, please choose it again.</p> : null}
           <button type="submit" name="intent" value="publish" className="button button--primary">
             Publish the article
           </button>

@@ -6,7 +6,7 @@ import {
   SUBMISSION_STATUSES,
   deskFilterSchema,
 } from '../../common/submissions.ts';
-import { DashInput, DashSelect } from '../components/dashboard/DashField.tsx';
+import { SelectField, TextField } from '../components/FormField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
@@ -89,7 +89,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
       <Form method="get" className="panel desk-filters" role="search" aria-labelledby="desk-filters-title">
         <h2 id="desk-filters-title">Filter and search</h2>
         <div className="dash-filters">
-          <DashInput
+          <TextField
             id="desk-q"
             name="q"
             type="search"
@@ -98,7 +98,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
             error={errors.q}
             maxLength={200}
           />
-          <DashSelect
+          <SelectField
             id="desk-status"
             name="status"
             label="Status"
@@ -107,7 +107,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
             error={errors.status}
             options={SUBMISSION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))}
           />
-          <DashSelect
+          <SelectField
             id="desk-type"
             name="type"
             label="Article type"
@@ -116,7 +116,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
             error={errors.type}
             options={ARTICLE_TYPES.map((t) => ({ value: t, label: t }))}
           />
-          <DashInput
+          <TextField
             id="desk-from"
             name="from"
             type="date"
@@ -124,7 +124,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
             defaultValue={typed.from}
             error={errors.from}
           />
-          <DashInput
+          <TextField
             id="desk-to"
             name="to"
             type="date"

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ROLES, type Role, STATUSES, type Status } from '../../common/roles.ts';
 import { idField } from '../../common/schemas.ts';
 import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
-import { DashInput, DashSelect } from '../components/dashboard/DashField.tsx';
+import { SelectField, TextField } from '../components/FormField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
@@ -150,7 +150,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
         role="search"
         aria-label="Find users"
       >
-        <DashInput
+        <TextField
           id="users-q"
           name="q"
           type="search"
@@ -160,7 +160,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           defaultValue={filter.q}
           error={filterErrors.q}
         />
-        <DashSelect
+        <SelectField
           id="users-role"
           name="role"
           label="Role"
@@ -169,7 +169,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
           error={filterErrors.role}
           options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
         />
-        <DashSelect
+        <SelectField
           id="users-status"
           name="status"
           label="Status"
@@ -243,7 +243,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                           key={`${p}-${round}`}
                         >
                           <input type="hidden" name="id" value={u.id} />
-                          <DashSelect
+                          <SelectField
                             id={`${p}-role`}
                             name="role"
                             label="Role"
@@ -251,7 +251,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
                             error={errors.role}
                             options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
                           />
-                          <DashSelect
+                          <SelectField
                             id={`${p}-status`}
                             name="status"
                             label="Status"

@@ -2,7 +2,7 @@ import { Form } from 'react-router';
 import { issueSchema, parseId, volumeSchema } from '../../common/schemas.ts';
 import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
 import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
-import { DashInput, DashSelect, DashTextArea } from '../components/dashboard/DashField.tsx';
+import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
@@ -122,27 +122,30 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
           <h2 id="new-volume-title">Create a volume</h2>
           <p className="field__hint">All fields are required.</p>
           <input type="hidden" name="intent" value="create-volume" />
-          <DashInput
+          <TextField
             id="new-volume-title-field"
             name="title"
-            label="Volume title *"
+            label="Volume title"
+            marks
             required
             defaultValue={newVolume.values.title}
             error={newVolume.errors.title}
           />
-          <DashInput
+          <TextField
             id="new-volume-number"
             name="volume_number"
-            label="Volume number *"
+            label="Volume number"
+            marks
             inputMode="numeric"
             required
             defaultValue={newVolume.values.volume_number}
             error={newVolume.errors.volume_number}
           />
-          <DashInput
+          <TextField
             id="new-volume-year"
             name="year"
-            label="Year *"
+            label="Year"
+            marks
             inputMode="numeric"
             required
             defaultValue={newVolume.values.year}
@@ -165,10 +168,11 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
             All fields are required. The issue number is the next one in its volume.
           </p>
           <input type="hidden" name="intent" value="create-issue" />
-          <DashSelect
+          <SelectField
             id="new-issue-volume"
             name="volume_id"
-            label="Volume *"
+            label="Volume"
+            marks
             required
             placeholder="Choose a volume"
             defaultValue={newIssue.values.volume_id ?? ''}
@@ -178,18 +182,20 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               label: `Volume ${v.volume_number} (${v.year}): ${v.title}`,
             }))}
           />
-          <DashInput
+          <TextField
             id="new-issue-title-field"
             name="title"
-            label="Issue title *"
+            label="Issue title"
+            marks
             required
             defaultValue={newIssue.values.title}
             error={newIssue.errors.title}
           />
-          <DashTextArea
+          <TextAreaField
             id="new-issue-description"
             name="description"
-            label="Description *"
+            label="Description"
+            marks
             required
             rows={3}
             defaultValue={newIssue.values.description}
@@ -234,27 +240,30 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                       <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
                         <input type="hidden" name="intent" value="edit-volume" />
                         <input type="hidden" name="id" value={v.id} />
-                        <DashInput
+                        <TextField
                           id={`${p}-title`}
                           name="title"
-                          label="Title *"
+                          label="Title"
+                          marks
                           required
                           defaultValue={val('title', v.title)}
                           error={errs.title}
                         />
-                        <DashInput
+                        <TextField
                           id={`${p}-number`}
                           name="volume_number"
-                          label="Volume number *"
+                          label="Volume number"
+                          marks
                           inputMode="numeric"
                           required
                           defaultValue={val('volume_number', v.volume_number)}
                           error={errs.volume_number}
                         />
-                        <DashInput
+                        <TextField
                           id={`${p}-year`}
                           name="year"
-                          label="Year *"
+                          label="Year"
+                          marks
                           inputMode="numeric"
                           required
                           defaultValue={val('year', v.year)}
@@ -305,7 +314,11 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                     {i.exports.crossref || i.exports.doaj ? (
                       <div className="dash-inline-form">
                         {i.exports.crossref ? (
-                          <a href={i.exports.crossref} download className="button button--small button--secondary">
+                          <a
+                            href={i.exports.crossref}
+                            download
+                            className="button button--small button--secondary"
+                          >
                             Crossref XML
                             <span className="visually-hidden">
                               {' '}
@@ -314,7 +327,11 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                           </a>
                         ) : null}
                         {i.exports.doaj ? (
-                          <a href={i.exports.doaj} download className="button button--small button--secondary">
+                          <a
+                            href={i.exports.doaj}
+                            download
+                            className="button button--small button--secondary"
+                          >
                             DOAJ XML
                             <span className="visually-hidden">
                               {' '}
@@ -337,18 +354,20 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                       <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
                         <input type="hidden" name="intent" value="edit-issue" />
                         <input type="hidden" name="id" value={i.id} />
-                        <DashInput
+                        <TextField
                           id={`${p}-title`}
                           name="title"
-                          label="Title *"
+                          label="Title"
+                          marks
                           required
                           defaultValue={val('title', i.title)}
                           error={errs.title}
                         />
-                        <DashTextArea
+                        <TextAreaField
                           id={`${p}-description`}
                           name="description"
-                          label="Description *"
+                          label="Description"
+                          marks
                           required
                           rows={3}
                           defaultValue={val('description', i.description)}

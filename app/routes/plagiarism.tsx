@@ -9,7 +9,8 @@ import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { SimilarityReport } from '../components/similarity/SimilarityReport.tsx';
 import { plagiarismFormPost } from '../components/similarity/check.server.ts';
 import { OPTION_DEFAULTS, optionFields } from '../components/similarity/options.ts';
-import { FileField } from '../components/submission/FileField.tsx';
+import { FileField } from '../components/FileField.tsx';
+import { CheckField, TextField } from '../components/FormField.tsx';
 import { type UploadProgressState, uploadFailure, useUpload } from '../components/submission/use-upload.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
@@ -62,8 +63,14 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
   const [local, setLocal] = useState<{ failure: Failure | null; shown: Shown | null } | null>(null);
   const fromPost = actionData
     ? actionData.ok
-      ? { failure: null, shown: { report: actionData.report, filename: actionData.filename, at: actionData.at } }
-      : { failure: { message: actionData.message, reason: actionData.reason, at: actionData.at }, shown: null }
+      ? {
+          failure: null,
+          shown: { report: actionData.report, filename: actionData.filename, at: actionData.at },
+        }
+      : {
+          failure: { message: actionData.message, reason: actionData.reason, at: actionData.at },
+          shown: null,
+        }
     : { failure: null, shown: null };
   const { failure, shown } = local ?? fromPost;
   const setFailure = (f: Failure | null) => setLocal({ failure: f, shown: null });
@@ -96,7 +103,11 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
     const { message, errors } = uploadFailure(result);
     const noFile = message === MESSAGES.plagiarismNoFile;
     if (errors.file) setFileError(errors.file);
-    setFailure({ message: noFile ? message : MESSAGES.plagiarismFailure, reason: noFile ? null : message, at: Date.now() });
+    setFailure({
+      message: noFile ? message : MESSAGES.plagiarismFailure,
+      reason: noFile ? null : message,
+      at: Date.now(),
+    });
   }
 
   const busy = upload.uploading;
@@ -120,9 +131,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
           <h2 id="plagiarism-form-title" className="visually-hidden">
             Check a file
           </h2>
-          {failure ? (
-            <FormAlert attempt={failure.at} message={failure.message} />
-          ) : null}
+          {failure ? <FormAlert attempt={failure.at} message={failure.message} /> : null}
           {/* The reason, where the file field does not already say it. */}
           {failure?.reason && failure.reason !== shownFileError ? (
             <p className="field__error plagiarism-reason">{failure.reason}</p>
@@ -152,28 +161,26 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
             <fieldset className="plagiarism-options">
               <legend>Options</legend>
               <input type="hidden" name="options" value="1" />
-              <label className="check">
-                <input type="checkbox" name="excludeBibliography" value="true" defaultChecked={OPTION_DEFAULTS.excludeBibliography} />
-                Leave out the bibliography (the list after the last “References” heading)
-              </label>
-              <label className="check">
-                <input type="checkbox" name="excludeQuotes" value="true" defaultChecked={OPTION_DEFAULTS.excludeQuotes} />
-                Leave out text in quotation marks
-              </label>
-              <div className="field">
-                <label htmlFor="field-minMatchWords" className="field__label">
-                  Smallest match, in words
-                </label>
-                <input
-                  id="field-minMatchWords"
-                  name="minMatchWords"
-                  type="number"
-                  min={3}
-                  max={200}
-                  defaultValue={OPTION_DEFAULTS.minMatchWords}
-                  className="field__input"
-                />
-              </div>
+              <CheckField
+                name="excludeBibliography"
+                label="Leave out the bibliography (the list after the last “References” heading)"
+                defaultChecked={OPTION_DEFAULTS.excludeBibliography}
+              />
+              <CheckField
+                name="excludeQuotes"
+                label="Leave out text in quotation marks"
+                defaultChecked={OPTION_DEFAULTS.excludeQuotes}
+              />
+              <TextField
+                name="minMatchWords"
+                label="Smallest match, in words"
+                type="number"
+                inputMode="numeric"
+                min={3}
+                max={200}
+                defaultValue={OPTION_DEFAULTS.minMatchWords}
+                fieldClassName="field--short"
+              />
             </fieldset>
             {upload.progress ? <CheckProgress progress={upload.progress} onCancel={upload.cancel} /> : null}
             <div>
@@ -222,7 +229,8 @@ function CheckProgress({ progress, onCancel }: { progress: UploadProgressState; 
           </label>
           <progress id="sim-check-bar" aria-describedby="sim-check-stage" />
           <p id="sim-check-stage" className="muted">
-            Reading its text, comparing it with the journal's articles and manuscripts, and checking its grammar
+            Reading its text, comparing it with the journal's articles and manuscripts, and checking its
+            grammar
             {seconds >= 2 ? ` (${seconds} s)` : ''}…
           </p>
         </>
@@ -243,7 +251,9 @@ function CheckProgress({ progress, onCancel }: { progress: UploadProgressState; 
         </>
       )}
       <p className="visually-hidden" role="status">
-        {progress.sent ? 'Upload complete. Checking the manuscript.' : `Uploading: ${Math.floor(percent / 25) * 25}%`}
+        {progress.sent
+          ? 'Upload complete. Checking the manuscript.'
+          : `Uploading: ${Math.floor(percent / 25) * 25}%`}
       </p>
     </div>
   );

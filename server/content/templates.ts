@@ -103,7 +103,7 @@ function templateText(journal: JournalSettings) {
     correspondence: 'Corresponding author: first.author@institution.example',
     abstract:
       'A single paragraph of 150 to 250 words stating the problem, the method, the main results and the main conclusion. Do not cite references or use undefined abbreviations in the abstract. For double-anonymous review, submit the title page with the author names as a separate file and remove them from the manuscript.',
-    keywords: 'first keyword; second keyword; third keyword; fourth keyword; fifth keyword (4 to 5 keywords)',
+    keywords: 'first keyword, second keyword, third keyword, fourth keyword, fifth keyword (4 to 5 keywords)',
     sections,
     equation: { tex: 'E = \\sum_{i=1}^{n} w_i \\, x_i', text: 'E = Σ wᵢ xᵢ, summed over i = 1 … n' },
     figureCaption:

@@ -80,18 +80,18 @@ test.describe('Journal settings (admin)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Journal settings');
     await axe(page);
     await screenshots(page, 'dashboard-settings');
-    const depositor = page.getByLabel('Depositor name *');
+    const depositor = page.getByLabel('Depositor name');
     const original = await depositor.inputValue();
     expect(original.length).toBeGreaterThan(0);
 
     // Refused: each message beside its field, what was typed kept, nothing saved.
-    await page.getByLabel('DOI prefix *').fill('10.12');
-    await page.getByLabel('Online ISSN *').fill('2049-3631');
+    await page.getByLabel('DOI prefix').fill('10.12');
+    await page.getByLabel('Online ISSN').fill('2049-3631');
     await depositor.fill('Changed but refused');
     await page.getByRole('button', { name: 'Save the settings' }).click();
     await expect(page.getByRole('alert')).toContainText('2 settings need correcting: see below.');
     await expect(page.getByText('A DOI prefix is 10. followed by 4 to 9 digits, such as 10.12345.')).toBeVisible();
-    await expect(page.getByLabel('DOI prefix *')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('DOI prefix')).toHaveAttribute('aria-invalid', 'true');
     await expect(
       page.getByText('This ISSN has a wrong check digit: check it against the ISSN record.'),
     ).toBeVisible();
@@ -100,8 +100,8 @@ test.describe('Journal settings (admin)', () => {
     await screenshots(page, 'dashboard-settings-refused');
 
     // Saved (then put back: the e2e servers are shared).
-    await page.getByLabel('DOI prefix *').fill('10.5555');
-    await page.getByLabel('Online ISSN *').fill('3049-4176');
+    await page.getByLabel('DOI prefix').fill('10.5555');
+    await page.getByLabel('Online ISSN').fill('3049-4176');
     const name = `E2E depositor ${randomBytes(3).toString('hex')}`;
     await depositor.fill(name);
     await page.getByRole('button', { name: 'Save the settings' }).click();
@@ -228,7 +228,7 @@ test.describe('Journal content', () => {
     await screenshots(page, 'dashboard-content');
     await page.getByRole('link', { name: 'Edit Indexing & Abstracting' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit: Indexing & Abstracting');
-    const text = page.getByLabel('Page text (Markdown) *');
+    const text = page.getByLabel('Page text (Markdown)');
     const original = await text.inputValue();
     expect(original).toMatch(/^# /);
     const marker = `Dashboard edit ${randomBytes(4).toString('hex')}`;
@@ -261,7 +261,7 @@ test.describe('Journal content', () => {
     } finally {
       // Put the page back as it was for every other test on this server.
       await page.goto('/editor-dashboard/content/indexing');
-      await page.getByLabel('Page text (Markdown) *').fill(original);
+      await page.getByLabel('Page text (Markdown)').fill(original);
       await page.getByRole('button', { name: 'Save' }).click();
       await expect(page.getByRole('status')).toHaveText('Saved. /indexing shows the new text now.');
     }
@@ -271,12 +271,12 @@ test.describe('Journal content', () => {
   test('preview and row editing work without JavaScript', async ({ noJsPage, signIn, axe }) => {
     await signIn('editor', 'approved', noJsPage);
     await noJsPage.goto('/editor-dashboard/content/indexing');
-    const text = noJsPage.getByLabel('Page text (Markdown) *');
+    const text = noJsPage.getByLabel('Page text (Markdown)');
     const marker = `No-JS preview ${randomBytes(4).toString('hex')}`;
     await text.fill(`# Indexing & Abstracting\n\n*${marker}*`);
     await noJsPage.getByRole('button', { name: 'Preview' }).click();
     await expect(noJsPage.getByRole('region', { name: 'Preview (not saved)' }).locator('em')).toHaveText(marker);
-    await expect(noJsPage.getByLabel('Page text (Markdown) *')).toHaveValue(`# Indexing & Abstracting\n\n*${marker}*`);
+    await expect(noJsPage.getByLabel('Page text (Markdown)')).toHaveValue(`# Indexing & Abstracting\n\n*${marker}*`);
     await axe(noJsPage);
 
     await noJsPage.goto('/editor-dashboard/content/special-issues');
@@ -303,7 +303,7 @@ test.describe('Journal content', () => {
     await expect(page.getByRole('status')).toContainText(`Member ${before + 1} was added at the end, empty. Not saved yet`);
     await expect(members).toHaveCount(before + 1);
     const added = page.getByRole('group', { name: `Member ${before + 1}` });
-    await added.getByLabel('Name *').fill('Dr. Playwright Tester');
+    await added.getByLabel('Name').fill('Dr. Playwright Tester');
     await page.getByRole('button', { name: 'Save the editorial board' }).click();
     // Refused: each empty field says so, and the typed name stays.
     await expect(page.getByRole('alert')).toContainText('fields need correcting');
@@ -311,7 +311,7 @@ test.describe('Journal content', () => {
     await expect(refused.getByText('Affiliation is required.')).toBeVisible();
     await expect(refused.getByText('Give at least one research area.')).toBeVisible();
     await expect(refused.getByText('Enter a valid e-mail address.')).toBeVisible();
-    await expect(refused.getByLabel('Name *')).toHaveValue('Dr. Playwright Tester');
+    await expect(refused.getByLabel('Name')).toHaveValue('Dr. Playwright Tester');
     await axe(page);
     await screenshots(page, 'dashboard-content-board');
     await refused.getByRole('button', { name: 'Remove Dr. Playwright Tester' }).click();
@@ -323,10 +323,10 @@ test.describe('Journal content', () => {
     await page.goto('/editor-dashboard/content/special-issues');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Edit the special issues');
     const first = page.getByRole('group', { name: /^Special issue 1: / });
-    const firstTitle = await first.getByLabel('Title *').inputValue();
+    const firstTitle = await first.getByLabel('Title').inputValue();
     await first.getByRole('button', { name: /^Move down/ }).click();
     await expect(page.getByRole('status')).toContainText('moved down. Not saved yet');
-    await expect(page.getByRole('group', { name: /^Special issue 2: / }).getByLabel('Title *')).toHaveValue(firstTitle);
+    await expect(page.getByRole('group', { name: /^Special issue 2: / }).getByLabel('Title')).toHaveValue(firstTitle);
     await axe(page);
     await screenshots(page, 'dashboard-content-special-issues');
   });

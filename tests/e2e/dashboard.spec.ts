@@ -79,27 +79,27 @@ test.describe('editorial dashboard', () => {
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(page.getByRole('alert')).toBeVisible();
     await expect(volumeForm.getByText('Title is required.')).toBeVisible();
-    await expect(volumeForm.getByLabel('Volume title *')).toHaveAttribute('aria-invalid', 'true');
+    await expect(volumeForm.getByLabel('Volume title')).toHaveAttribute('aria-invalid', 'true');
     await axe(page);
 
     const number = freshVolumeNumber();
     const title = `Dashboard volume ${number}`;
-    await volumeForm.getByLabel('Volume title *').fill(title);
-    await volumeForm.getByLabel('Volume number *').fill(String(number));
-    await volumeForm.getByLabel('Year *').fill('1800');
+    await volumeForm.getByLabel('Volume title').fill(title);
+    await volumeForm.getByLabel('Volume number').fill(String(number));
+    await volumeForm.getByLabel('Year').fill('1800');
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(volumeForm.getByText('Year must be between 1900 and next year.')).toBeVisible();
     // What was typed is kept.
-    await expect(volumeForm.getByLabel('Volume title *')).toHaveValue(title);
-    await volumeForm.getByLabel('Year *').fill('2026');
+    await expect(volumeForm.getByLabel('Volume title')).toHaveValue(title);
+    await volumeForm.getByLabel('Year').fill('2026');
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(page.getByRole('status')).toHaveText(`Volume ${number} created.`);
     await expect(page.getByRole('table', { name: /Volumes/ })).toContainText(title);
 
     // The same number again is refused next to the field.
-    await volumeForm.getByLabel('Volume title *').fill('Duplicate');
-    await volumeForm.getByLabel('Volume number *').fill(String(number));
-    await volumeForm.getByLabel('Year *').fill('2026');
+    await volumeForm.getByLabel('Volume title').fill('Duplicate');
+    await volumeForm.getByLabel('Volume number').fill(String(number));
+    await volumeForm.getByLabel('Year').fill('2026');
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(volumeForm.getByText(`Volume ${number} already exists.`)).toBeVisible();
 
@@ -107,9 +107,9 @@ test.describe('editorial dashboard', () => {
     await issueForm.getByRole('button', { name: 'Create issue' }).click();
     await expect(issueForm.getByText('Title is required.')).toBeVisible();
     await expect(issueForm.getByText('Description is required.')).toBeVisible();
-    await issueForm.getByLabel('Volume *').selectOption({ label: `Volume ${number} (2026): ${title}` });
-    await issueForm.getByLabel('Issue title *').fill(`Issue of ${number}`);
-    await issueForm.getByLabel('Description *').fill('A dashboard-made issue.');
+    await issueForm.getByLabel('Volume').selectOption({ label: `Volume ${number} (2026): ${title}` });
+    await issueForm.getByLabel('Issue title').fill(`Issue of ${number}`);
+    await issueForm.getByLabel('Description').fill('A dashboard-made issue.');
     await issueForm.getByRole('button', { name: 'Create issue' }).click();
     await expect(page.getByRole('status')).toHaveText('Issue 1 created.');
     await expect(page.getByRole('table', { name: /Issues/ })).toContainText(`Issue of ${number}`);
@@ -117,7 +117,7 @@ test.describe('editorial dashboard', () => {
     // Edit the volume's title.
     const volumeRow = page.getByRole('row', { name: new RegExp(title) });
     await volumeRow.getByText('Edit').click();
-    await volumeRow.getByLabel('Title *').fill(`${title} (edited)`);
+    await volumeRow.getByLabel('Title').fill(`${title} (edited)`);
     await volumeRow.getByRole('button', { name: `Save volume ${number}` }).click();
     await expect(page.getByRole('status')).toHaveText(`Volume ${number} updated.`);
     await expect(page.getByRole('table', { name: /Volumes/ })).toContainText(`${title} (edited)`);
@@ -130,12 +130,12 @@ test.describe('editorial dashboard', () => {
     await noJsPage.goto('/editor-dashboard/volumes');
     const volumeForm = noJsPage.getByRole('form', { name: 'Create a volume' });
     const number = freshVolumeNumber();
-    await volumeForm.getByLabel('Volume title *').fill(`No-JS volume ${number}`);
-    await volumeForm.getByLabel('Volume number *').fill(String(number));
+    await volumeForm.getByLabel('Volume title').fill(`No-JS volume ${number}`);
+    await volumeForm.getByLabel('Volume number').fill(String(number));
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(volumeForm.getByText('Year is required.')).toBeVisible();
-    await expect(volumeForm.getByLabel('Volume title *')).toHaveValue(`No-JS volume ${number}`);
-    await volumeForm.getByLabel('Year *').fill('2025');
+    await expect(volumeForm.getByLabel('Volume title')).toHaveValue(`No-JS volume ${number}`);
+    await volumeForm.getByLabel('Year').fill('2025');
     await volumeForm.getByRole('button', { name: 'Create volume' }).click();
     await expect(noJsPage.getByRole('status')).toHaveText(`Volume ${number} created.`);
   });
@@ -175,26 +175,26 @@ test.describe('editorial dashboard: articles', () => {
     await expect(form.getByText('DOI is required.')).toBeVisible();
 
     const title = `Dashboard upload ${number}`;
-    await form.getByLabel('Title *').fill(title);
-    await form.getByLabel('Abstract *').fill('An abstract written in the dashboard.');
-    await form.getByLabel('Keywords *').fill('dashboard, upload');
-    await form.getByLabel('Pages *').fill('1-12');
-    await form.getByLabel('DOI *').fill(`10.5555/dash.${number}`);
+    await form.getByLabel('Title').fill(title);
+    await form.getByLabel('Abstract').fill('An abstract written in the dashboard.');
+    await form.getByLabel('Keywords').fill('dashboard, upload');
+    await form.getByLabel('Pages').fill('1-12');
+    await form.getByLabel('DOI').fill(`10.5555/dash.${number}`);
     await form
-      .getByLabel('Issue *')
+      .getByLabel('Issue')
       .selectOption({ label: `Volume ${number}, issue 1: Upload issue ${number}` });
-    await form.getByLabel('Author 1 name *').fill('Meera Iyer');
-    await form.getByLabel('Author 1 email *').fill('meera@example.org');
-    await form.getByLabel('Author 1 affiliation *').fill('Anna University');
-    await form.getByLabel('Author 1 superscript *').fill('1');
+    await form.getByLabel('Author 1 name').fill('Meera Iyer');
+    await form.getByLabel('Author 1 email').fill('meera@example.org');
+    await form.getByLabel('Author 1 affiliation').fill('Anna University');
+    await form.getByLabel('Author 1 superscript').fill('1');
     await form.getByRole('button', { name: 'Add an author' }).click();
-    await expect(form.getByLabel('Author 2 name *')).toBeVisible();
-    await expect(form.getByLabel('Author 1 name *')).toHaveValue('Meera Iyer');
-    await form.getByLabel('Author 2 name *').fill('Tom Brandt');
-    await form.getByLabel('Author 2 email *').fill('tom@example.org');
-    await form.getByLabel('Author 2 affiliation *').fill('TU Delft');
-    await form.getByLabel('Author 2 superscript *').fill('2');
-    await form.getByLabel('Article PDF *').setInputFiles('tests/fixtures/manuscripts/manuscript.pdf');
+    await expect(form.getByLabel('Author 2 name')).toBeVisible();
+    await expect(form.getByLabel('Author 1 name')).toHaveValue('Meera Iyer');
+    await form.getByLabel('Author 2 name').fill('Tom Brandt');
+    await form.getByLabel('Author 2 email').fill('tom@example.org');
+    await form.getByLabel('Author 2 affiliation').fill('TU Delft');
+    await form.getByLabel('Author 2 superscript').fill('2');
+    await form.getByLabel('Article PDF').setInputFiles('tests/fixtures/manuscripts/manuscript.pdf');
     await form.getByRole('button', { name: 'Upload and publish' }).click();
     await expect(page.getByRole('status')).toContainText(
       `“${title}” published in volume ${number}, issue 1.`,

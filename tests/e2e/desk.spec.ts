@@ -344,10 +344,9 @@ test.describe('submissions desk: one submission', () => {
       expect(res.headers()['content-disposition']).toContain(s.reference);
     }
     // The arrival check's summary (pending, done or failed) always leads to the full report.
-    await expect(page.getByRole('region', { name: 'Similarity' }).getByRole('link', { name: /report/ })).toHaveAttribute(
-      'href',
-      `/editor-dashboard/submissions/${s.id}/similarity`,
-    );
+    await expect(
+      page.getByRole('region', { name: 'Similarity' }).getByRole('link', { name: /report/ }),
+    ).toHaveAttribute('href', `/editor-dashboard/submissions/${s.id}/similarity`);
     await expect(page.getByRole('region', { name: 'History' })).toContainText(
       `${author.username} submitted the manuscript.`,
     );
@@ -365,63 +364,63 @@ test.describe('submissions desk: one submission', () => {
     const record = form.getByRole('button', { name: 'Record the decision' });
     await record.click();
     await expect(page.getByRole('alert')).toBeVisible();
-    await expect(form.getByRole('group', { name: 'New status *' })).toHaveAccessibleDescription(
+    await expect(form.getByRole('group', { name: 'New status', exact: true })).toHaveAccessibleDescription(
       /Choose the new status\./,
     );
-    await expect(form.getByLabel('Message to the author *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('Message to the author')).toHaveAccessibleDescription(
       /A message to the author is required\./,
     );
-    await expect(form.getByLabel('Message to the author *')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByLabel('Message to the author')).toHaveAttribute('aria-invalid', 'true');
     await axe(page);
 
     // A status without a message: the choice is kept.
     await form.getByRole('radio', { name: 'Under review' }).check();
     await record.click();
-    await expect(form.getByLabel('Message to the author *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('Message to the author')).toHaveAccessibleDescription(
       /A message to the author is required\./,
     );
     await expect(form.getByRole('radio', { name: 'Under review' })).toBeChecked();
-    await expect(form.getByRole('group', { name: 'New status *' })).not.toHaveAccessibleDescription(
-      /Choose the new status/,
-    );
+    await expect(
+      form.getByRole('group', { name: 'New status', exact: true }),
+    ).not.toHaveAccessibleDescription(/Choose the new status/);
 
     // Only blanks count as no message; a message without a status keeps what was typed.
-    await form.getByLabel('Message to the author *').fill('   ');
+    await form.getByLabel('Message to the author').fill('   ');
     await record.click();
-    await expect(form.getByLabel('Message to the author *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('Message to the author')).toHaveAccessibleDescription(
       /A message to the author is required\./,
     );
     await page.reload();
-    await form.getByLabel('Message to the author *').fill('Sent to two reviewers.');
+    await form.getByLabel('Message to the author').fill('Sent to two reviewers.');
     await record.click();
-    await expect(form.getByRole('group', { name: 'New status *' })).toHaveAccessibleDescription(
+    await expect(form.getByRole('group', { name: 'New status', exact: true })).toHaveAccessibleDescription(
       /Choose the new status\./,
     );
-    await expect(form.getByLabel('Message to the author *')).toHaveValue('Sent to two reviewers.');
+    await expect(form.getByLabel('Message to the author')).toHaveValue('Sent to two reviewers.');
 
     // Another editor moved it meanwhile: the refusal says why, the message is kept, the page catches up.
     await decide(adminApi, s.id, 'under_review', 'Taken over by the admin.');
-    await form.getByLabel('Message to the author *').fill('Out of scope, sorry.');
+    await form.getByLabel('Message to the author').fill('Out of scope, sorry.');
     await form.getByRole('radio', { name: 'Under review' }).check();
     await record.click();
     await expect(page.getByRole('alert')).toHaveText(
       'A submission that is under review cannot be moved to under review.',
     );
-    await expect(form.getByLabel('Message to the author *')).toHaveValue('Out of scope, sorry.');
+    await expect(form.getByLabel('Message to the author')).toHaveValue('Out of scope, sorry.');
     await expect(page.getByText('Status: Under review')).toBeVisible();
     await expect(form.getByRole('radio')).toHaveCount(3);
 
     // Request revisions: recorded, e-mailed, and shown to the author.
     const request2 = `Please add an energy breakdown per task (${tag}).`;
     await form.getByRole('radio', { name: 'Revisions requested' }).check();
-    await form.getByLabel('Message to the author *').fill(request2);
+    await form.getByLabel('Message to the author').fill(request2);
     await record.click();
     await expect(page.getByRole('status')).toHaveText(
       'Decision recorded: Revisions requested. Your message was e-mailed to the author and is shown on their My submissions page.',
     );
     await expect(page.getByText('Status: Revisions requested')).toBeVisible();
     await expect(form.getByRole('radio')).toHaveCount(1);
-    await expect(form.getByLabel('Message to the author *')).toHaveValue('');
+    await expect(form.getByLabel('Message to the author')).toHaveValue('');
     const history = page.getByRole('region', { name: 'History' });
     await expect(history).toContainText(
       `${editor.username} moved it from under review to revisions requested.`,
@@ -446,7 +445,7 @@ test.describe('submissions desk: one submission', () => {
     await expect(files.getByRole('link', { name: 'manuscript.pdf' })).toBeVisible();
     await expect(form.getByRole('radio')).toHaveCount(4);
     await form.getByRole('radio', { name: 'Accepted' }).check();
-    await form.getByLabel('Message to the author *').fill('Accepted: congratulations.');
+    await form.getByLabel('Message to the author').fill('Accepted: congratulations.');
     await record.click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Accepted.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
@@ -474,7 +473,7 @@ test.describe('submissions desk: one submission', () => {
     await expect(page.getByRole('alert')).toHaveText('A message to the author is required.');
     await expect(form.getByRole('radio', { name: 'Under review' })).toBeChecked();
     await axe(page);
-    await form.getByLabel('Message to the author *').fill('Sent to reviewers.');
+    await form.getByLabel('Message to the author').fill('Sent to reviewers.');
     await form.getByRole('button', { name: 'Record the decision' }).click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Under review.');
     await expect(page.getByText('Status: Under review')).toBeVisible();
@@ -495,7 +494,7 @@ test.describe('submissions desk: one submission', () => {
     await page.goto(`/editor-dashboard/submissions/${s.id}`);
     const form = page.getByRole('form', { name: 'Decision' });
     await form.getByRole('radio', { name: 'Rejected' }).check();
-    await form.getByLabel('Message to the author *').fill('Outside the journal’s scope.');
+    await form.getByLabel('Message to the author').fill('Outside the journal’s scope.');
     await form.getByRole('button', { name: 'Record the decision' }).click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Rejected.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
@@ -545,8 +544,10 @@ test.describe('submissions desk: one submission', () => {
     await signIn('editor');
     await page.goto(`/editor-dashboard/submissions/${s.id}`);
     const form = page.getByRole('form', { name: 'Publish as an article' });
+    // The same styled file field as the submission form.
+    await expect(form.getByText('Drag and drop the file here, or choose it:')).toBeVisible();
     // The latest manuscript is the .docx revision: a final PDF is required.
-    await expect(form.getByLabel('Final PDF *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(
       /Required: the latest manuscript \(manuscript\.docx\) is not a PDF\./,
     );
     await axe(page);
@@ -555,46 +556,47 @@ test.describe('submissions desk: one submission', () => {
     const publish = form.getByRole('button', { name: 'Publish the article' });
     await publish.click();
     await expect(page.getByRole('alert')).toBeVisible();
-    await expect(form.getByLabel('Issue *')).toHaveAccessibleDescription(/Choose the issue\./);
-    await expect(form.getByLabel('Pages *')).toHaveAccessibleDescription(/Pages are required\./);
-    await expect(form.getByLabel('DOI *')).toHaveAccessibleDescription(/DOI is required\./);
+    await expect(form.getByLabel('Issue')).toHaveAccessibleDescription(/Choose the issue\./);
+    await expect(form.getByLabel('Pages')).toHaveAccessibleDescription(/Pages are required\./);
+    await expect(form.getByLabel('DOI')).toHaveAccessibleDescription(/DOI is required\./);
     await axe(page);
 
-    await form.getByLabel('Issue *').selectOption({ label: issueLabel });
-    await form.getByLabel('Pages *').fill('9-1');
-    await form.getByLabel('DOI *').fill('not a doi');
+    await form.getByLabel('Issue').selectOption({ label: issueLabel });
+    await form.getByLabel('Pages').fill('9-1');
+    await form.getByLabel('DOI').fill('not a doi');
     await publish.click();
-    await expect(form.getByLabel('Pages *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('Pages')).toHaveAccessibleDescription(
       /The first page must be at least 1 and not after the last page\./,
     );
-    await expect(form.getByLabel('DOI *')).toHaveAccessibleDescription(
+    await expect(form.getByLabel('DOI')).toHaveAccessibleDescription(
       /DOI must look like 10\.1234\/abc\.2025\.001\./,
     );
-    await expect(form.getByLabel('Issue *')).toHaveValue(/\d+/);
-    await expect(form.getByLabel('DOI *')).toHaveValue('not a doi');
+    await expect(form.getByLabel('Issue')).toHaveValue(/\d+/);
+    await expect(form.getByLabel('DOI')).toHaveValue('not a doi');
 
     const doi = `10.5555/desk.${number}`;
-    await form.getByLabel('Pages *').fill('1-9');
-    await form.getByLabel('DOI *').fill(doi);
+    await form.getByLabel('Pages').fill('1-9');
+    await form.getByLabel('DOI').fill(doi);
     await publish.click();
     await expect(page.getByRole('alert')).toHaveText(
       'Upload the final PDF: the latest manuscript is not a PDF.',
     );
-    await expect(form.getByLabel('Final PDF *')).toHaveAccessibleDescription(/Upload the final PDF\./);
-    await expect(form.getByLabel('Pages *')).toHaveValue('1-9');
+    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(/Upload the final PDF\./);
+    await expect(form.getByLabel('Pages')).toHaveValue('1-9');
 
-    await form.getByLabel('Final PDF *').setInputFiles(path.join(FIXTURES, 'png-named.pdf'));
-    await publish.click();
-    await expect(form.getByLabel('Final PDF *')).toHaveAccessibleDescription(
-      /The article file must be a PDF \(\.pdf\)\./,
+    // The styled file field checks a chosen file at once, before anything is sent.
+    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'png-named.pdf'));
+    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(
+      /The article file must be a PDF \(\.pdf\)\. \(The file's content does not match its name "png-named\.pdf"\.\)/,
     );
-    await expect(form.getByLabel('DOI *')).toHaveValue(doi);
+    await expect(form.getByLabel('Final PDF')).toHaveValue('');
+    await expect(form.getByLabel('DOI')).toHaveValue(doi);
 
-    await form.getByLabel('Final PDF *').setInputFiles(path.join(FIXTURES, 'encrypted.pdf'));
+    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'encrypted.pdf'));
     await publish.click();
-    await expect(form.getByLabel('Final PDF *')).toHaveAccessibleDescription(/password-protected/);
+    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(/password-protected/);
 
-    await form.getByLabel('Final PDF *').setInputFiles(path.join(FIXTURES, 'manuscript.pdf'));
+    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'manuscript.pdf'));
     await publish.click();
     await expect(page.getByRole('status')).toContainText(
       /Published as article \d+\. It is on the reader site now\./,
@@ -614,11 +616,11 @@ test.describe('submissions desk: one submission', () => {
     await expect(otherForm.getByLabel('Final PDF (optional)')).toHaveAccessibleDescription(
       /the latest manuscript \(manuscript\.pdf, version 1\) is published as it is/,
     );
-    await otherForm.getByLabel('Issue *').selectOption({ label: issueLabel });
-    await otherForm.getByLabel('Pages *').fill('10-19');
-    await otherForm.getByLabel('DOI *').fill(doi);
+    await otherForm.getByLabel('Issue').selectOption({ label: issueLabel });
+    await otherForm.getByLabel('Pages').fill('10-19');
+    await otherForm.getByLabel('DOI').fill(doi);
     await otherForm.getByRole('button', { name: 'Publish the article' }).click();
-    await expect(otherForm.getByLabel('DOI *')).toHaveAccessibleDescription(
+    await expect(otherForm.getByLabel('DOI')).toHaveAccessibleDescription(
       new RegExp(`An article with DOI ${doi.replace(/\./g, '\\.')} already exists\\.`),
     );
 

@@ -41,7 +41,7 @@ async function logIn(page: Page, username: string, password: string) {
 async function decide(page: Page, status: string, message: string) {
   const form = page.getByRole('form', { name: 'Decision' });
   await form.getByRole('radio', { name: status }).check();
-  await form.getByLabel('Message to the author *').fill(message);
+  await form.getByLabel('Message to the author').fill(message);
   await form.getByRole('button', { name: 'Record the decision' }).click();
   await expect(page.getByRole('status')).toContainText(`Decision recorded: ${status}.`);
   await expect(page.getByText(`Status: ${status}`)).toBeVisible();
@@ -200,10 +200,10 @@ test('a manuscript from registration to publication', async ({
   await decide(editor, 'Accepted', 'Accepted: congratulations.');
   const publish = editor.getByRole('form', { name: 'Publish as an article' });
   await publish
-    .getByLabel('Issue *')
+    .getByLabel('Issue')
     .selectOption({ label: `Volume ${number}, issue 1: Workflow issue ${number}` });
-  await publish.getByLabel('Pages *').fill('1-14');
-  await publish.getByLabel('DOI *').fill(`10.5555/cjei.wf.${number}`);
+  await publish.getByLabel('Pages').fill('1-14');
+  await publish.getByLabel('DOI').fill(`10.5555/cjei.wf.${number}`);
   await publish.getByLabel('Final PDF (optional)').setInputFiles(fixture('manuscript.pdf'));
   await publish.getByRole('button', { name: 'Publish the article' }).click();
   await expect(editor.getByRole('status')).toContainText(/Published as article \d+/);

@@ -1,4 +1,4 @@
-import { DashInput, DashSelect, DashTextArea } from './DashField.tsx';
+import { SelectField, TextAreaField, TextField } from '../FormField.tsx';
 
 export interface IssueOption {
   id: number;
@@ -26,56 +26,62 @@ export function ArticleFields({
   return (
     <>
       <input type="hidden" name="author_count" value={count} />
-      <DashInput
+      <TextField
         id={`${prefix}-title`}
         name="title"
-        label="Title *"
+        label="Title"
+        marks
         required
         defaultValue={values.title}
         error={errors.title}
       />
-      <DashTextArea
+      <TextAreaField
         id={`${prefix}-abstract`}
         name="abstract"
-        label="Abstract *"
+        label="Abstract"
+        marks
         required
         rows={5}
         defaultValue={values.abstract}
         error={errors.abstract}
       />
-      <DashInput
+      <TextField
         id={`${prefix}-keywords`}
         name="keywords"
-        label="Keywords *"
+        label="Keywords"
+        marks
         hint="Separated by commas."
         required
         defaultValue={values.keywords}
         error={errors.keywords}
       />
       <div className="dash-forms">
-        <DashInput
+        <TextField
           id={`${prefix}-pages`}
           name="pages"
-          label="Pages *"
+          label="Pages"
+          marks
           hint="First-last, e.g. 1-10."
           required
           defaultValue={values.pages}
           error={errors.pages}
         />
-        <DashInput
+        <TextField
           id={`${prefix}-doi`}
           name="doi"
-          label="DOI *"
+          label="DOI"
+          marks
           hint="e.g. 10.1234/abc.2025.001"
           required
           defaultValue={values.doi}
           error={errors.doi}
         />
       </div>
-      <DashSelect
+      <SelectField
         id={`${prefix}-issue`}
         name="issue_id"
-        label="Issue *"
+        label="Issue"
+        marks
         required
         placeholder="Choose an issue"
         defaultValue={values.issue_id ?? ''}
@@ -86,7 +92,7 @@ export function ArticleFields({
         }))}
       />
       <fieldset className="dash-authors">
-        <legend>Authors * (all fields required)</legend>
+        <legend>Authors</legend>
         {errors.authors ? (
           <p className="field__error" id={`${prefix}-authors-error`}>
             {errors.authors}
@@ -95,10 +101,11 @@ export function ArticleFields({
         {Array.from({ length: count }, (_, i) => {
           const n = i + 1;
           const field = (f: string, label: string) => (
-            <DashInput
+            <TextField
               id={`${prefix}-author-${f}-${i}`}
               name={`author_${f}_${i}`}
-              label={`Author ${n} ${label} *`}
+              label={`Author ${n} ${label}`}
+              marks
               required
               defaultValue={values[`author_${f}_${i}`]}
               error={errors[`authors.${i}.${f}`]}

@@ -1,13 +1,6 @@
 import { LIMITS } from '../../../common/limits.ts';
-import {
-  type AuthorDraft,
-  type AuthorEdit,
-  type AuthorKey,
-  authorFieldName,
-  fieldDomId,
-  intentOf,
-} from './draft.ts';
-import { FieldError, InputField } from './fields.tsx';
+import { type AuthorDraft, type AuthorEdit, type AuthorKey, authorFieldName, intentOf } from './draft.ts';
+import { FieldError, TextField, errorIdOf, fieldId } from '../FormField.tsx';
 
 export type KeyedAuthor = AuthorDraft & { key: string };
 
@@ -66,8 +59,8 @@ export function AuthorsEditor({
         } as const);
 
   return (
-    <div className="authors" id={fieldDomId('authors')} tabIndex={-1}>
-      {listError ? <FieldError id={`${fieldDomId('authors')}-error`} message={listError} /> : null}
+    <div className="authors" id={fieldId('authors')} tabIndex={-1}>
+      {listError ? <FieldError id={errorIdOf(fieldId('authors'))} message={listError} /> : null}
       <ol className="authors__list">
         {authors.map((author, i) => {
           const n = i + 1;
@@ -80,11 +73,12 @@ export function AuthorsEditor({
                 </legend>
                 <div className="author__grid">
                   {FIELDS.map((f) => (
-                    <InputField
+                    <TextField
                       key={f.key}
                       name={authorFieldName(i, f.key)}
                       label={f.label}
                       required={f.key !== 'superscript'}
+                      marks
                       type={f.type ?? 'text'}
                       autoComplete={f.autoComplete}
                       hint={f.hint}
@@ -97,9 +91,9 @@ export function AuthorsEditor({
                               ? LIMITS.institution
                               : LIMITS.name
                       }
-                      className={`author__field author__field--${f.key}`}
+                      fieldClassName={`author__field author__field--${f.key}`}
                       value={author[f.key]}
-                      onValue={(v) => onChange(i, f.key, v)}
+                      onChange={(e) => onChange(i, f.key, e.target.value)}
                       error={errors[authorFieldName(i, f.key)]}
                       spellCheck={f.key === 'email' ? false : undefined}
                     />

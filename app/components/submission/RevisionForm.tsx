@@ -1,7 +1,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { LIMITS } from '../../../common/limits.ts';
-import { FileField } from './FileField.tsx';
-import { TextAreaField } from './fields.tsx';
+import { FileField } from '../FileField.tsx';
+import { TextAreaField } from '../FormField.tsx';
 import { SubmissionAlert } from './SubmissionAlert.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import {
@@ -10,7 +10,9 @@ import {
   type UploadLimits,
   formatBytes,
 } from '../../../common/upload-rules.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useFormDraft } from '../../lib/use-form-draft.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
+import { DraftOffer } from '../DraftOffer.tsx';
 import { useManuscriptUpload } from './use-manuscript-upload.ts';
 
 export interface RevisionFormState {
@@ -38,11 +40,16 @@ export function RevisionForm({
   onRevised: () => void;
 }) {
   const hydrated = useHydrated();
-  const { upload, files, chooseFile, fileProblems, errors, failure, fail, send, refused } = useManuscriptUpload(
-    initial ? { errors: initial.errors, message: initial.message } : null,
-  );
+  const { upload, files, chooseFile, fileProblems, errors, failure, fail, send, refused } =
+    useManuscriptUpload(initial ? { errors: initial.errors, message: initial.message } : null);
   const [note, setNote] = useState(initial?.note ?? '');
   const [notice, setNotice] = useState<string | null>(null);
+  // The note, kept if the session ends before it is sent, and offered back after signing in again.
+  const draft = useFormDraft<{ note: string }>({
+    form: `revision:${submissionId}`,
+    read: () => ({ note }),
+    apply: (kept) => setNote(typeof kept.note === 'string' ? kept.note : ''),
+  });
   const submitRef = useRef<HTMLButtonElement>(null);
   const reminder = initial
     ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
@@ -71,9 +78,11 @@ export function RevisionForm({
       return;
     }
     if (result.kind === 'response' && result.status === 200) {
+      draft.clear();
       onRevised();
       return;
     }
+    if (result.kind === 'response' && result.status === 401) draft.keep();
     refused(result);
   }
 
@@ -86,6 +95,7 @@ export function RevisionForm({
       className="form revision-form"
       aria-busy={upload.uploading || undefined}
     >
+      <DraftOffer draft={draft} what="the revision form" withFiles />
       {failure ? (
         <SubmissionAlert
           prefix={REVISION_FAILED_PREFIX}
@@ -125,11 +135,12 @@ export function RevisionForm({
       <TextAreaField
         name="message"
         label="Note to the editors"
+        marks
         rows={5}
         maxLength={LIMITS.message}
         hint="What changed, and how you answered the reviewers' comments."
         value={note}
-        onValue={setNote}
+        onChange={(e) => setNote(e.target.value)}
         error={errors.message}
       />
       <div className="form-actions">

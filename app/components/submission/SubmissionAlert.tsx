@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { fieldDomId } from './draft.ts';
+import { fieldId } from '../FormField.tsx';
 
 /**
  * A refused submission or revision: "{prefix}{message}" in role="alert", and, when several fields are
@@ -34,7 +34,7 @@ export function SubmissionAlert({
           <ul className="alert__list">
             {links.map(([key, text]) => (
               <li key={key}>
-                <a href={`#${fieldDomId(key)}`}>{text}</a>
+                <a href={`#${fieldId(key)}`}>{text}</a>
               </li>
             ))}
           </ul>

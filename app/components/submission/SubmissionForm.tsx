@@ -3,6 +3,7 @@ import { ARTICLE_TYPES, LIMITS } from '../../../common/limits.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { AuthorsEditor, type KeyedAuthor, authorButtonId } from './AuthorsEditor.tsx';
 import {
+  AUTHOR_KEYS,
   type AuthorDraft,
   type AuthorEdit,
   type AuthorKey,
@@ -15,10 +16,9 @@ import {
   checkFields,
   editAuthors,
   emptyValues,
-  fieldDomId,
 } from './draft.ts';
-import { FileField } from './FileField.tsx';
-import { InputField, SelectField, TextAreaField } from './fields.tsx';
+import { FileField } from '../FileField.tsx';
+import { SelectField, TextAreaField, TextField, fieldId } from '../FormField.tsx';
 import { SubmissionAlert } from './SubmissionAlert.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import {
@@ -27,7 +27,9 @@ import {
   type UploadLimits,
   formatBytes,
 } from '../../../common/upload-rules.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { useFormDraft } from '../../lib/use-form-draft.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
+import { DraftOffer } from '../DraftOffer.tsx';
 import { useManuscriptUpload } from './use-manuscript-upload.ts';
 
 /** What the page's action sends back to a browser without JavaScript: the form as it was posted. */
@@ -45,6 +47,17 @@ export interface Submitted {
 }
 
 const SUBMIT_URL = '/api/submission/submit';
+
+/** The named text entries of a kept object (anything else in it is ignored). */
+function pick<K extends string>(from: unknown, keys: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  if (!from || typeof from !== 'object') return out;
+  for (const key of keys) {
+    const value = (from as Record<string, unknown>)[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}
 
 const keywordCount = (text: string) => text.split(/[,;]/).filter((k) => k.trim()).length;
 
@@ -80,6 +93,22 @@ export function SubmissionForm({
   const reminder = initial?.message
     ? 'Please choose this file again: browsers do not keep chosen files when a page reloads.'
     : undefined;
+
+  // What was typed, kept if the session ends before it is sent, and offered back after signing in again.
+  const draft = useFormDraft<{ values: SubmissionValues; authors: AuthorDraft[] }>({
+    form: 'submission',
+    read: () => ({ values, authors: authors.map(({ key: _key, ...author }) => author) }),
+    apply: (kept) => {
+      setValues({ ...emptyValues(), ...pick(kept.values, TEXT_FIELDS) });
+      const rows = (Array.isArray(kept.authors) ? kept.authors : []).slice(0, LIMITS.authors);
+      setAuthors(
+        (rows.length ? rows : [blankAuthor()]).map((a) =>
+          withKey({ ...blankAuthor(), ...pick(a, AUTHOR_KEYS) }),
+        ),
+      );
+      setErrors({});
+    },
+  });
 
   useEffect(() => {
     if (!pendingFocus.current) return;
@@ -135,12 +164,12 @@ export function SubmissionForm({
     const n = next.length;
     if (edit.op === 'add') {
       setAnnouncement(`Author ${n} added.`);
-      pendingFocus.current = fieldDomId(authorFieldName(n - 1, 'name'));
+      pendingFocus.current = fieldId(authorFieldName(n - 1, 'name'));
     } else if (edit.op === 'remove') {
       setAnnouncement(
         `Author ${edit.index + 1} removed. ${n === 1 ? 'One author remains.' : `${n} authors remain.`}`,
       );
-      pendingFocus.current = fieldDomId(authorFieldName(Math.min(edit.index, n - 1), 'name'));
+      pendingFocus.current = fieldId(authorFieldName(Math.min(edit.index, n - 1), 'name'));
     } else {
       const to = edit.op === 'up' ? edit.index - 1 : edit.index + 1;
       setAnnouncement(`Author ${edit.index + 1} moved ${edit.op}; now author ${to + 1}.`);
@@ -173,9 +202,12 @@ export function SubmissionForm({
     }
     if (result.kind === 'response' && result.status === 201) {
       const created = result.body as { id: number; reference: string };
+      draft.clear();
       onSubmitted({ id: created.id, reference: created.reference });
       return;
     }
+    // Signed out meanwhile (the session ended, or was ended elsewhere): keep the text for after signing in.
+    if (result.kind === 'response' && result.status === 401) draft.keep();
     refused(result);
   }
 
@@ -199,6 +231,7 @@ export function SubmissionForm({
           Submit manuscript
         </button>
       )}
+      <DraftOffer draft={draft} what="the submission form" withFiles />
       {failure ? (
         <SubmissionAlert
           prefix={MESSAGES.submissionFailedPrefix}
@@ -224,29 +257,32 @@ export function SubmissionForm({
           </span>
           The article
         </h2>
-        <InputField
+        <TextField
           name="title"
           label="Title"
           required
+          marks
           maxLength={LIMITS.title}
           value={values.title}
-          onValue={(v) => setValue('title', v)}
+          onChange={(e) => setValue('title', e.target.value)}
           error={errors.title}
         />
         <SelectField
           name="articleType"
           label="Article type"
           required
+          marks
           placeholder="Choose the article type"
           options={ARTICLE_TYPES}
           value={values.articleType}
-          onValue={(v) => setValue('articleType', v)}
+          onChange={(e) => setValue('articleType', e.target.value)}
           error={errors.articleType}
         />
-        <InputField
+        <TextField
           name="keywords"
           label="Keywords"
           required
+          marks
           maxLength={LIMITS.keywords}
           hint={
             <>
@@ -256,18 +292,19 @@ export function SubmissionForm({
             </>
           }
           value={values.keywords}
-          onValue={(v) => setValue('keywords', v)}
+          onChange={(e) => setValue('keywords', e.target.value)}
           error={errors.keywords}
         />
         <TextAreaField
           name="abstract"
           label="Abstract"
           required
+          marks
           rows={8}
           maxLength={LIMITS.abstract}
           hint="Plain text, as it should appear with the article."
           value={values.abstract}
-          onValue={(v) => setValue('abstract', v)}
+          onChange={(e) => setValue('abstract', e.target.value)}
           error={errors.abstract}
         />
       </section>
@@ -304,32 +341,35 @@ export function SubmissionForm({
         </h2>
         <TextAreaField
           name="conflictOfInterest"
+          marks
           label="Conflict of interest"
           rows={3}
           maxLength={LIMITS.statement}
           hint="Any financial or personal relationship that could be seen to influence the work, or “None”."
           value={values.conflictOfInterest}
-          onValue={(v) => setValue('conflictOfInterest', v)}
+          onChange={(e) => setValue('conflictOfInterest', e.target.value)}
           error={errors.conflictOfInterest}
         />
         <TextAreaField
           name="fundingStatement"
+          marks
           label="Funding statement"
           rows={3}
           maxLength={LIMITS.statement}
           hint="Funders and grant numbers."
           value={values.fundingStatement}
-          onValue={(v) => setValue('fundingStatement', v)}
+          onChange={(e) => setValue('fundingStatement', e.target.value)}
           error={errors.fundingStatement}
         />
         <TextAreaField
           name="dataAvailabilityStatement"
+          marks
           label="Data availability statement"
           rows={3}
           maxLength={LIMITS.statement}
           hint="Where the data behind the results can be found, or why it cannot be shared."
           value={values.dataAvailabilityStatement}
-          onValue={(v) => setValue('dataAvailabilityStatement', v)}
+          onChange={(e) => setValue('dataAvailabilityStatement', e.target.value)}
           error={errors.dataAvailabilityStatement}
         />
       </section>

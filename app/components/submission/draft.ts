@@ -30,9 +30,6 @@ export const blankAuthor = (): AuthorDraft => ({ name: '', email: '', affiliatio
 /** The form field of one author's detail: "authors.1.email", the same path the schema's errors carry. */
 export const authorFieldName = (index: number, key: AuthorKey) => `authors.${index}.${key}`;
 
-/** The element id of a field (error links point here): "field-title", "field-authors-1-email". */
-export const fieldDomId = (name: string) => `field-${name.replace(/\./g, '-')}`;
-
 /** A posted form's text fields, as the page action reads them (`PostedForm`). */
 export interface PostedFields {
   text(name: string): string;

@@ -1,38 +1,47 @@
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
-import { fieldDomId } from './draft.ts';
-import { FieldError, OptionalMark, RequiredMark, describedBy } from './fields.tsx';
-import { type FileRule, fileProblem, formatBytes } from '../../../common/upload-rules.ts';
-import { useHydrated } from './use-hydrated.ts';
+import { type FileRule, fileProblem, formatBytes } from '../../common/upload-rules.ts';
+import { useHydrated } from '../lib/use-hydrated.ts';
+import { FieldError, FieldMark, describedBy, errorIdOf, fieldId, hintIdOf } from './FormField.tsx';
 
 export interface FileFieldProps {
   rule: FileRule<string>;
   maxBytes: number;
   label: string;
+  /** The input's id; by default `fieldId(rule.field)`. Give one when two forms on a page take the same file. */
+  id?: string;
   required?: boolean;
-  hint: ReactNode;
-  /** The file chosen and accepted; null when none. */
-  file: File | null;
+  /** " *" or "(optional)" beside the label (true unless the form shows no marks). */
+  marks?: boolean;
+  hint?: ReactNode;
+  /**
+   * Controlled: the file chosen and accepted (null when none), with `onChoose`. Leave both out in a plain
+   * form post: the field then keeps the chosen file and its refusal itself.
+   */
+  file?: File | null;
   error?: string;
   /** Said beside the field after a form post without JavaScript: the browser has forgotten the file. */
   reminder?: string;
   disabled?: boolean;
   /** A file that passed the checks, or null with the reason it was refused (or null, null when cleared). */
-  onChoose: (file: File | null, problem: string | null) => void;
+  onChoose?: (file: File | null, problem: string | null) => void;
 }
 
 /**
  * A file input that is also a drop target. A chosen or dropped file is checked at once (name, size, first
  * bytes) and refused before any upload with the reason; an accepted one shows its name and size. The native
- * input stays the control, so it works with the keyboard and, without JavaScript, in a plain form post.
+ * input stays the control, so it works with the keyboard and, without JavaScript, in a plain form post
+ * (the zone is then only its frame around the browser's own picker).
  */
 export function FileField({
   rule,
   maxBytes,
   label,
+  id: givenId,
   required,
+  marks = true,
   hint,
-  file,
-  error,
+  file: givenFile,
+  error: givenError,
   reminder,
   disabled,
   onChoose,
@@ -40,20 +49,30 @@ export function FileField({
   const hydrated = useHydrated();
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const id = fieldDomId(rule.field);
-  const hintId = `${id}-hint`;
-  const errorId = error ? `${id}-error` : undefined;
+  // Uncontrolled: what was chosen here since the page was shown (the server's `error` is about an earlier file).
+  const [own, setOwn] = useState<{ file: File | null; problem: string | null } | null>(null);
+  const controlled = onChoose !== undefined;
+  const file = controlled ? (givenFile ?? null) : (own?.file ?? null);
+  const error = controlled || !own ? givenError : (own.problem ?? undefined);
+  const choose = (chosen: File | null, problem: string | null) => {
+    if (controlled) onChoose(chosen, problem);
+    else setOwn({ file: chosen, problem });
+  };
+
+  const id = givenId ?? fieldId(rule.field);
+  const hintId = hint ? hintIdOf(id) : undefined;
+  const errorId = error ? errorIdOf(id) : undefined;
   const reminderId = reminder && !file ? `${id}-reminder` : undefined;
   const chosenId = file ? `${id}-chosen` : undefined;
 
   async function take(chosen: File | null) {
     if (!chosen) {
-      onChoose(null, null);
+      choose(null, null);
       return;
     }
     const problem = await fileProblem(chosen, rule, maxBytes);
     if (problem && inputRef.current) inputRef.current.value = '';
-    onChoose(problem ? null : chosen, problem);
+    choose(problem ? null : chosen, problem);
   }
 
   function onDrop(e: DragEvent<HTMLDivElement>) {
@@ -62,7 +81,7 @@ export function FileField({
     if (disabled) return;
     const dropped = e.dataTransfer.files;
     if (dropped.length !== 1) {
-      onChoose(null, dropped.length ? 'Please drop one file at a time.' : null);
+      choose(null, dropped.length ? 'Please drop one file at a time.' : null);
       return;
     }
     // The input then holds the dropped file too, as if it had been chosen with the picker.
@@ -79,7 +98,7 @@ export function FileField({
       inputRef.current.value = '';
       inputRef.current.focus();
     }
-    onChoose(null, null);
+    choose(null, null);
   }
 
   const dropHandlers = hydrated
@@ -103,11 +122,13 @@ export function FileField({
     <div className={['field', 'file-field', error ? 'field--invalid' : ''].filter(Boolean).join(' ')}>
       <label htmlFor={id} className="field__label">
         {label}
-        {required ? <RequiredMark /> : <OptionalMark />}
+        <FieldMark marks={marks} required={required} />
       </label>
-      <p id={hintId} className="field__hint">
-        {hint}
-      </p>
+      {hint ? (
+        <p id={hintId} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
       <div aria-live="polite">{error ? <FieldError id={errorId!} message={error} /> : null}</div>
       <div
         className={['dropzone', dragging ? 'dropzone--active' : '', file ? 'dropzone--filled' : '']
