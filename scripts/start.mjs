@@ -5,6 +5,11 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { register } from 'tsx/esm/api';
 
+// React and React Router pick their production builds from NODE_ENV when they are first imported: set it
+// before anything imports them. `npm start` serves production unless development is asked for explicitly
+// (a test runner's NODE_ENV=test in the environment still gets the production build).
+if (process.env.NODE_ENV !== 'development') process.env.NODE_ENV = 'production';
+
 register();
 const { openRuntime, exitOnStartupError } = await import('../server/lifecycle.ts');
 

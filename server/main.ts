@@ -107,6 +107,7 @@ export async function startServer(
     `  Colophon is running at ${url}`,
     `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Data folder: ${config.dataDir}`,
+    `  Mode: ${process.env.NODE_ENV === 'production' ? 'production' : `${process.env.NODE_ENV ?? 'unset'} (React's development build: slower; npm start serves production)`}`,
   ];
   if (seeded.adminPassword) {
     lines.push(

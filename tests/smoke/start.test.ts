@@ -80,6 +80,8 @@ describe('npm start on an empty data folder', () => {
     await first.ready;
     expect(first.output()).toMatch(/Admin account created: username "admin", password "[A-Za-z0-9_-]{12,}"/);
     expect(first.output()).toContain(`http://localhost:${port}`);
+    // React's production build, though the test runner's environment says NODE_ENV=test.
+    expect(first.output()).toContain('Mode: production');
 
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.status).toBe(200);
