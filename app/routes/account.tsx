@@ -1,4 +1,4 @@
-import { Link, data, redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import {
   emailChangeSchema,
   passwordChangeSchema,
@@ -7,13 +7,13 @@ import {
 } from '../../common/account.ts';
 import { can } from '../../common/roles.ts';
 import {
-  type AccountResult,
   EmailSection,
   PasswordSection,
   ProfileSection,
   SessionsSection,
 } from '../components/account/AccountSections.tsx';
-import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
+import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { closeSessionHeaders } from '../lib/session.server.ts';
@@ -51,20 +51,13 @@ const PROFILE_FIELDS = ['fullName', 'institution', 'contactNumber', 'orcid'] as 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const auth = signedIn(context);
-  const read = await readForm(request);
-  const { form } = read;
-  const intent = form.text('intent');
-  const at = Date.now();
-  const fail = (
-    status: number,
-    message: string,
-    errors: Record<string, string> = {},
-    values: Record<string, string> = {},
-    headers?: HeadersInit,
-  ) => data<AccountResult>({ ok: false, intent, message, errors, values, at }, { status, headers });
-  const done = (message: string) => data<AccountResult>({ ok: true, intent, message, at });
+  const read = await readIntentForm(request);
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
+  const fail = (status: number, message: string, errors: Record<string, string> = {}, values: Record<string, string> = {}) =>
+    intentRefused(intent, { status, message, errors }, values);
+  const done = (message: string) => intentDone(intent, message);
 
-  if (!read.ok) return fail(read.refusal.status, read.refusal.message, read.refusal.errors);
   if (!can('signedIn', auth.user)) return fail(403, 'This account cannot be changed.');
   const { myAccount } = context.services;
   const meta = { ip: context.clientIp };
@@ -121,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message, refused.errors, values, refused.headers);
+    return intentRefused(intent, refused, values);
   }
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, data, useNavigation } from 'react-router';
+import { Form, useNavigation } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { contactSchema } from '../../common/schemas.ts';

@@ -2,13 +2,14 @@ import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
-import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import type { FormResult } from '../lib/form-result.ts';
 import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
 import { FileField } from '../components/FileField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.articles';
@@ -77,15 +78,15 @@ function articleValues(form: PostedForm, intent: string) {
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const max = context.services.config.MAX_ARTICLE_PDF_SIZE;
-  const read = await readDashboardForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+  const read = await readIntentForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
   if (!read.ok) return read.answer;
   const { form, intent: button } = read;
   const { values, authors } = articleValues(form, button);
   // Adding or removing an author row belongs to the form it was pressed in.
   const intent = button === 'add-author' || button.startsWith('remove-author:') ? form.text('form') : button;
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    dashRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => dashDone(intent, message);
+    intentRefused(intent, { status, message, errors }, values);
+  const done = (message: string) => intentDone(intent, message);
   const catalog = context.services.catalog;
   const id = parseId(values.id);
   if (
@@ -97,7 +98,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   if (intent !== button) {
     // Not a refusal: the form comes back with one author more or less, as typed.
-    return data<DashboardResult>({ ok: false, intent, message: '', errors: {}, values, at: 0 });
+    return data<FormResult>({ ok: false, intent, message: '', errors: {}, values, at: 0 });
   }
   try {
     switch (intent) {

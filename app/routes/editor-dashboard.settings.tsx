@@ -1,14 +1,14 @@
-import { Form, data } from 'react-router';
+import { Form } from 'react-router';
 import {
   type DOWNLOAD_POLICIES,
   JOURNAL_SETTINGS_FIELDS,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
-import { ActionResult, type DashboardResult } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { CheckField, ChoiceField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -33,14 +33,14 @@ const DIGEST = 'pendingAccountsDigest';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
-  const read = await readDashboardForm(request);
+  const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form } = read;
   const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, form.text(k)]));
   const input = { ...values, [DIGEST]: values[DIGEST] === 'on' };
   const base = form.text('base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    dashRefused('save', { status, message, errors }, { ...values, base });
+    intentRefused('save', { status, message, errors }, { ...values, base });
   const parsed = validateForm(journalSettingsEditSchema, input);
   if (!parsed.ok) {
     const count = Object.keys(parsed.refusal.errors).length;
@@ -58,7 +58,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       parsed.data,
       base || undefined,
     );
-    return dashDone(
+    return intentDone(
       'save',
       changed.length
         ? `Saved: ${changed.map((k) => LABELS[k as keyof JournalSettingsEdit]).join(', ')}.`

@@ -8,14 +8,15 @@ import {
 } from '../../common/submissions.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { SimilaritySummary } from '../components/similarity/SimilaritySummary.tsx';
-import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import type { FormResult } from '../lib/form-result.ts';
 import { FileField } from '../components/FileField.tsx';
 import { RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
-import { dashDone, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import submissionCss from '../styles/submission.css?url';
@@ -107,20 +108,20 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const id = submissionId(params.id);
   const { submissions, catalog, config } = context.services;
   const max = config.MAX_ARTICLE_PDF_SIZE;
-  const read = await readDashboardForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+  const read = await readIntentForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const values: Record<string, string> = {};
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    dashRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => dashDone(intent, message);
+    intentRefused(intent, { status, message, errors }, values);
+  const done = (message: string) => intentDone(intent, message);
 
   try {
     if (intent === 'decide') {
       values.status = form.text('status');
       values.message = form.text('message');
       const parsed = validateForm(decisionSchema, values);
-      if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
       const after = await submissions.decide(auth.user, id, parsed.data);
       return done(
         `Decision recorded: ${STATUS_LABELS[after.status]}. Your message was e-mailed to the author and is shown on their My submissions page.`,
@@ -129,7 +130,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (intent === 'publish') {
       for (const key of ['issue_id', 'pages', 'doi']) values[key] = form.text(key);
       const parsed = validateForm(publishSubmissionSchema, values);
-      if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
       const file = form.file('pdf');
       const pdf = file ? await checkUpload(file, { ...ARTICLE_PDF_RULE, maxBytes: max }) : undefined;
       const articleId = await submissions.publish(auth.user, id, parsed.data, pdf, catalog);
@@ -273,7 +274,7 @@ function DecisionPanel({
   round,
 }: {
   submission: Detail;
-  result: DashboardResult | undefined;
+  result: FormResult | undefined;
   round: number;
 }) {
   const refused = refusalFor(result, 'decide');
@@ -355,7 +356,7 @@ function PublishPanel({
   submission: Detail;
   issues: Route.ComponentProps['loaderData']['issues'];
   maxPdfBytes: number;
-  result: DashboardResult | undefined;
+  result: FormResult | undefined;
   round: number;
 }) {
   const refused = refusalFor(result, 'publish');

@@ -2,12 +2,13 @@ import { Form, data, useLocation } from 'react-router';
 import { z } from 'zod';
 import { ROLES, type Role, STATUSES, type Status } from '../../common/roles.ts';
 import { idField } from '../../common/schemas.ts';
-import { ActionResult, type DashboardResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import type { FormResult } from '../lib/form-result.ts';
 import { SelectField, TextField } from '../components/FormField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -49,7 +50,7 @@ const changeSchema = z.object({
 });
 
 /** A save also says what the account is now: its form is drawn from that, not from a list still reloading. */
-type UsersResult = DashboardResult & { saved?: { id: number; role: Role; status: Status } };
+type UsersResult = FormResult & { saved?: { id: number; role: Role; status: Status } };
 
 /** Users (admins only): search, filter, and change an account's role and status. */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -73,15 +74,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
-  const read = await readDashboardForm(request);
+  const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const values = { id: form.text('id'), role: form.text('role'), status: form.text('status') };
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    dashRefused(intent, { status, message, errors }, values);
+    intentRefused(intent, { status, message, errors }, values);
   if (intent !== 'update-user') return fail(400, 'Unknown action.');
   const parsed = validateForm(changeSchema, values);
-  if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+  if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
   const { id, role, status } = parsed.data;
   const accounts = context.services.accounts;
   try {

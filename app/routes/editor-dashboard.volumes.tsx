@@ -6,7 +6,7 @@ import { SelectField, TextAreaField, TextField } from '../components/FormField.t
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { dashDone, dashFail, dashRefused, readDashboardForm } from '../components/dashboard/form.server.ts';
+import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -45,7 +45,7 @@ const issueEditSchema = issueSchema.pick({ title: true, description: true });
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const read = await readDashboardForm(request);
+  const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const values: Record<string, string> = {};
@@ -54,18 +54,18 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   // Empty fields are absent, so each says "… is required." rather than failing a number check.
   const input = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
-  const done = (message: string) => dashDone(intent, message);
+  const done = (message: string) => intentDone(intent, message);
   const id = parseId(values.id);
   const editing = intent === 'edit-volume' || intent === 'edit-issue' || intent === 'send-alert';
   if (editing && id === null)
-    return dashFail(intent, 404, intent === 'edit-volume' ? 'No such volume.' : 'No such issue.', values);
+    return intentFailed(intent, 404, intent === 'edit-volume' ? 'No such volume.' : 'No such issue.', values);
   const catalog = context.services.catalog;
   try {
     switch (intent) {
       case 'create-volume':
       case 'edit-volume': {
         const parsed = validateForm(volumeSchema, input);
-        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
         const volume =
           intent === 'create-volume'
             ? await catalog.createVolume(auth.user, parsed.data)
@@ -74,13 +74,13 @@ export async function action({ context, request }: Route.ActionArgs) {
       }
       case 'create-issue': {
         const parsed = validateForm(issueSchema, input);
-        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
         const issue = await catalog.createIssue(auth.user, parsed.data);
         return done(`Issue ${issue.issue_number} created.`);
       }
       case 'edit-issue': {
         const parsed = validateForm(issueEditSchema, input);
-        if (!parsed.ok) return dashRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
         const issue = await catalog.updateIssue(auth.user, id!, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
       }
@@ -89,12 +89,12 @@ export async function action({ context, request }: Route.ActionArgs) {
         return done(alertStartedMessage(label, recipients));
       }
       default:
-        return dashFail(intent, 400, 'Unknown action.', values);
+        return intentFailed(intent, 400, 'Unknown action.', values);
     }
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return dashRefused(intent, refused, values);
+    return intentRefused(intent, refused, values);
   }
 }
 

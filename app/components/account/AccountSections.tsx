@@ -1,29 +1,18 @@
 import { Form, useNavigation } from 'react-router';
 import { LIMITS } from '../../../common/limits.ts';
 import type { AccountProfile, AccountSession } from '../../../server/accounts/my-account.ts';
+import type { FormResult } from '../../lib/form-result.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { FormAlert, FormStatus } from '../FormAlert.tsx';
 import { TextField } from '../FormField.tsx';
 import { DateText } from '../submission/DateText.tsx';
 
-/** What the account page's action answers: one intent (one form) at a time. */
-export type AccountResult =
-  | { ok: true; intent: string; message: string; at: number }
-  | {
-      ok: false;
-      intent: string;
-      message: string;
-      errors: Record<string, string>;
-      values: Record<string, string>;
-      at: number;
-    };
-
 /** The answer for this form only, with its field errors in the order the fields appear. */
-function resultFor(result: AccountResult | undefined, intent: string) {
+function resultFor(result: FormResult | undefined, intent: string) {
   return result && result.intent === intent ? result : undefined;
 }
 
-function Outcome({ result, order }: { result: AccountResult | undefined; order: readonly string[] }) {
+function Outcome({ result, order }: { result: FormResult | undefined; order: readonly string[] }) {
   if (!result) return null;
   if (result.ok) {
     return (
@@ -45,7 +34,7 @@ function useBusy(intent: string) {
 
 const PROFILE_ORDER = ['fullName', 'institution', 'contactNumber', 'orcid'] as const;
 
-export function ProfileSection({ profile, result }: { profile: AccountProfile; result?: AccountResult }) {
+export function ProfileSection({ profile, result }: { profile: AccountProfile; result?: FormResult }) {
   const mine = resultFor(result, 'profile');
   const refused = mine && !mine.ok ? mine : undefined;
   const value = (name: (typeof PROFILE_ORDER)[number]) =>
@@ -120,7 +109,7 @@ export function ProfileSection({ profile, result }: { profile: AccountProfile; r
   );
 }
 
-export function EmailSection({ profile, result }: { profile: AccountProfile; result?: AccountResult }) {
+export function EmailSection({ profile, result }: { profile: AccountProfile; result?: FormResult }) {
   const mine = resultFor(result, 'email');
   const refused = mine && !mine.ok ? mine : undefined;
   const busy = useBusy('email');
@@ -169,7 +158,7 @@ export function EmailSection({ profile, result }: { profile: AccountProfile; res
   );
 }
 
-export function PasswordSection({ username, result }: { username: string; result?: AccountResult }) {
+export function PasswordSection({ username, result }: { username: string; result?: FormResult }) {
   const mine = resultFor(result, 'password');
   const refused = mine && !mine.ok ? mine : undefined;
   const busy = useBusy('password');
@@ -217,7 +206,7 @@ export function SessionsSection({
   result,
 }: {
   sessions: AccountSession[];
-  result?: AccountResult;
+  result?: FormResult;
 }) {
   const mine =
     result && (result.intent === 'end-session' || result.intent === 'end-others') ? result : undefined;
