@@ -161,6 +161,8 @@ export async function registerPages(
       root: opts.clientDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each text asset (scripts/precompress.ts): sent as they are.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header(

@@ -8,7 +8,7 @@ import type { Role, Status } from '../../common/roles.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { users } from '../accounts/tables.ts';
 import { buildApp } from '../app.ts';
-import { loadProductionBuild } from '../http/ssr.ts';
+import { buildDir, loadProductionBuild } from '../http/ssr.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
@@ -120,7 +120,15 @@ export async function createTestContext(
   await seed(services, { demo: opts.demo ?? false });
   const app = await buildApp(services, {
     checkResponses: true,
-    ...(opts.pages ? { pages: { build: await loadProductionBuild(), mode: 'production' as const } } : {}),
+    ...(opts.pages
+      ? {
+          pages: {
+            build: await loadProductionBuild(),
+            mode: 'production' as const,
+            clientDir: path.join(buildDir, 'client'),
+          },
+        }
+      : {}),
   });
   await app.ready();
 
