@@ -14,6 +14,18 @@ import { articleAuthors, articles, issues, volumes } from './tables.ts';
 
 type ArticleRow = typeof articles.$inferSelect;
 
+/** Items by a key, each list in the items' order. */
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = out.get(k);
+    if (list) list.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
+}
+
 export class CatalogService {
   constructor(
     private readonly db: Db,
@@ -28,37 +40,40 @@ export class CatalogService {
 
   // ---- Reading -------------------------------------------------------------------------------------
 
-  /** Articles with their issue, volume and authors, in reading order; four queries whatever the count. */
+  /**
+   * Articles with their issue, volume and authors, in the order given: two queries whatever the count (the
+   * issues with their volumes, and the authors), run together; authors grouped in one pass.
+   */
   private async hydrate(rows: ArticleRow[]): Promise<PublicArticle[]> {
     if (!rows.length) return [];
-    const issueIds = [...new Set(rows.map((r) => r.issueId))];
-    const issueRows = await this.db.select().from(issues).where(inArray(issues.id, issueIds));
-    const volumeRows = await this.db
-      .select()
-      .from(volumes)
-      .where(inArray(volumes.id, [...new Set(issueRows.map((i) => i.volumeId))]));
-    const authorRows = await this.db
+    const [placeRows, authorRows] = await Promise.all([
+      this.places([...new Set(rows.map((r) => r.issueId))]),
+      this.authorsOf(rows.map((r) => r.id)),
+    ]);
+    const placeOf = new Map(placeRows.map((p) => [p.issue.id, p]));
+    return rows.map((a) => {
+      const { issue, volume } = placeOf.get(a.issueId)!;
+      return presentArticle(a, issue, volume, authorRows.get(a.id) ?? [], this.deps.baseUrl);
+    });
+  }
+
+  /** Issues with their volumes. */
+  private places(issueIds: number[]) {
+    return this.db
+      .select({ issue: issues, volume: volumes })
+      .from(issues)
+      .innerJoin(volumes, eq(volumes.id, issues.volumeId))
+      .where(inArray(issues.id, issueIds));
+  }
+
+  /** Each article's authors in order, by article id. */
+  private async authorsOf(articleIds: number[]) {
+    const rows = await this.db
       .select()
       .from(articleAuthors)
-      .where(
-        inArray(
-          articleAuthors.articleId,
-          rows.map((r) => r.id),
-        ),
-      )
+      .where(inArray(articleAuthors.articleId, articleIds))
       .orderBy(asc(articleAuthors.articleId), asc(articleAuthors.position));
-    const issueById = new Map(issueRows.map((i) => [i.id, i]));
-    const volumeById = new Map(volumeRows.map((v) => [v.id, v]));
-    return rows.map((a) => {
-      const issue = issueById.get(a.issueId)!;
-      return presentArticle(
-        a,
-        issue,
-        volumeById.get(issue.volumeId)!,
-        authorRows.filter((x) => x.articleId === a.id),
-        this.deps.baseUrl,
-      );
-    });
+    return groupBy(rows, (row) => row.articleId);
   }
 
   /** Volumes, newest first, each with its issues and their published articles. */
@@ -73,11 +88,11 @@ export class CatalogService {
         .orderBy(asc(articles.firstPage), asc(articles.id)),
     ]);
     const hydrated = await this.hydrate(articleRows);
+    const articlesOf = groupBy(hydrated, (a) => a.issue_id);
+    const issuesOf = groupBy(issueRows, (i) => i.volumeId);
     return volumeRows.map((v) => ({
       ...presentVolume(v),
-      issues: issueRows
-        .filter((i) => i.volumeId === v.id)
-        .map((i) => ({ ...presentIssue(i), articles: hydrated.filter((a) => a.issue_id === i.id) })),
+      issues: (issuesOf.get(v.id) ?? []).map((i) => ({ ...presentIssue(i), articles: articlesOf.get(i.id) ?? [] })),
     }));
   }
 
@@ -96,11 +111,10 @@ export class CatalogService {
         .groupBy(articles.issueId),
     ]);
     const countByIssue = new Map(counts.map((c) => [c.issueId, Number(c.n)]));
+    const issuesOf = groupBy(issueRows, (i) => i.volumeId);
     return volumeRows.map((v) => ({
       ...presentVolume(v),
-      issues: issueRows
-        .filter((i) => i.volumeId === v.id)
-        .map((i) => ({ ...presentIssue(i), article_count: countByIssue.get(i.id) ?? 0 })),
+      issues: (issuesOf.get(v.id) ?? []).map((i) => ({ ...presentIssue(i), article_count: countByIssue.get(i.id) ?? 0 })),
     }));
   }
 
@@ -116,10 +130,19 @@ export class CatalogService {
 
   /** One article as readers see it; unpublished articles only for `includeUnpublished` (editors). */
   async article(id: number, opts: { includeUnpublished?: boolean } = {}): Promise<PublicArticle> {
-    const [row] = await this.db.select().from(articles).where(eq(articles.id, id));
-    if (!row || (row.status !== 'published' && !opts.includeUnpublished))
+    // The article with its issue and volume, and its authors: two queries, together.
+    const [[found], authors] = await Promise.all([
+      this.db
+        .select({ article: articles, issue: issues, volume: volumes })
+        .from(articles)
+        .innerJoin(issues, eq(issues.id, articles.issueId))
+        .innerJoin(volumes, eq(volumes.id, issues.volumeId))
+        .where(eq(articles.id, id)),
+      this.authorsOf([id]),
+    ]);
+    if (!found || (found.article.status !== 'published' && !opts.includeUnpublished))
       throw notFound('Article not found.');
-    return (await this.hydrate([row]))[0];
+    return presentArticle(found.article, found.issue, found.volume, authors.get(id) ?? [], this.deps.baseUrl);
   }
 
   async latest(limit = 5): Promise<PublicArticle[]> {
