@@ -138,7 +138,7 @@ export function createServices(
     content: new ContentService(settings, { db, audit }),
     similarity,
     citations: new CitationService(),
-    metrics: new MetricsService(db, { log }),
+    metrics: new MetricsService(db, { log, clock }),
     search: new SearchService(db, { baseUrl }),
     plagiarismLimiter: limiter(config.RATE_LIMIT_PLAGIARISM),
   };

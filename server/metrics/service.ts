@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { Logger } from '../services.ts';
 import { articleUsage, usageClicks } from './tables.ts';
@@ -56,11 +57,11 @@ export class MetricsService {
 
   constructor(
     private readonly db: Db,
-    private readonly opts: { log: Logger; now?: () => Date },
+    private readonly opts: { log: Logger; clock?: Clock },
   ) {}
 
   private now(): Date {
-    return this.opts.now?.() ?? new Date();
+    return (this.opts.clock ?? systemClock).date();
   }
 
   /**
