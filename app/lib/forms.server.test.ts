@@ -193,6 +193,17 @@ describe('readForm', () => {
       expect(read.form.file('submissionFile')).toBeNull();
     });
 
+    it('reads on past an oversized part header without hanging (the parser drops what it does not take)', async () => {
+      // A part header far past what the parser keeps (80 KB), sent in chunks while writes wait to drain.
+      const head = encode(`--zz\r\nContent-Disposition: form-data; name="a"\r\nX-Long: ${'a'.repeat(400_000)}\r\n\r\nx\r\n--zz--\r\n`);
+      const chunks = function* () {
+        for (let i = 0; i < head.length; i += 8192) yield head.subarray(i, i + 8192);
+      };
+      const read = await readForm(streamed({ 'content-type': 'multipart/form-data; boundary=zz' }, chunks()), options);
+      expect(read.ok).toBe(true);
+      expect(read.form.text('a')).toBe('x');
+    });
+
     it('refuses a body cut off in the middle with 400', async () => {
       const form = new FormData();
       fields(form);

@@ -191,7 +191,7 @@ export async function readFormBody(
         stop = true;
         break;
       }
-      if (!parser.write(next.value)) await new Promise<void>((resolve) => parser.once('drain', resolve));
+      if (!parser.write(next.value)) await drained(parser);
     }
   } catch {
     throw badRequest(MALFORMED);
@@ -213,6 +213,21 @@ export async function readFormBody(
   if (result.refused) return result;
   if (failure) throw failure;
   return result;
+}
+
+/** Until a writable can take more, or has failed or closed (then no 'drain' would ever come). */
+function drained(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('error', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('error', done);
+    stream.on('close', done);
+  });
 }
 
 /**
