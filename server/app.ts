@@ -27,6 +27,15 @@ export interface PagesOptions {
 }
 
 /**
+ * PostgreSQL's "insufficient resources" class (53: disk full, out of memory, too many connections), a server
+ * starting up or shutting down (57P03), or a connection that cannot be made.
+ */
+function isDatabaseUnavailable(error: unknown): boolean {
+  const code = String((error as { code?: unknown })?.code ?? '');
+  return /^53\d{3}$/.test(code) || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET';
+}
+
+/**
  * The HTTP application: the JSON API under /api, POST /contact, and (unless `pages` is omitted, as in API
  * tests) every page through React Router.
  */
@@ -70,6 +79,14 @@ export async function buildApp(
               : (e.message ?? 'Bad request.');
       return reply.code(e.statusCode).send({ message });
     }
+    if (isDatabaseUnavailable(error)) {
+      // The database is out of space, memory or connections, or not reachable: nobody's mistake, try later.
+      request.log.error({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', '30')
+        .send({ message: 'The service is briefly unavailable; please try again in a minute.' });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ message: 'Something went wrong on our side. Please try again later.' });
   });
@@ -96,10 +113,14 @@ export async function buildApp(
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());
 
-  // Unknown API paths answer JSON, not a page.
-  app.all('/api/*', async (request, reply) =>
-    reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}.` }),
-  );
+  // Unknown API paths answer JSON, not a page, whatever body they were sent (it is not read).
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+    scope.all('/api/*', async (request, reply) =>
+      reply.code(404).send({ message: `No API route ${request.method} ${request.url.split('?')[0]}.` }),
+    );
+  });
 
   // OAI-PMH, sitemap, robots.txt and feeds: plain routes, before the pages' catch-all.
   await crawlerRoutes(app, services, opts.discovery);

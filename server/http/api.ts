@@ -180,7 +180,7 @@ export class Api {
 /**
  * The refusals every route of a kind can give, whether or not it names them: invalid input (400), not signed
  * in or not allowed (401/403; a cookie-authenticated write from another site is 403 too), a body that is too
- * large or of the wrong type (413/415), an upload the file store cannot keep (503). A route's own entries
+ * large or of the wrong type (413/415), a database or file store that cannot take more (503). A route's own entries
  * (with its own words) take precedence.
  */
 function impliedResponses(def: AnyRoute): AnyRoute['responses'] {
@@ -199,7 +199,12 @@ function impliedResponses(def: AnyRoute): AnyRoute['responses'] {
     implied[413] = refusal('The request body is too large');
     implied[415] = refusal(def.multipart ? 'Not sent as multipart/form-data' : 'Not sent as JSON');
   }
-  if (def.multipart) implied[503] = refusal('The server could not store the file; please try again later.');
+  // Any route may meet a database out of space or connections (server/app.ts); uploads a full file store too.
+  implied[503] = refusal(
+    def.multipart
+      ? 'The server could not store the file, or the database is briefly unavailable: try again later'
+      : 'The database is briefly unavailable: try again in a minute (Retry-After)',
+  );
   return implied;
 }
 

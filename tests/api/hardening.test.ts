@@ -89,6 +89,23 @@ describe('ids and numbers', () => {
   });
 });
 
+describe('a database that cannot take more', () => {
+  it('answers 503 with Retry-After, not a bare 500, when PostgreSQL reports it is out of space', async () => {
+    const send = t.services.contact.send.bind(t.services.contact);
+    t.services.contact.send = async () => {
+      throw Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' });
+    };
+    try {
+      const res = await json('POST', '/contact', '{"name":"Ada","email":"ada@example.org","message":"Hello"}');
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json().message).toMatch(/try again/);
+    } finally {
+      t.services.contact.send = send;
+    }
+  });
+});
+
 describe('bodies that are not what the route takes', () => {
   it.each([
     ['text/plain', 'x'],
@@ -98,6 +115,14 @@ describe('bodies that are not what the route takes', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': type }, payload: body });
     expect(res.statusCode).toBe(415);
     expect(res.json().message).toMatch(/JSON/);
+  });
+
+  it('an unknown API path is 404 whatever the body', async () => {
+    for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'application/json']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/nothing/here', headers: { 'content-type': type }, payload: 'a=1' });
+      expect(res.statusCode, type).toBe(404);
+      expect(res.json().message).toBe('No API route POST /api/nothing/here.');
+    }
   });
 
   it('a multipart type without a boundary: 400, not 500', async () => {
