@@ -2,7 +2,7 @@ import { data } from 'react-router';
 import type { ZodType, z } from 'zod';
 import { UNSTORABLE_TEXT, isStorableText, validate } from '../../common/validate.ts';
 import { CROSS_SITE } from '../../server/http/auth.ts';
-import { type FormBodyLimits, type FormFile, NOT_A_FORM, readFormBody } from '../../server/http/form-body.ts';
+import { type FormBodyLimits, type FormFile, readFormBody } from '../../server/http/form-body.ts';
 import { isCrossSite } from './session.server.ts';
 
 /**
@@ -98,7 +98,7 @@ export async function readForm(request: Request, opts: ReadFormOptions = {}): Pr
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return { ok: false, refusal: refused.status === 415 ? refusal(415, NOT_A_FORM) : refused, form: empty };
+    return { ok: false, refusal: refused, form: empty };
   }
   const form = new PostedForm(body.fields, body.files);
   if (body.refused) return { ok: false, refusal: refusal(body.refused.status, body.refused.message), form };

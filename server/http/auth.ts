@@ -78,16 +78,20 @@ const cache = new WeakMap<FastifyRequest, Promise<AuthContext | null>>();
 export function requestAuth(accounts: AccountsService, request: FastifyRequest): Promise<AuthContext | null> {
   let found = cache.get(request);
   if (!found) {
-    found = authenticate(
-      accounts,
-      credentialSource(request.method, (name) => headerValue(request, name), true),
-    );
+    found = authenticate(accounts, fastifyCredentials(request, true));
     cache.set(request, found);
   }
   return found;
 }
 
-function headerValue(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
+/** `credentialSource` of a Fastify request (a repeated header counts by its first value). */
+export function fastifyCredentials(request: FastifyRequest, withBearer: boolean): CredentialSource {
+  return credentialSource(
+    request.method,
+    (name) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    withBearer,
+  );
 }

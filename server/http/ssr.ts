@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
-import { authenticate, credentialSource } from './auth.ts';
+import { authenticate, fastifyCredentials } from './auth.ts';
 import { isSecure } from './context.ts';
 import { HttpError } from './errors.ts';
 import { pullStream } from './form-body.ts';
@@ -31,17 +31,7 @@ export async function webContext(services: Services, request: FastifyRequest): P
   let auth = null;
   try {
     // Pages use the cookie only.
-    auth = await authenticate(
-      services.accounts,
-      credentialSource(
-        request.method,
-        (name) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value[0] : value;
-        },
-        false,
-      ),
-    );
+    auth = await authenticate(services.accounts, fastifyCredentials(request, false));
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     // A cross-site write to a page runs as if signed out.
