@@ -196,6 +196,18 @@ export async function multipart(
   };
 }
 
+/** Posts a multipart body (built as `multipart` builds it) through `app.inject`. */
+export async function postMultipart(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string>,
+  fields: Record<string, string>,
+  files: Record<string, { name: string; data: Buffer; type?: string }> = {},
+) {
+  const body = await multipart(fields, files);
+  return app.inject({ method: 'POST', url, headers: { ...headers, ...body.headers }, payload: body.payload });
+}
+
 export const fixturesDir = path.resolve('tests/fixtures/manuscripts');
 export const fixture = (name: string) => readFileSync(path.join(fixturesDir, name));
 

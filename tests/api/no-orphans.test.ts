@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
 import { submissionEvents, submissionFiles, submissions } from '../../server/submissions/tables.ts';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture, multipart, postMultipart } from '../../server/testing/harness.ts';
 
 /**
  * Issue 4: "no submission, file or message can be lost: a refused or interrupted upload leaves no row and no
@@ -57,20 +57,12 @@ async function failingAfterStore(request: () => Promise<{ statusCode: number }>)
   expect(await counts()).toEqual(before);
 }
 
-const post = async (
+const post = (
   url: string,
   headers: Record<string, string>,
   fields: Record<string, string>,
   files: Record<string, { name: string; data: Buffer }>,
-) => {
-  const body = await multipart(fields, files);
-  return t.app.inject({
-    method: 'POST',
-    url,
-    headers: { ...headers, ...body.headers },
-    payload: body.payload,
-  });
-};
+) => postMultipart(t.app, url, headers, fields, files);
 
 const manuscriptFields = (title: string) => ({
   title,

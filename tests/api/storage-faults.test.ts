@@ -5,7 +5,7 @@ import { LocalBlobStore, STORAGE_UNAVAILABLE_MESSAGE } from '../../server/files/
 import { storedFiles } from '../../server/files/tables.ts';
 import { submissionFiles, submissions } from '../../server/submissions/tables.ts';
 import { faultyFs } from '../../server/testing/faulty-fs.ts';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture, multipart, postMultipart } from '../../server/testing/harness.ts';
 
 /**
  * Issue 12, item 9: a full disk or an unwritable files/ folder answers 503 with one message (not a bare
@@ -40,20 +40,12 @@ async function state() {
   };
 }
 
-const post = async (
+const post = (
   url: string,
   headers: Record<string, string>,
   fields: Record<string, string>,
   files: Record<string, { name: string; data: Buffer }>,
-) => {
-  const body = await multipart(fields, files);
-  return t.app.inject({
-    method: 'POST',
-    url,
-    headers: { ...headers, ...body.headers },
-    payload: body.payload,
-  });
-};
+) => postMultipart(t.app, url, headers, fields, files);
 
 const submit = () =>
   post(
