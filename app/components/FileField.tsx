@@ -1,7 +1,7 @@
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
 import { type FileRule, fileProblem, formatBytes } from '../../common/upload-rules.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
-import { FieldError, FieldMark, describedBy, errorIdOf, fieldId, hintIdOf } from './FormField.tsx';
+import { Field, describedBy, fieldId } from './FormField.tsx';
 
 export interface FileFieldProps {
   rule: FileRule<string>;
@@ -60,8 +60,6 @@ export function FileField({
   };
 
   const id = givenId ?? fieldId(rule.field);
-  const hintId = hint ? hintIdOf(id) : undefined;
-  const errorId = error ? errorIdOf(id) : undefined;
   const reminderId = reminder && !file ? `${id}-reminder` : undefined;
   const chosenId = file ? `${id}-chosen` : undefined;
 
@@ -119,60 +117,64 @@ export function FileField({
     : {};
 
   return (
-    <div className={['field', 'file-field', error ? 'field--invalid' : ''].filter(Boolean).join(' ')}>
-      <label htmlFor={id} className="field__label">
-        {label}
-        <FieldMark marks={marks} required={required} />
-      </label>
-      {hint ? (
-        <p id={hintId} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <div aria-live="polite">{error ? <FieldError id={errorId!} message={error} /> : null}</div>
-      <div
-        className={['dropzone', dragging ? 'dropzone--active' : '', file ? 'dropzone--filled' : '']
-          .filter(Boolean)
-          .join(' ')}
-        {...dropHandlers}
-      >
-        {hydrated ? (
-          <p className="dropzone__text" aria-hidden="true">
-            {dragging ? 'Drop the file to choose it' : 'Drag and drop the file here, or choose it:'}
-          </p>
-        ) : null}
-        <input
-          ref={inputRef}
-          type="file"
-          id={id}
-          name={rule.field}
-          accept={rule.acceptAttr}
-          className="file-input"
-          disabled={disabled}
-          required={required}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy(hintId, errorId, reminderId, chosenId)}
-          onChange={(e) => void take(e.currentTarget.files?.[0] ?? null)}
-        />
-      </div>
-      <div aria-live="polite">
-        {file ? (
-          <p id={chosenId} className="file-chosen">
-            <span>
-              Chosen: <strong className="file-chosen__name">{file.name}</strong>{' '}
-              <span className="file-chosen__size">({formatBytes(file.size)})</span>
-            </span>
-            <button type="button" className="link-button" onClick={clear} disabled={disabled}>
-              Remove<span className="visually-hidden"> {file.name}</span>
-            </button>
-          </p>
-        ) : null}
-      </div>
-      {reminderId ? (
-        <p id={reminderId} className="field__hint file-field__reminder">
-          {reminder}
-        </p>
-      ) : null}
-    </div>
+    <Field
+      name={rule.field}
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      marks={marks}
+      required={required}
+      fieldClassName="file-field"
+      liveError
+    >
+      {(ids) => (
+        <>
+          <div
+            className={['dropzone', dragging ? 'dropzone--active' : '', file ? 'dropzone--filled' : '']
+              .filter(Boolean)
+              .join(' ')}
+            {...dropHandlers}
+          >
+            {hydrated ? (
+              <p className="dropzone__text" aria-hidden="true">
+                {dragging ? 'Drop the file to choose it' : 'Drag and drop the file here, or choose it:'}
+              </p>
+            ) : null}
+            <input
+              ref={inputRef}
+              type="file"
+              id={ids.id}
+              name={rule.field}
+              accept={rule.acceptAttr}
+              className="file-input"
+              disabled={disabled}
+              required={required}
+              aria-invalid={ids.invalid}
+              aria-describedby={describedBy(ids.describedBy, reminderId, chosenId)}
+              onChange={(e) => void take(e.currentTarget.files?.[0] ?? null)}
+            />
+          </div>
+          <div aria-live="polite">
+            {file ? (
+              <p id={chosenId} className="file-chosen">
+                <span>
+                  Chosen: <strong className="file-chosen__name">{file.name}</strong>{' '}
+                  <span className="file-chosen__size">({formatBytes(file.size)})</span>
+                </span>
+                <button type="button" className="link-button" onClick={clear} disabled={disabled}>
+                  Remove<span className="visually-hidden"> {file.name}</span>
+                </button>
+              </p>
+            ) : null}
+          </div>
+          {reminderId ? (
+            <p id={reminderId} className="field__hint file-field__reminder">
+              {reminder}
+            </p>
+          ) : null}
+        </>
+      )}
+    </Field>
   );
 }

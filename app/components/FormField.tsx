@@ -66,13 +66,18 @@ export function FieldError({ id, message }: { id: string; message: string }) {
 }
 
 /** What every control of the kit gets: its id, what describes it, and whether it is invalid. */
-interface ControlIds {
+export interface ControlIds {
   id: string;
   describedBy?: string;
   invalid?: true;
 }
 
-function Field({
+/**
+ * The frame every field of the kit shares: label with its mark, hint, error, then the control, which gets
+ * the ids it must point at. `liveError` announces an error that appears without a page load (a file refused
+ * as it is chosen).
+ */
+export function Field({
   name,
   id: givenId,
   label,
@@ -81,11 +86,13 @@ function Field({
   marks,
   required,
   fieldClassName,
+  liveError,
   children,
-}: FieldProps & { required?: boolean; children: (ids: ControlIds) => ReactNode }) {
+}: FieldProps & { required?: boolean; liveError?: boolean; children: (ids: ControlIds) => ReactNode }) {
   const id = givenId ?? fieldId(name);
   const hintId = hint ? hintIdOf(id) : undefined;
   const errorId = error ? errorIdOf(id) : undefined;
+  const errorText = error ? <FieldError id={errorId!} message={error} /> : null;
   return (
     <div className={classes('field', error && 'field--invalid', fieldClassName)}>
       <label htmlFor={id} className="field__label">
@@ -97,7 +104,7 @@ function Field({
           {hint}
         </p>
       ) : null}
-      {error ? <FieldError id={errorId!} message={error} /> : null}
+      {liveError ? <div aria-live="polite">{errorText}</div> : errorText}
       {children({ id, describedBy: describedBy(hintId, errorId), invalid: error ? true : undefined })}
     </div>
   );
