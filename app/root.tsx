@@ -7,6 +7,7 @@ import {
   isRouteErrorResponse,
   useRouteLoaderData,
 } from 'react-router';
+import { validUntil } from '../server/cache/dependencies.ts';
 import { feedLinks } from '../server/discovery/links.ts';
 import type { Route } from './+types/root';
 import { NotFound } from './components/NotFound.tsx';
@@ -27,6 +28,11 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ context }: Route.LoaderArgs) {
   const journal = await context.services.settings.journal();
   const auth = context.auth;
+  const now = new Date();
+  // A kept page (decision 0018) shows this year until the next one; one kept for a signed-in reader
+  // carries the server's time for the session's expiry, so it is made again after a minute.
+  validUntil(new Date(now.getFullYear() + 1, 0, 1));
+  if (auth) validUntil(now.getTime() + 60_000);
   return {
     journal: {
       name: journal.name,
@@ -43,8 +49,8 @@ export async function loader({ context }: Route.LoaderArgs) {
           expiresAt: auth.expiresAt,
         }
       : null,
-    year: new Date().getFullYear(),
-    serverTime: Date.now(),
+    year: now.getFullYear(),
+    serverTime: now.getTime(),
     // The latest-articles feeds, announced on every page (issue pages add their own, see volumes.tsx).
     feeds: feedLinks(context.services.baseUrl, { journalName: journal.name }),
   };

@@ -110,6 +110,15 @@ export const editorIssuesResponse = z.array(
 );
 export const editorArticlesResponse = z.array(articleResponse);
 
+/** One page of the published articles (GET /api/articles/public/list). */
+export const publicArticlePageResponse = z.object({
+  page: z.number().int().describe('This page, from 1'),
+  size: z.number().int().describe('Articles a page'),
+  total: z.number().int().describe('Published articles in all'),
+  pages: z.number().int().describe('Pages in all'),
+  articles: z.array(articleResponse),
+});
+
 export const pendingUserResponse = z.object({
   id: z.number(),
   username: z.string(),

@@ -9,6 +9,7 @@ import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
 import { openApiRoutes } from './http/openapi.ts';
+import { addCompression } from './http/compression.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
@@ -59,6 +60,8 @@ export async function buildApp(
   });
   // First, so that it covers every route, error and 404 registered after it (pages add theirs in ssr.ts).
   addSecurityHeaders(app, services);
+  // Text answers go out compressed when the client takes it (pages: in ssr.ts; kept answers: compressed once).
+  addCompression(app);
 
   app.setErrorHandler((error: unknown, request, reply) => {
     // A body left unread (an upload refused part-way) is not drained to keep the connection: it closes.
@@ -97,7 +100,7 @@ export async function buildApp(
   // its limits, as they stream in.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
-  const api = new Api(app, (request) => requestAuth(services.accounts, request), opts.checkResponses);
+  const api = new Api(app, (request) => requestAuth(services.accounts, request), opts.checkResponses, services.cache);
   accountRoutes(api, services);
   catalogRoutes(api, services);
   searchRoutes(api, services);

@@ -113,6 +113,8 @@ export const configSchema = z.object({
   MAX_MANUSCRIPT_SIZE: size('20MB'),
   MAX_ADDITIONAL_SIZE: size('50MB'),
   MAX_ARTICLE_PDF_SIZE: size('30MB'),
+  /** Memory for cached pages and public JSON (decision 0018); 0 turns the cache off. */
+  PAGE_CACHE_SIZE: size('64MB'),
   RATE_LIMIT_LOGIN: rate('10/15m'),
   RATE_LIMIT_LOGIN_USER: rate('5/15m'),
   RATE_LIMIT_REGISTER: rate('5/1h'),

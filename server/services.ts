@@ -6,6 +6,7 @@ import { PasswordResetService } from './accounts/password-reset.ts';
 import { PendingDigest } from './accounts/pending-digest.ts';
 import { AccountsService } from './accounts/service.ts';
 import { AuditService } from './audit/service.ts';
+import { ResponseCache } from './cache/response-cache.ts';
 import { CitationService } from './catalog/citation.ts';
 import { CatalogService } from './catalog/service.ts';
 import { type Config, publicUrl } from './config.ts';
@@ -74,15 +75,19 @@ export function createServices(
     throttle,
     limits: { register: limiter(config.RATE_LIMIT_REGISTER) },
   });
+  // Rendered pages and public JSON, dropped when what they show changes (decision 0018).
+  const cache = new ResponseCache({ clock, maxBytes: config.PAGE_CACHE_SIZE, maxAgeMs: 10 * 60_000 });
   const similarity = new SimilarityService(db, {
     files,
     log,
+    cache,
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
-  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity });
+  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, cache });
   return {
     config,
     clock,
+    cache,
     database,
     db,
     log,
@@ -135,7 +140,7 @@ export function createServices(
       publicUrl: baseUrl,
       log,
     }),
-    content: new ContentService(settings, { db, audit }),
+    content: new ContentService(settings, { db, audit, cache }),
     similarity,
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),

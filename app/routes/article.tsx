@@ -16,7 +16,11 @@ import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import { issueHref, notFound, parseId } from '../lib/route-params.ts';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/article';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = readerLinks;
 

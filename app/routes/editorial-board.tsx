@@ -1,7 +1,11 @@
 import { Link } from 'react-router';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { contentLinks, contentMeta } from '../lib/content-page.ts';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/editorial-board';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = contentLinks;
 

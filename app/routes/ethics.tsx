@@ -2,7 +2,11 @@ import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { Markdown } from '../components/Markdown.tsx';
 import { contentLinks, contentMeta } from '../lib/content-page.ts';
 import { loadContentPage } from '../lib/content-page.server.ts';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/ethics';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = contentLinks;
 

@@ -1,6 +1,10 @@
 import { Link } from 'react-router';
 import { WithJournalMenu } from '../components/JournalMenu.tsx';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/home';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { settings, catalog, baseUrl } = context.services;

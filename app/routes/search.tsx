@@ -8,7 +8,11 @@ import { type SearchHit, SearchResult } from '../components/SearchResult.tsx';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import searchCss from '../styles/search.css?url';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/search';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = () => [...readerLinks(), { rel: 'stylesheet', href: searchCss }];
 

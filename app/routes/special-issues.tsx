@@ -3,7 +3,11 @@ import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { ProposeSpecialIssue, SpecialIssuesTable } from '../components/SpecialIssuesTable.tsx';
 import { contentLinks, contentMeta } from '../lib/content-page.ts';
 import { loadSpecialIssues } from '../lib/special-issues.server.ts';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/special-issues';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = contentLinks;
 

@@ -9,7 +9,11 @@ import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import { issueHref, notFound } from '../lib/route-params.ts';
+import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/volumes';
+
+/** The same for every signed-out reader: kept and shared (decision 0018). */
+export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = readerLinks;
 

@@ -8,6 +8,7 @@ import {
   issueResponse,
   messageResponse,
   paperResponse,
+  publicArticlePageResponse,
   publicTreeResponse,
   volumeResponse,
 } from '../../common/api.ts';
@@ -33,6 +34,12 @@ export const articleStatusSchema = z.object({
 });
 
 export const issueEditSchema = issueSchema.pick({ title: true, description: true });
+
+/** The page of GET /api/articles/public/list: `page` from 1, `size` 1 to 100 (50 unless given). */
+export const publicListQuery = z.object({
+  page: countField('Page', 1, 1_000_000, 1),
+  size: countField('Size', 1, 100, 50),
+});
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
@@ -66,9 +73,35 @@ export function catalogRoutes(api: Api, services: Services) {
     path: '/api/articles/public/articles',
     tag: 'Articles',
     summary: 'Every volume, newest first, with its issues and their published articles',
+    description:
+      'The whole archive in one answer (kept by the server and sent compressed, with an ETag: a client that sends it back in If-None-Match gets 304 until something changes). For an archive too large to take at once, GET /api/articles/public/list gives the published articles a page at a time.',
     auth: 'none',
+    cache: 'public',
     responses: { 200: { description: 'Volumes', schema: publicTreeResponse } },
     handler: () => catalog.publicTree(),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/public/list',
+    tag: 'Articles',
+    summary: 'The published articles a page at a time, newest first',
+    description:
+      'The paginated variant of GET /api/articles/public/articles: each article as GET /api/articles/public/article/{id} gives it (volume, issue, authors, PDF link), newest publication first. A page past the last one is empty.',
+    auth: 'none',
+    cache: 'public',
+    query: publicListQuery,
+    responses: { 200: { description: 'One page of articles', schema: publicArticlePageResponse } },
+    handler: async ({ query }) => {
+      const found = await catalog.publishedPage({ limit: query.size, offset: (query.page - 1) * query.size });
+      return {
+        page: query.page,
+        size: query.size,
+        total: found.total,
+        pages: Math.ceil(found.total / query.size),
+        articles: found.articles,
+      };
+    },
   });
 
   api.route({
@@ -77,6 +110,7 @@ export function catalogRoutes(api: Api, services: Services) {
     tag: 'Articles',
     summary: 'One published article with its volume, issue, authors and PDF link',
     auth: 'none',
+    cache: 'public',
     params: idParamSchema,
     responses: {
       200: { description: 'The article', schema: articleResponse },
@@ -138,6 +172,7 @@ export function catalogRoutes(api: Api, services: Services) {
     tag: 'Articles',
     summary: 'Published papers, newest first, with the path to download each',
     auth: 'none',
+    cache: 'public',
     responses: { 200: { description: 'Papers', schema: z.array(paperResponse) } },
     handler: () => catalog.papers(),
   });

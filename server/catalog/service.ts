@@ -1,3 +1,5 @@
+import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueTag, volumeTag } from '../cache/dependencies.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
@@ -35,8 +37,15 @@ export class CatalogService {
       baseUrl: string;
       /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
       similarity?: Pick<SimilarityService, 'afterCommit' | 'articleVisibility'>;
+      /** Cached pages and answers: told after commit what changed (decision 0018). */
+      cache?: Pick<ResponseCache, 'invalidate'>;
     },
   ) {}
+
+  /** After a committed change: drops the cached answers that show it (every list of articles too). */
+  private changed(...tags: string[]) {
+    this.deps.cache?.invalidate([CATALOG, ...tags]);
+  }
 
   // ---- Reading -------------------------------------------------------------------------------------
 
@@ -78,6 +87,7 @@ export class CatalogService {
 
   /** Volumes, newest first, each with its issues and their published articles. */
   async publicTree() {
+    dependsOn(CATALOG, CATALOG_INDEX);
     const [volumeRows, issueRows, articleRows] = await Promise.all([
       this.db.select().from(volumes).orderBy(desc(volumes.volumeNumber)),
       this.db.select().from(issues).orderBy(asc(issues.issueNumber)),
@@ -92,7 +102,10 @@ export class CatalogService {
     const issuesOf = groupBy(issueRows, (i) => i.volumeId);
     return volumeRows.map((v) => ({
       ...presentVolume(v),
-      issues: (issuesOf.get(v.id) ?? []).map((i) => ({ ...presentIssue(i), articles: articlesOf.get(i.id) ?? [] })),
+      issues: (issuesOf.get(v.id) ?? []).map((i) => ({
+        ...presentIssue(i),
+        articles: articlesOf.get(i.id) ?? [],
+      })),
     }));
   }
 
@@ -101,6 +114,7 @@ export class CatalogService {
    * many published articles each holds. Three queries, however large the archive.
    */
   async browseIndex() {
+    dependsOn(CATALOG_INDEX);
     const [volumeRows, issueRows, counts] = await Promise.all([
       this.db.select().from(volumes).orderBy(desc(volumes.volumeNumber)),
       this.db.select().from(issues).orderBy(asc(issues.issueNumber)),
@@ -114,12 +128,16 @@ export class CatalogService {
     const issuesOf = groupBy(issueRows, (i) => i.volumeId);
     return volumeRows.map((v) => ({
       ...presentVolume(v),
-      issues: (issuesOf.get(v.id) ?? []).map((i) => ({ ...presentIssue(i), article_count: countByIssue.get(i.id) ?? 0 })),
+      issues: (issuesOf.get(v.id) ?? []).map((i) => ({
+        ...presentIssue(i),
+        article_count: countByIssue.get(i.id) ?? 0,
+      })),
     }));
   }
 
   /** One issue's published articles, in page order. */
   async issueArticles(issueId: number): Promise<PublicArticle[]> {
+    dependsOn(issueTag(issueId));
     const rows = await this.db
       .select()
       .from(articles)
@@ -140,12 +158,35 @@ export class CatalogService {
         .where(eq(articles.id, id)),
       this.authorsOf([id]),
     ]);
+    // A page that shows the article goes when it, its issue or its volume changes.
+    if (found) dependsOn(articleTag(id), issueTag(found.issue.id), volumeTag(found.volume.id));
     if (!found || (found.article.status !== 'published' && !opts.includeUnpublished))
       throw notFound('Article not found.');
     return presentArticle(found.article, found.issue, found.volume, authors.get(id) ?? [], this.deps.baseUrl);
   }
 
+  /**
+   * One page of the published articles, newest first (by publication date, then id): the paginated variant
+   * of the public tree, for clients that cannot take the whole archive at once.
+   */
+  async publishedPage(page: { limit: number; offset: number }): Promise<{ articles: PublicArticle[]; total: number }> {
+    dependsOn(CATALOG);
+    const published = eq(articles.status, 'published');
+    const [rows, [{ total }]] = await Promise.all([
+      this.db
+        .select()
+        .from(articles)
+        .where(published)
+        .orderBy(desc(articles.publicationDate), desc(articles.id))
+        .limit(page.limit)
+        .offset(page.offset),
+      this.db.select({ total: count() }).from(articles).where(published),
+    ]);
+    return { articles: await this.hydrate(rows), total: Number(total) };
+  }
+
   async latest(limit = 5): Promise<PublicArticle[]> {
+    dependsOn(CATALOG);
     const rows = await this.db
       .select()
       .from(articles)
@@ -156,6 +197,7 @@ export class CatalogService {
   }
 
   async papers() {
+    dependsOn(CATALOG);
     return this.db
       .select({ id: articles.id, title: articles.title })
       .from(articles)
@@ -226,7 +268,7 @@ export class CatalogService {
 
   async createVolume(actor: SessionUser, input: VolumeInput) {
     try {
-      return await this.db.transaction(async (tx) => {
+      const created = await this.db.transaction(async (tx) => {
         const [row] = await tx
           .insert(volumes)
           .values({ title: input.title, volumeNumber: input.volume_number, year: input.year })
@@ -240,6 +282,8 @@ export class CatalogService {
         );
         return presentVolume(row);
       });
+      this.changed(CATALOG_INDEX, volumeTag(created.id));
+      return created;
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw conflict(`Volume ${input.volume_number} already exists.`, {
@@ -257,7 +301,7 @@ export class CatalogService {
       throw badRequest('That volume does not exist.', { volume_id: 'That volume does not exist.' });
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.db.transaction(async (tx) => {
+        const created = await this.db.transaction(async (tx) => {
           const [{ next }] = await tx
             .select({ next: sql<number>`coalesce(max(${issues.issueNumber}), 0)::int + 1` })
             .from(issues)
@@ -280,6 +324,8 @@ export class CatalogService {
           );
           return presentIssue(row);
         });
+        this.changed(CATALOG_INDEX, issueTag(created.id));
+        return created;
       } catch (err) {
         // Two editors adding an issue at once: the unique (volume, number) pair sends one round again.
         if (isUniqueViolation(err) && attempt < 3) continue;
@@ -291,7 +337,7 @@ export class CatalogService {
   /** Changes a volume's title, number and year; 404 when it does not exist, 409 when the number is taken. */
   async updateVolume(actor: SessionUser, id: number, input: VolumeInput) {
     try {
-      return await this.db.transaction(async (tx) => {
+      const updated = await this.db.transaction(async (tx) => {
         const [before] = await tx.select().from(volumes).where(eq(volumes.id, id));
         if (!before) throw notFound('No such volume.');
         const [row] = await tx
@@ -321,6 +367,8 @@ export class CatalogService {
         );
         return presentVolume(row);
       });
+      this.changed(CATALOG_INDEX, volumeTag(id));
+      return updated;
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw conflict(`Volume ${input.volume_number} already exists.`, {
@@ -333,7 +381,7 @@ export class CatalogService {
 
   /** Changes an issue's title and description (its volume and number stay); 404 when it does not exist. */
   async updateIssue(actor: SessionUser, id: number, input: { title: string; description: string }) {
-    return this.db.transaction(async (tx) => {
+    const updated = await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(issues).where(eq(issues.id, id));
       if (!before) throw notFound('No such issue.');
       const [row] = await tx
@@ -354,14 +402,16 @@ export class CatalogService {
       );
       return presentIssue(row);
     });
+    this.changed(CATALOG_INDEX, issueTag(id));
+    return updated;
   }
 
   /** Unpublishes (hidden from readers, kept for editors) or republishes an article; 404 when it does not exist. */
   async setArticleStatus(actor: SessionUser, id: number, status: 'published' | 'unpublished') {
-    await this.db.transaction(async (tx) => {
+    const issueId = await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(articles).where(eq(articles.id, id));
       if (!before) throw notFound('No such article.');
-      if (before.status === status) return;
+      if (before.status === status) return before.issueId;
       await tx.update(articles).set({ status }).where(eq(articles.id, id));
       await this.deps.audit.record(
         tx,
@@ -370,7 +420,9 @@ export class CatalogService {
         { type: 'article', id },
         { title: before.title, from: before.status, to: status },
       );
+      return before.issueId;
     });
+    this.changed(CATALOG_INDEX, articleTag(id), issueTag(issueId));
     await this.deps.similarity?.articleVisibility(id, status === 'published');
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
@@ -428,6 +480,8 @@ export class CatalogService {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
+    const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueTag(input.issue_id)] : [];
+    this.changed(articleTag(id), issueTag(before.issueId), ...moved);
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -450,6 +504,7 @@ export class CatalogService {
         },
       );
     });
+    this.changed(articleTag(id), issueTag(before.issueId));
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -482,6 +537,7 @@ export class CatalogService {
       const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) =>
         this.insertArticle(tx, actor, { ...a, file }),
       );
+      this.changed(CATALOG_INDEX, articleTag(id), issueTag(a.issueId));
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {

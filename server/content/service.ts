@@ -24,6 +24,8 @@ import {
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
+import { SITE, contentTag, validUntil } from '../cache/dependencies.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conflict, parseInput } from '../http/errors.ts';
@@ -67,8 +69,13 @@ export interface Download {
 
 /** Whether a call is still open at `now`: it is until the end of its deadline day, in UTC. */
 export function specialIssueStatus(deadline: string, now: Date): SpecialIssueStatus {
+  return now.getTime() < closingTime(deadline) ? 'Open' : 'Closed';
+}
+
+/** When a call closes: the end of its deadline day (UTC), epoch ms. */
+function closingTime(deadline: string): number {
   const [y, m, d] = deadline.split('-').map(Number);
-  return now.getTime() < Date.UTC(y, m - 1, d + 1) ? 'Open' : 'Closed';
+  return Date.UTC(y, m - 1, d + 1);
 }
 
 /**
@@ -84,7 +91,7 @@ export class ContentService {
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly deps?: { db: Db; audit: AuditService },
+    private readonly deps?: { db: Db; audit: AuditService; cache?: Pick<ResponseCache, 'invalidate'> },
   ) {}
 
   /** Markdown as a reader would see it, placeholders filled, without saving it (the editor's preview). */
@@ -147,19 +154,31 @@ export class ContentService {
       await save(tx);
       await audit.record(tx, actor, action, { type: 'content', id: key }, details);
     });
+    // Committed: every cached page that shows it goes (the journal's settings are on every page).
+    this.deps.cache?.invalidate([key === JOURNAL_KEY ? SITE : contentTag(key)]);
   }
 
   async editPage(actor: Actor, slug: PageSlug, markdown: string, base?: string): Promise<void> {
     const text = valid(pageMarkdownSchema, markdown);
-    return this.edit(actor, pageKey(slug), base, 'content.page.update', { slug, characters: text.length }, (tx) =>
-      this.savePage(tx, slug, text),
+    return this.edit(
+      actor,
+      pageKey(slug),
+      base,
+      'content.page.update',
+      { slug, characters: text.length },
+      (tx) => this.savePage(tx, slug, text),
     );
   }
 
   async editEditorialBoard(actor: Actor, board: EditorialBoard, base?: string): Promise<void> {
     const members = valid(editorialBoardSchema, board);
-    return this.edit(actor, EDITORIAL_BOARD_KEY, base, 'content.board.update', { members: members.length }, (tx) =>
-      this.saveEditorialBoard(tx, members),
+    return this.edit(
+      actor,
+      EDITORIAL_BOARD_KEY,
+      base,
+      'content.board.update',
+      { members: members.length },
+      (tx) => this.saveEditorialBoard(tx, members),
     );
   }
 
@@ -179,7 +198,9 @@ export class ContentService {
   async journalSettingsForEdit(): Promise<{ settings: JournalSettingsEdit; version: string }> {
     const journal = await this.settings.journal();
     return {
-      settings: Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]])) as JournalSettingsEdit,
+      settings: Object.fromEntries(
+        JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]]),
+      ) as JournalSettingsEdit,
       version: await this.version(JOURNAL_KEY),
     };
   }
@@ -217,7 +238,11 @@ export class ContentService {
     const members = await this.boardMembers();
     return BOARD_ROLES.map((role) => {
       const inRole = members.filter((m) => m.role === role);
-      return { role, heading: BOARD_ROLE_LABELS[role][inRole.length === 1 ? 'one' : 'many'], members: inRole };
+      return {
+        role,
+        heading: BOARD_ROLE_LABELS[role][inRole.length === 1 ? 'one' : 'many'],
+        members: inRole,
+      };
     }).filter((section) => section.members.length > 0);
   }
 
@@ -228,6 +253,9 @@ export class ContentService {
   /** Every call for papers with its status at `now`, by deadline (earliest first). */
   async specialIssues(now: Date): Promise<SpecialIssueWithStatus[]> {
     const list = specialIssuesSchema.parse((await this.settings.get<unknown>(SPECIAL_ISSUES_KEY)) ?? []);
+    // A cached page of calls holds until the next deadline passes (a call then closes).
+    const closes = list.map((c) => closingTime(c.deadline)).filter((t) => t > now.getTime());
+    if (closes.length) validUntil(Math.min(...closes));
     return list
       .map((issue) => ({ ...issue, status: specialIssueStatus(issue.deadline, now) }))
       .sort((a, b) => a.deadline.localeCompare(b.deadline) || a.title.localeCompare(b.title));
@@ -257,7 +285,10 @@ export class ContentService {
     }));
   }
 
-  private async download(key: string, make: (journal: JournalSettings) => Promise<Download>): Promise<Download> {
+  private async download(
+    key: string,
+    make: (journal: JournalSettings) => Promise<Download>,
+  ): Promise<Download> {
     const journal = await this.settings.journal();
     let cache = this.downloads.get(journal);
     if (!cache) {

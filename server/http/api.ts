@@ -2,7 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { PERMISSIONS, type PermissionName, allows } from '../../common/roles.ts';
 import { messageResponse } from '../../common/api.ts';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import type { AuthContext } from '../accounts/service.ts';
+import { type ResponseCache, type StoredAnswer, bodyOf, etagHeader, matchesEtag } from '../cache/response-cache.ts';
+import { negotiateEncoding } from './compression.ts';
 import { forbidden, parseInput, unauthorized } from './errors.ts';
 
 export type Auth = PermissionName | 'optional' | 'none';
@@ -30,6 +33,11 @@ export interface RouteDef<B extends ZodType, Q extends ZodType, P extends ZodTyp
   multipart?: FileFieldDoc[];
   /** The handler reads and validates the body itself; `body` only documents it. */
   manualBody?: boolean;
+  /**
+   * `public`: a GET whose answer is the same for everyone (auth `none`) and is made only from services that
+   * name what they read: kept compressed with an ETag, dropped when that changes (decision 0018).
+   */
+  cache?: 'public';
   responses: Record<number, { description: string; schema?: ZodType; binary?: string }>;
   handler: (ctx: {
     request: FastifyRequest;
@@ -59,6 +67,8 @@ export class Api {
      * differs, so the schemas that feed the OpenAPI document cannot drift from what the handlers return.
      */
     private readonly checkResponses = false,
+    /** Where `cache: 'public'` answers are kept. */
+    private readonly cache?: ResponseCache,
   ) {}
 
   route<B extends ZodType = ZodType, Q extends ZodType = ZodType, P extends ZodType = ZodType>(
@@ -66,6 +76,8 @@ export class Api {
     /** An encapsulated Fastify scope to register in (e.g. one with other body parsers). */
     on: FastifyInstance = this.app,
   ): void {
+    if (def.cache && (def.method !== 'GET' || def.auth !== 'none'))
+      throw new Error(`${def.method} ${def.path}: only a GET for everyone (auth none) can be kept`);
     def = { ...def, responses: { ...impliedResponses(def as unknown as AnyRoute), ...def.responses } };
     this.routes.push(def as unknown as AnyRoute);
     const url = def.path;
@@ -84,14 +96,19 @@ export class Api {
         const params = parse(def.params, request.params);
         const query = parse(def.query, request.query);
         const body = def.multipart || def.manualBody ? undefined : parse(def.body, request.body);
-        const result = await def.handler({
-          request,
-          reply,
-          auth,
-          body: body as never,
-          query,
-          params,
-        });
+        const run = () => def.handler({ request, reply, auth, body: body as never, query, params });
+        if (def.cache && this.cache?.enabled) {
+          const served = await this.cache.serve(`api ${request.url}`, async () => {
+            const result = await run();
+            if (reply.sent || reply.statusCode !== 200) return { pass: result };
+            const json = Buffer.from(JSON.stringify(result));
+            return { keep: { status: 200, headers: [['content-type', 'application/json; charset=utf-8']], body: json } };
+          });
+          if ('answer' in served) return sendKept(request, reply, served.answer);
+          if (reply.sent) return reply;
+          return served.pass;
+        }
+        const result = await run();
         if (reply.sent) return reply;
         return result;
       },
@@ -183,9 +200,25 @@ export class Api {
  * large or of the wrong type (413/415), a database or file store that cannot take more (503). A route's own entries
  * (with its own words) take precedence.
  */
+/** How long browsers and CDNs may reuse a kept public answer (the server drops its copy on a change). */
+export const PUBLIC_ANSWER_CACHE = 'public, max-age=60, stale-while-revalidate=600';
+
+/** A kept answer: 304 when `If-None-Match` names it, else its bytes in the best encoding the client takes. */
+async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: StoredAnswer) {
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  for (const [key, value] of answer.headers) reply.header(key, value);
+  reply.header('cache-control', PUBLIC_ANSWER_CACHE);
+  reply.header('vary', 'Accept-Encoding');
+  reply.header('etag', etagHeader(answer.etag, encoding));
+  if (matchesEtag(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.code(answer.status).send(await bodyOf(answer, encoding));
+}
+
 function impliedResponses(def: AnyRoute): AnyRoute['responses'] {
   const refusal = (description: string) => ({ description, schema: messageResponse });
   const implied: AnyRoute['responses'] = {};
+  if (def.cache) implied[304] = { description: "Not modified: the ETag sent in If-None-Match is still this answer's" };
   const takesBody = def.method !== 'GET' && def.method !== 'DELETE';
   if (def.params || def.query || takesBody) {
     implied[400] = refusal('Invalid input: the first problem, and each field\'s message in `errors`');
@@ -221,7 +254,11 @@ function responseChecker(def: AnyRoute) {
       const type = String(reply.getHeader('content-type') ?? '');
       if (!type.includes('json')) problem = `${where} with ${type || 'no content type'}, not JSON`;
       else {
-        const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+        const encoding = String(reply.getHeader('content-encoding') ?? '');
+        const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+        const plain =
+          bytes && encoding === 'br' ? brotliDecompressSync(bytes) : bytes && encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+        const text = plain ? plain.toString('utf8') : null;
         if (text !== null) {
           const result = declared.schema.safeParse(JSON.parse(text));
           if (!result.success) {

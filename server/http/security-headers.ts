@@ -68,12 +68,23 @@ export type Nonce = string;
  * The Content-Security-Policy of an HTML page rendered by React Router. Scripts run only with this response's
  * nonce; `'strict-dynamic'` lets those scripts load the route modules and modulepreload links React Router adds
  * after hydration (they carry no nonce). In development Vite's client needs inline styles and its websocket.
+ *
+ * A page kept in the cache (decision 0018) is sent to many readers, so a nonce would no longer be a secret
+ * of one response: its policy allows instead exactly the inline scripts it holds, by their hashes, and the
+ * site's own script files (`'self'`, which also covers the modulepreload links).
  */
-export function pageCsp(nonce: Nonce, mode: 'production' | 'development' = 'production'): string {
+export function pageCsp(
+  scripts: Nonce | { hashes: string[] },
+  mode: 'production' | 'development' = 'production',
+): string {
   const dev = mode === 'development';
+  const scriptSrc =
+    typeof scripts === 'string'
+      ? `script-src 'nonce-${scripts}' 'strict-dynamic'`
+      : `script-src 'self' ${scripts.hashes.join(' ')}`.trimEnd();
   return [
     "default-src 'self'",
-    `script-src 'nonce-${nonce}' 'strict-dynamic'`,
+    scriptSrc,
     dev ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     // Journal pages written in Markdown may show images from other https sites (the sanitiser allows them).
     "img-src 'self' https:",
@@ -84,6 +95,16 @@ export function pageCsp(nonce: Nonce, mode: 'production' | 'development' = 'prod
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** The hashes (`'sha256-…'`) of the inline scripts of an HTML document, in order, each once. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (/\ssrc\s*=/i.test(m[1])) continue;
+    hashes.add(cspHash(m[2]));
+  }
+  return [...hashes];
 }
 
 /** `'sha256-…'` of an inline `<style>` or `<script>` body, for a policy that allows exactly that text. */

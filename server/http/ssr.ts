@@ -2,17 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
+import type { AuthContext } from '../accounts/service.ts';
+import { type StoredAnswer, bodyOf, etagHeader, matchesEtag } from '../cache/response-cache.ts';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
 import { authenticate, fastifyCredentials } from './auth.ts';
 import { isSecure } from './context.ts';
 import { HttpError } from './errors.ts';
+import { compressStream, hasBody, isCompressible, negotiateEncoding, varyOnEncoding } from './compression.ts';
 import { pullStream } from './form-body.ts';
-import { hasCredentials, isAccountPage, securityHeaders } from './security-headers.ts';
+import {
+  hasCredentials,
+  inlineScriptHashes,
+  isAccountPage,
+  pageCsp,
+  securityHeaders,
+} from './security-headers.ts';
 
 export type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
@@ -52,12 +63,16 @@ export async function webContext(services: Services, request: FastifyRequest): P
  * as fast as the action reads it (never buffered ahead), so a body no action reads costs nothing, and a form
  * reader that stops at its size limit has read no more than that.
  */
-export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Request {
+export function toFetchRequest(
+  request: FastifyRequest,
+  signal: AbortSignal,
+  method = request.method,
+): Request {
   const raw = request.raw;
   const headers = new Headers();
   for (let i = 0; i < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i], raw.rawHeaders[i + 1]);
   const url = new URL(raw.url ?? '/', `${request.protocol}://${request.host || 'localhost'}`);
-  const init: RequestInit & { duplex?: 'half' } = { method: request.method, headers, signal };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     init.body = pullStream(raw);
     init.duplex = 'half';
@@ -66,8 +81,9 @@ export function toFetchRequest(request: FastifyRequest, signal: AbortSignal): Re
 }
 
 /**
- * Writes a Fetch `Response` to Node's response, waiting for the socket to drain between chunks. `extra`
- * (lower-case names) replaces the response's own headers of those names.
+ * Writes a Fetch `Response` to Node's response as it streams, compressed when it is text the client may
+ * take compressed (flushed chunk by chunk, so a streamed page still arrives in pieces). `extra` (lower-case
+ * names) replaces the response's own headers of those names.
  */
 async function sendResponse(
   request: FastifyRequest,
@@ -75,29 +91,113 @@ async function sendResponse(
   response: Response,
   extra: Record<string, string> = {},
 ): Promise<void> {
+  const contentType = response.headers.get('content-type');
+  const encoding =
+    response.body &&
+    hasBody(request.method, response.status) &&
+    isCompressible(contentType) &&
+    !response.headers.has('content-encoding')
+      ? negotiateEncoding(request.headers['accept-encoding'])
+      : null;
   const rawHeaders: string[] = [];
-  for (const [key, value] of response.headers) if (!(key in extra)) rawHeaders.push(key, value);
+  for (const [key, value] of response.headers) {
+    if (key in extra || key === 'vary' || (encoding && key === 'content-length')) continue;
+    rawHeaders.push(key, value);
+  }
   for (const [key, value] of Object.entries(extra)) rawHeaders.push(key, value);
+  const vary = response.headers.get('vary');
+  if (isCompressible(contentType)) rawHeaders.push('vary', varyOnEncoding(vary));
+  else if (vary) rawHeaders.push('vary', vary);
+  if (encoding) rawHeaders.push('content-encoding', encoding);
   // A request body left unread (a refused upload) is not drained for keep-alive: the connection ends.
   if (!request.raw.complete && request.method !== 'GET' && request.method !== 'HEAD')
     rawHeaders.push('connection', 'close');
   res.writeHead(response.status, rawHeaders);
-  if (response.body && request.method !== 'HEAD') {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      if (res.destroyed) break;
-      if (!res.write(chunk))
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off('drain', done);
-            res.off('close', done);
-            resolve();
-          };
-          res.on('drain', done);
-          res.on('close', done);
-        });
-    }
+  if (!response.body || request.method === 'HEAD') {
+    // A HEAD answered by rendering the GET: the page's stream is let go.
+    await response.body?.cancel().catch(() => {});
+    res.end();
+    return;
   }
-  res.end();
+  const source = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+  await (encoding ? pipeline(source, compressStream(encoding), res) : pipeline(source, res));
+}
+
+/**
+ * Sends a kept answer (server/cache): 304 when the client's `If-None-Match` names it, else its bytes in the
+ * best encoding the client takes, with a strong ETag for that encoding.
+ */
+async function sendStored(
+  request: FastifyRequest,
+  res: ServerResponse,
+  answer: StoredAnswer,
+  extra: Record<string, string>,
+  vary: string,
+): Promise<void> {
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const headers: string[] = [];
+  for (const [key, value] of answer.headers) if (!(key in extra)) headers.push(key, value);
+  for (const [key, value] of Object.entries(extra)) headers.push(key, value);
+  headers.push('vary', vary, 'etag', etagHeader(answer.etag, encoding));
+  if (matchesEtag(request.headers['if-none-match'], answer.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  const body = await bodyOf(answer, encoding);
+  if (encoding) headers.push('content-encoding', encoding);
+  headers.push('content-length', String(body.length));
+  res.writeHead(answer.status, headers);
+  res.end(request.method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * Which cached copy of a page a request may have: the one for anonymous readers, or one made for this very
+ * session with the account as it is now (its name, role and status are in the key: a change of role makes
+ * another key). A signed-in reader never gets a copy made for anyone else.
+ */
+export function pageCacheKey(url: string, auth: AuthContext | null): string {
+  if (!auth) return `page ${url}`;
+  const { user } = auth;
+  return `session ${JSON.stringify([auth.sessionId, auth.expiresAt, user.id, user.username, user.role, user.status])} ${url}`;
+}
+
+/**
+ * Whether a rendered page may be kept: a 200 HTML page (or its navigation data) whose route says it is the
+ * same for everyone who is signed out (`Cache-Control: public`, see app/lib/cache.ts), setting no cookie.
+ */
+function keepable(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    !response.headers.has('set-cookie') &&
+    /\bpublic\b/i.test(response.headers.get('cache-control') ?? '') &&
+    /^\s*(text\/html|text\/x-script)\b/i.test(response.headers.get('content-type') ?? '')
+  );
+}
+
+/** The headers of a kept page: its own, less those of one transfer, with the policy its scripts need. */
+function keptHeaders(
+  response: Response,
+  body: Buffer,
+  mode: 'production' | 'development',
+): [string, string][] {
+  const skip = new Set([
+    'content-length',
+    'content-encoding',
+    'transfer-encoding',
+    'connection',
+    'date',
+    'etag',
+    'vary',
+  ]);
+  const headers: [string, string][] = [];
+  for (const [key, value] of response.headers) if (!skip.has(key)) headers.push([key, value]);
+  if (/^\s*text\/html\b/i.test(response.headers.get('content-type') ?? ''))
+    headers.push([
+      'content-security-policy',
+      pageCsp({ hashes: inlineScriptHashes(body.toString('utf8')) }, mode),
+    ]);
+  return headers;
 }
 
 function badAddress(): Response {
@@ -145,6 +245,25 @@ export async function registerPages(
         setsCookie: Boolean(response?.headers.has('set-cookie')),
       },
     );
+  const storedHeaders = (request: FastifyRequest, answer: StoredAnswer) => {
+    const own = new Map(answer.headers);
+    return securityHeaders(
+      {
+        secure: isSecure(services, request),
+        credentials: hasCredentials(request.headers),
+        accountPage: isAccountPage(request.url),
+      },
+      {
+        contentType: own.get('content-type'),
+        cacheControl: own.get('cache-control'),
+        hasCsp: own.has('content-security-policy'),
+        setsCookie: false,
+      },
+    );
+  };
+  // Pages are kept in production only (development serves Vite's modules, which change under it).
+  const { cache } = services;
+  const caching = opts.mode === 'production' && cache.enabled;
 
   if (opts.clientDir && existsSync(opts.clientDir)) {
     await app.register(fastifyStatic, {
@@ -178,7 +297,27 @@ export async function registerPages(
     try {
       const context = await webContext(services, request);
       nonce = context.nonce;
-      response = await handle(toFetchRequest(request, controller.signal), context as never);
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      if (caching && read && !isAccountPage(request.url)) {
+        // A HEAD is answered from the GET's page; the page is rendered whole, then kept compressed.
+        const served = await cache.serve<Response>(pageCacheKey(request.url, context.auth), async () => {
+          const fresh = await handle(toFetchRequest(request, controller.signal, 'GET'), context as never);
+          if (!keepable(fresh)) return { pass: fresh };
+          const body = Buffer.from(await fresh.arrayBuffer());
+          return { keep: { status: fresh.status, headers: keptHeaders(fresh, body, opts.mode), body } };
+        });
+        if ('answer' in served) {
+          await sendStored(
+            request,
+            res,
+            served.answer,
+            storedHeaders(request, served.answer),
+            'Accept-Encoding, Cookie',
+          );
+          return;
+        }
+        response = served.pass;
+      } else response = await handle(toFetchRequest(request, controller.signal), context as never);
     } catch (err) {
       request.log.error({ err }, 'page request failed');
       response = new Response('Something went wrong on our side. Please try again later.', {
@@ -189,7 +328,7 @@ export async function registerPages(
     try {
       await sendResponse(request, res, response, headersFor(request, response, nonce));
     } catch (err) {
-      request.log.warn({ err }, 'page response interrupted');
+      if (!res.destroyed) request.log.warn({ err }, 'page response interrupted');
       res.destroy();
     }
   };

@@ -20,6 +20,7 @@ export function searchRoutes(api: Api, services: Services) {
       'Highlights come as segments of plain text ({ text, match }), never as HTML. When nothing can match ' +
       '(only common words such as "the"), `hint` says why.',
     auth: 'none',
+    cache: 'public',
     query: searchQuerySchema,
     responses: {
       200: { description: 'One page of results', schema: searchResponseSchema },

@@ -4,6 +4,7 @@
  * README.md beside this file); this service only reads it, and at start-up asks the similarity engine to
  * extract the text of any article PDF it has not read yet.
  */
+import { CATALOG, CATALOG_INDEX, dependsOn } from '../cache/dependencies.ts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import type { SimilarityService } from '../similarity/service.ts';
@@ -92,6 +93,7 @@ export class SearchService {
 
   /** Published articles matching the query, best first, one page of them with highlighted snippets. */
   async search(input: SearchQuery): Promise<SearchResponse> {
+    dependsOn(CATALOG);
     const q = cleanQuery(input.q);
     const size = input.size ?? SEARCH_LIMITS.defaultPageSize;
     const page = input.page ?? 1;
@@ -204,6 +206,7 @@ export class SearchService {
 
   /** The volumes, years and article types that published articles have: the search page's filters. */
   async filterOptions(): Promise<SearchFilterOptions> {
+    dependsOn(CATALOG_INDEX);
     const rows = await this.rows<{
       volume_number: number;
       volume_year: number;

@@ -1,5 +1,6 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
+import { SITE, contentTag, dependsOn } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { settings } from './tables.ts';
 
@@ -11,9 +12,11 @@ export class SettingsService {
   constructor(private readonly db: Db) {}
 
   async journal(): Promise<JournalSettings> {
+    dependsOn(SITE);
     if (this.cache) return this.cache;
     const [row] = await this.db.select().from(settings).where(eq(settings.key, JOURNAL_KEY));
-    if (!row) throw new Error('The journal settings are missing: run the seed (npm start does it on first run).');
+    if (!row)
+      throw new Error('The journal settings are missing: run the seed (npm start does it on first run).');
     this.cache = journalSettingsSchema.parse(row.value);
     return this.cache;
   }
@@ -24,6 +27,7 @@ export class SettingsService {
   }
 
   async get<T>(key: string): Promise<T | undefined> {
+    dependsOn(key === JOURNAL_KEY ? SITE : contentTag(key));
     const [row] = await this.db.select().from(settings).where(eq(settings.key, key));
     return row?.value as T | undefined;
   }

@@ -8,6 +8,8 @@
  * Threads: extraction, fingerprinting and alignment run in the check workers; harper.js in the grammar
  * worker; only database queries and small bookkeeping run on the server's event loop.
  */
+import { CATALOG } from '../cache/dependencies.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
@@ -252,10 +254,16 @@ export class SimilarityService {
 
   constructor(
     private readonly db: Db,
-    private readonly deps: { files: FileService; log: Logger; options?: Partial<SimilarityOptions> },
+    private readonly deps: {
+      files: FileService;
+      log: Logger;
+      options?: Partial<SimilarityOptions>;
+      /** Search reads the indexed text: its cached answers go when it changes (decision 0018). */
+      cache?: Pick<ResponseCache, 'invalidate'>;
+    },
   ) {
     this.options = { ...DEFAULT_SIMILARITY_OPTIONS, ...deps.options };
-    this.store = new SimilarityStore(db);
+    this.store = new SimilarityStore(db, () => deps.cache?.invalidate([CATALOG]));
     const o = this.options;
     this.pool = new WorkerPool({
       name: 'similarity',

@@ -58,7 +58,11 @@ const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 export type CandidateQuery = 'any' | 'unnest';
 
 export class SimilarityStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told after a committed change of the indexed text (search reads it: cached answers go, decision 0018). */
+    private readonly onTextChanged: () => void = () => {},
+  ) {}
 
   /**
    * Adds or replaces a document with its fingerprints and vocabulary, in one transaction. Returns
@@ -69,7 +73,7 @@ export class SimilarityStore {
     doc: NewDocument,
     opts: { force?: boolean } = {},
   ): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
-    return this.db.transaction(async (tx) => {
+    return this.afterwards(this.db.transaction(async (tx) => {
       const [existing] = await tx
         .select({ id: similarityDocuments.id, sha: similarityDocuments.contentSha256, text: similarityDocuments.text })
         .from(similarityDocuments)
@@ -110,7 +114,7 @@ export class SimilarityStore {
       await this.insertFingerprints(tx, id, doc.fingerprints);
       await this.vocabularyDelta(tx, doc.vocabulary, +1);
       return { id, status: existing ? ('replaced' as const) : ('created' as const) };
-    });
+    }));
   }
 
   /** Bulk insert through unnest: one statement per batch, whatever the number of rows. */
@@ -147,7 +151,7 @@ export class SimilarityStore {
   }
 
   async remove(sourceKind: SourceKind, sourceId: number): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
+    return this.afterwards(this.db.transaction(async (tx) => {
       const [row] = await tx
         .select({ id: similarityDocuments.id })
         .from(similarityDocuments)
@@ -156,14 +160,23 @@ export class SimilarityStore {
       await this.vocabularyDelta(tx, await this.vocabularyOfStored(tx, row.id), -1);
       await tx.delete(similarityDocuments).where(eq(similarityDocuments.id, row.id));
       return true;
-    });
+    }));
   }
 
   async setPublished(sourceKind: SourceKind, sourceId: number, published: boolean, title?: string) {
-    await this.db
-      .update(similarityDocuments)
-      .set({ published, ...(title ? { title } : {}), updatedAt: new Date() })
-      .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId)));
+    await this.afterwards(
+      this.db
+        .update(similarityDocuments)
+        .set({ published, ...(title ? { title } : {}), updatedAt: new Date() })
+        .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId))),
+    );
+  }
+
+  /** Waits for a write, then says the indexed text changed. */
+  private async afterwards<T>(write: PromiseLike<T>): Promise<T> {
+    const result = await write;
+    this.onTextChanged();
+    return result;
   }
 
   async find(sourceKind: SourceKind, sourceId: number) {
@@ -183,10 +196,9 @@ export class SimilarityStore {
   }
 
   async refresh(id: number, values: { title: string; published: boolean; groupKey: string }) {
-    await this.db
-      .update(similarityDocuments)
-      .set({ ...values, updatedAt: new Date() })
-      .where(eq(similarityDocuments.id, id));
+    await this.afterwards(
+      this.db.update(similarityDocuments).set({ ...values, updatedAt: new Date() }).where(eq(similarityDocuments.id, id)),
+    );
   }
 
   /**

@@ -34,12 +34,13 @@ function expectBaseHeaders(res: LightMyRequestResponse) {
 const MINIMAL = "default-src 'none'; frame-ancestors 'none'";
 
 describe('security headers on API answers', () => {
-  it('a JSON answer to an anonymous request: the minimal policy, its caching left as it was', async () => {
+  it('a JSON answer to an anonymous request: the minimal policy, its caching left as the route set it', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/articles/public/articles' });
     expect(res.statusCode).toBe(200);
     expectBaseHeaders(res);
     expect(res.headers['content-security-policy']).toBe(MINIMAL);
-    expect(res.headers['cache-control']).toBeUndefined();
+    // A kept public answer (decision 0018).
+    expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
     expect(res.headers['strict-transport-security']).toBeUndefined();
   });
 

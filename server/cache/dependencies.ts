@@ -1,0 +1,48 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * What a cached answer was made from (decision 0018). While a page or a public API answer is rendered for
+ * the cache, the services it reads name what they read (`dependsOn`): the answer is then dropped exactly
+ * when one of those names changes (`ResponseCache.invalidate`). A read that can go stale with time alone
+ * (a deadline passing) says until when it holds (`validUntil`).
+ *
+ * The names:
+ * - `site`: the journal's settings and its own pages (every page shows the journal's name);
+ * - `catalog`: any list of articles (home, feeds, search, the JSON tree);
+ * - `catalog-index`: the volumes and issues, with how many articles each holds (/volumes, its issue pages);
+ * - `content:<key>`: one of the journal's own pages, the editorial board, the special issues;
+ * - `article:<id>`, `issue:<id>`, `volume:<id>`: one article, issue or volume as shown on its own page.
+ */
+export class Dependencies {
+  readonly tags = new Set<string>();
+  /** Epoch milliseconds after which the answer must be made again; Infinity when time alone changes nothing. */
+  validUntil = Number.POSITIVE_INFINITY;
+}
+
+const current = new AsyncLocalStorage<Dependencies>();
+
+/** Runs `render` while recording what it reads. */
+export function collectDependencies<T>(deps: Dependencies, render: () => Promise<T>): Promise<T> {
+  return current.run(deps, render);
+}
+
+/** Says that the answer being rendered (if any is) shows these. Outside a cached render it does nothing. */
+export function dependsOn(...tags: string[]): void {
+  const deps = current.getStore();
+  if (deps) for (const tag of tags) deps.tags.add(tag);
+}
+
+/** Says that the answer being rendered holds only until `at` (e.g. a call for papers' deadline). */
+export function validUntil(at: Date | number): void {
+  const deps = current.getStore();
+  const ms = typeof at === 'number' ? at : at.getTime();
+  if (deps && ms < deps.validUntil) deps.validUntil = ms;
+}
+
+export const articleTag = (id: number) => `article:${id}`;
+export const issueTag = (id: number) => `issue:${id}`;
+export const volumeTag = (id: number) => `volume:${id}`;
+export const CATALOG = 'catalog';
+export const CATALOG_INDEX = 'catalog-index';
+export const SITE = 'site';
+export const contentTag = (key: string) => `content:${key}`;

@@ -1,0 +1,123 @@
+import { Transform } from 'node:stream';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Compression of every text answer (issue 13): brotli or gzip, as the client's Accept-Encoding allows.
+ * Built assets are compressed once at build time (scripts/precompress.ts, sent by @fastify/static); cached
+ * pages and public JSON once when they are cached (server/cache); everything else here, as it goes out.
+ */
+
+export type Encoding = 'br' | 'gzip';
+
+/** Below this, compression saves less than the header costs. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+const COMPRESSIBLE =
+  /^\s*(text\/|application\/(json|[\w.+-]*\+json|xml|[\w.+-]*\+xml|javascript|x-javascript|x-script|manifest\+json)|image\/svg\+xml)/i;
+
+export function isCompressible(contentType: string | undefined | null): boolean {
+  return COMPRESSIBLE.test(contentType ?? '');
+}
+
+/**
+ * The encoding to answer with: brotli if the client takes it, else gzip, else none (RFC 9110 12.5.3:
+ * q-values, `q=0` refuses, `*` stands for any encoding not named).
+ */
+export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
+  if (!header) return null;
+  const q = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    let weight = 1;
+    for (const p of params) {
+      const m = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p);
+      if (m) weight = Number(m[1]);
+    }
+    if (Number.isFinite(weight)) q.set(name.trim(), weight);
+  }
+  const weight = (name: string) =>
+    q.get(name) ?? (name === 'gzip' ? q.get('x-gzip') : undefined) ?? q.get('*') ?? 0;
+  const br = weight('br');
+  const gzip = weight('gzip');
+  if (br > 0 && br >= gzip) return 'br';
+  if (gzip > 0) return 'gzip';
+  return null;
+}
+
+/** `fast` for answers compressed per request, `best` for answers compressed once and kept. */
+export type Effort = 'fast' | 'best';
+
+const brotliOptions = (effort: Effort, size?: number): zlib.BrotliOptions => ({
+  params: {
+    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+    [zlib.constants.BROTLI_PARAM_QUALITY]: effort === 'best' ? 9 : 4,
+    ...(size ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : {}),
+  },
+});
+const gzipOptions = (effort: Effort): zlib.ZlibOptions => ({ level: effort === 'best' ? 9 : 6 });
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+const gunzip = promisify(zlib.gunzip);
+
+/** Compresses a whole body off the event loop (libuv's thread pool). */
+export function compress(body: Buffer, encoding: Encoding, effort: Effort = 'fast'): Promise<Buffer> {
+  return encoding === 'br'
+    ? brotli(body, brotliOptions(effort, body.length))
+    : gzip(body, gzipOptions(effort));
+}
+
+export function gunzipBody(body: Buffer): Promise<Buffer> {
+  return gunzip(body);
+}
+
+/** A stream that compresses what passes through it (streamed pages), flushed as each chunk arrives. */
+export function compressStream(encoding: Encoding): Transform {
+  return encoding === 'br'
+    ? zlib.createBrotliCompress({ ...brotliOptions('fast'), flush: zlib.constants.BROTLI_OPERATION_FLUSH })
+    : zlib.createGzip({ ...gzipOptions('fast'), flush: zlib.constants.Z_SYNC_FLUSH });
+}
+
+/** Adds `Accept-Encoding` to a Vary header value. */
+export function varyOnEncoding(vary: string | undefined | null): string {
+  const names = (vary ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (names.some((v) => v === '*' || v.toLowerCase() === 'accept-encoding')) return names.join(', ');
+  return [...names, 'Accept-Encoding'].join(', ');
+}
+
+/** Whether a response of this status and method has a body worth compressing. */
+export function hasBody(method: string, status: number): boolean {
+  return method !== 'HEAD' && status !== 204 && status !== 304 && !(status >= 100 && status < 200);
+}
+
+const header = (value: unknown): string | undefined =>
+  value === undefined ? undefined : Array.isArray(value) ? value.join(', ') : String(value);
+
+/**
+ * Every answer Fastify sends itself (the JSON API, feeds, OAI, sitemap, exports, error pages): a text body of
+ * 1 KB or more goes out compressed when the client takes it. Streams (files) and answers already encoded
+ * are left as they are.
+ */
+export function addCompression(app: FastifyInstance) {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (!hasBody(request.method, reply.statusCode) || reply.hasHeader('content-encoding')) return payload;
+    if (!isCompressible(header(reply.getHeader('content-type')))) return payload;
+    reply.header('vary', varyOnEncoding(header(reply.getHeader('vary'))));
+    const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+    if (body.length < MIN_COMPRESS_BYTES) return payload;
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    if (!encoding) return payload;
+    const compressed = await compress(body, encoding);
+    reply.header('content-encoding', encoding);
+    reply.removeHeader('content-length');
+    return compressed;
+  });
+}
