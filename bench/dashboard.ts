@@ -14,31 +14,15 @@ import { SUBMISSION_STATUSES } from '../common/submissions.ts';
 import { hashPassword } from '../server/accounts/passwords.ts';
 import { users } from '../server/accounts/tables.ts';
 import { auditLog } from '../server/audit/tables.ts';
-import { articleAuthors, articles, issues, volumes } from '../server/catalog/tables.ts';
 import { contactMessages } from '../server/contact/tables.ts';
 import { submissionAuthors, submissionEvents, submissions } from '../server/submissions/tables.ts';
 import { subscriptions } from '../server/subscriptions/tables.ts';
 import { createTestContext } from '../server/testing/harness.ts';
+import { chunked, personOf, seedArchive, titleOf, word } from './lib/seed.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const BUDGET_MS = 100;
 const COUNTS = { users: 2_000, submissions: 5_000, articles: 2_000, messages: 2_000, audit: 10_000 };
-
-const WORDS =
-  'adaptive robust federated neural sensor grid turbine blockchain secure edge cloud model learning control wind solar fault detection graph privacy quantum network latency embedded vision'.split(
-    ' ',
-  );
-const word = (i: number, k: number) => WORDS[(i * 7 + k * 13) % WORDS.length];
-const titleOf = (i: number) =>
-  `${word(i, 1)} ${word(i, 2)} ${word(i, 3)} for ${word(i, 4)} ${word(i, 5)} systems ${i}`.replace(/^./, (c) =>
-    c.toUpperCase(),
-  );
-const SURNAMES = ['Okafor', 'Lindqvist', 'Raghavan', 'Costa', 'Nakamura', 'Bello', 'Novak', 'Haddad', 'Moreau', 'Singh'];
-const personOf = (i: number) => `${String.fromCharCode(65 + (i % 26))}. ${SURNAMES[i % SURNAMES.length]}${i % 97}`;
-
-async function chunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unknown>, size = 1_000) {
-  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
-}
 
 const t0 = performance.now();
 const t = await createTestContext({}, { demo: false });
@@ -69,53 +53,14 @@ await chunked(
   (chunk) => db.insert(subscriptions).values(chunk),
 );
 
-// 25 volumes × 4 issues × 20 articles, each article with three authors.
-const volumeRows = await db
-  .insert(volumes)
-  .values(Array.from({ length: 25 }, (_, v) => ({ title: `Volume ${v + 1}`, volumeNumber: v + 1, year: 2001 + v })))
-  .returning({ id: volumes.id });
-const issueRows = await db
-  .insert(issues)
-  .values(
-    volumeRows.flatMap((vol, v) =>
-      Array.from({ length: 4 }, (_, n) => ({
-        volumeId: vol.id,
-        issueNumber: n + 1,
-        title: `Issue ${v + 1}.${n + 1}`,
-        description: 'A benchmark issue.',
-      })),
-    ),
-  )
-  .returning({ id: issues.id });
-const articleValues = Array.from({ length: COUNTS.articles }, (_, i) => ({
-  issueId: issueRows[Math.floor(i / 20)].id,
-  title: titleOf(i),
-  abstract: `An abstract about ${titleOf(i)}. `.repeat(8),
-  keywords: `${word(i, 1)}, ${word(i, 2)}, ${word(i, 3)}`,
-  firstPage: (i % 20) * 10 + 1,
-  lastPage: (i % 20) * 10 + 10,
-  doi: `10.5555/bench.${i}`,
-  status: (i % 50 === 0 ? 'unpublished' : 'published') as 'published' | 'unpublished',
-  publicationDate: `${2001 + Math.floor(i / 80)}-03-01`,
-}));
-const articleIds: number[] = [];
-await chunked(articleValues, async (chunk) => {
-  const rows = await db.insert(articles).values(chunk).returning({ id: articles.id });
-  articleIds.push(...rows.map((r) => r.id));
+// 25 volumes × 4 issues × 20 articles, each article with three authors, 1 in 50 unpublished.
+await seedArchive(db, {
+  issueSizes: Array.from({ length: 100 }, () => 20),
+  issuesPerVolume: 4,
+  firstVolumeNumber: 1,
+  firstYear: 2001,
+  unpublishedEvery: 50,
 });
-await chunked(
-  articleIds.flatMap((articleId, i) =>
-    [0, 1, 2].map((p) => ({
-      articleId,
-      position: p,
-      name: personOf(i + p),
-      email: `a${i}.${p}@example.org`,
-      affiliation: 'Bench University',
-      superscript: String(p + 1),
-    })),
-  ),
-  (chunk) => db.insert(articleAuthors).values(chunk),
-);
 
 const submissionValues = Array.from({ length: COUNTS.submissions }, (_, i) => {
   const created = new Date(start + (i % 700) * day + i * 1000);
@@ -186,9 +131,17 @@ const CASES: [string, () => Promise<unknown>][] = [
   ['API submissions, first page', api('/api/editor/submissions')],
   ['API submissions, page 100 (offset 4950)', api('/api/editor/submissions?offset=4950')],
   ['API submissions, status filter', api('/api/editor/submissions?status=under_review')],
-  ['API submissions, type filter', api(`/api/editor/submissions?type=${encodeURIComponent('Review Article')}`)],
+  [
+    'API submissions, type filter',
+    api(`/api/editor/submissions?type=${encodeURIComponent('Review Article')}`),
+  ],
   ['API submissions, date range', api('/api/editor/submissions?from=2025-06-01&to=2025-09-30')],
-  ['API submissions, all filters', api(`/api/editor/submissions?status=submitted&type=${encodeURIComponent('Research Article')}&from=2025-01-01&to=2026-12-31`)],
+  [
+    'API submissions, all filters',
+    api(
+      `/api/editor/submissions?status=submitted&type=${encodeURIComponent('Research Article')}&from=2025-01-01&to=2026-12-31`,
+    ),
+  ],
   ['API submissions, title search', api('/api/editor/submissions?q=turbine')],
   ['API submissions, author search', api(`/api/editor/submissions?q=${encodeURIComponent(author)}`)],
   ['API submissions, reference search', api('/api/editor/submissions?q=BEN-2026-04')],
@@ -197,18 +150,25 @@ const CASES: [string, () => Promise<unknown>][] = [
   ['API users search', api('/api/admin/users?q=user_19&role=author')],
   ['Pending users, first page (loader)', () => accounts.pendingUsersPage({ limit: 50, offset: 0 })],
   ['Users, first page (loader)', () => accounts.listUsers({ limit: 25, offset: 0 })],
-  ['Users, search + filters (loader)', () => accounts.listUsers({ q: 'okafor', role: 'author', status: 'approved', limit: 25, offset: 0 })],
+  [
+    'Users, search + filters (loader)',
+    () => accounts.listUsers({ q: 'okafor', role: 'author', status: 'approved', limit: 25, offset: 0 }),
+  ],
   ['Articles, first page (loader)', () => catalog.editorArticles({ limit: 25, offset: 0 })],
   ['Articles, last page (loader)', () => catalog.editorArticles({ limit: 25, offset: 1_975 })],
   ['Volumes (loader)', () => catalog.editorVolumes()],
   ['Issues (loader)', () => catalog.editorIssues()],
-  ['Alert statuses + subscribers (loader)', () => Promise.all([alerts.alertStatuses(), alerts.recipientCount()])],
+  [
+    'Alert statuses + subscribers (loader)',
+    () => Promise.all([alerts.alertStatuses(), alerts.recipientCount()]),
+  ],
   ['Audit log, first page (loader)', () => audit.page(50, 0)],
   ['Audit log, last page (loader)', () => audit.page(50, 9_950)],
   ['Messages, first page (loader)', () => contact.list({ limit: 25, offset: 0 })],
 ];
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 const results: { name: string; median: number; p95: number }[] = [];
 for (const [name, run] of CASES) {
   for (let i = 0; i < 3; i++) await run();
@@ -230,9 +190,12 @@ console.log(`| ${'call'.padEnd(width)} | median ms | p95 ms |`);
 console.log(`|${'-'.repeat(width + 2)}|----------:|-------:|`);
 for (const r of results) {
   const flag = r.median > BUDGET_MS ? ' ⚠' : '';
-  console.log(`| ${r.name.padEnd(width)} | ${r.median.toFixed(1).padStart(9)} | ${r.p95.toFixed(1).padStart(6)} |${flag}`);
+  console.log(
+    `| ${r.name.padEnd(width)} | ${r.median.toFixed(1).padStart(9)} | ${r.p95.toFixed(1).padStart(6)} |${flag}`,
+  );
 }
 const slow = results.filter((r) => r.median > BUDGET_MS);
-if (slow.length) console.log(`\nOver the ${BUDGET_MS} ms budget (median): ${slow.map((r) => r.name).join('; ')}`);
+if (slow.length)
+  console.log(`\nOver the ${BUDGET_MS} ms budget (median): ${slow.map((r) => r.name).join('; ')}`);
 await t.close();
 process.exit(slow.length ? 1 : 0);

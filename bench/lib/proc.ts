@@ -1,0 +1,56 @@
+/**
+ * What Linux says about a process: CPU time and memory from /proc. The figures cover every thread of the
+ * process (a worker thread's time is in its process's utime/stime), not its child processes.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** User + system CPU time the process has used so far, in milliseconds (resolution: one clock tick, 10 ms). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields from the closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return ((utime + stime) * 1000) / clockTicks();
+}
+
+/** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
+export function memoryMiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) =>
+    Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/**
+ * Waits until the process has been quiet (under `threshold` of one core over `windowMs`), at most
+ * `timeoutMs`: requests a load left in its queue are finished, background work after a start has settled.
+ * Returns how long it waited.
+ */
+export async function waitQuiet(
+  pid: number,
+  { windowMs = 500, threshold = 0.05, timeoutMs = 60_000 } = {},
+): Promise<number> {
+  const start = performance.now();
+  let before = cpuMs(pid);
+  while (performance.now() - start < timeoutMs) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = cpuMs(pid);
+    if (now - before <= threshold * windowMs) break;
+    before = now;
+  }
+  return performance.now() - start;
+}
