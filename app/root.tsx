@@ -28,7 +28,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ context }: Route.LoaderArgs) {
   const journal = await context.services.settings.journal();
   const auth = context.auth;
-  const now = new Date();
+  const now = context.services.clock.date();
   // A kept page (decision 0018) shows this year until the next one; one kept for a signed-in reader
   // carries the server's time for the session's expiry, so it is made again after a minute.
   validUntil(new Date(now.getFullYear() + 1, 0, 1));

@@ -11,7 +11,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * - `catalog`: any list of articles (home, feeds, search, the JSON tree);
  * - `catalog-index`: the volumes and issues, with how many articles each holds (/volumes, its issue pages);
  * - `content:<key>`: one of the journal's own pages, the editorial board, the special issues;
- * - `article:<id>`, `issue:<id>`, `volume:<id>`: one article, issue or volume as shown on its own page.
+ * - `article:<id>`, `issue:<id>`, `volume:<id>`: one article, issue or volume as shown on its own page;
+ * - `issue-articles:<id>`: the articles of one issue (its table of contents).
  */
 export class Dependencies {
   readonly tags = new Set<string>();
@@ -41,6 +42,8 @@ export function validUntil(at: Date | number): void {
 
 export const articleTag = (id: number) => `article:${id}`;
 export const issueTag = (id: number) => `issue:${id}`;
+/** The list of an issue's articles (its table of contents), apart from the issue's own title and number. */
+export const issueArticlesTag = (id: number) => `issue-articles:${id}`;
 export const volumeTag = (id: number) => `volume:${id}`;
 export const CATALOG = 'catalog';
 export const CATALOG_INDEX = 'catalog-index';

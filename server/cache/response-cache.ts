@@ -100,7 +100,12 @@ export class ResponseCache {
       return this.renderOnce(render);
     }
     let settle!: (answer: StoredAnswer | null) => void;
-    this.inFlight.set(key, new Promise((resolve) => (settle = resolve)));
+    this.inFlight.set(
+      key,
+      new Promise((resolve) => {
+        settle = resolve;
+      }),
+    );
     try {
       const served = await this.renderOnce(render, key);
       settle('answer' in served ? served.answer : null);
@@ -147,13 +152,14 @@ export class ResponseCache {
   }
 
   private store(key: string, answer: StoredAnswer) {
-    if (answer.size > this.opts.maxBytes / 4) return;
+    // One answer may not take more than half of the budget (it would push out everything else).
+    if (answer.size > this.opts.maxBytes / 2) return;
     this.remove(key);
     this.entries.set(key, answer);
     this.bytes += answer.size;
     for (const tag of answer.tags) {
-      let keys = this.byTag.get(tag);
-      if (!keys) this.byTag.set(tag, (keys = new Set()));
+      const keys = this.byTag.get(tag) ?? new Set<string>();
+      this.byTag.set(tag, keys);
       keys.add(key);
     }
     this.stats.stored++;

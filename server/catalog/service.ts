@@ -1,4 +1,4 @@
-import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueTag, volumeTag } from '../cache/dependencies.ts';
+import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
@@ -137,7 +137,7 @@ export class CatalogService {
 
   /** One issue's published articles, in page order. */
   async issueArticles(issueId: number): Promise<PublicArticle[]> {
-    dependsOn(issueTag(issueId));
+    dependsOn(issueArticlesTag(issueId));
     const rows = await this.db
       .select()
       .from(articles)
@@ -422,7 +422,7 @@ export class CatalogService {
       );
       return before.issueId;
     });
-    this.changed(CATALOG_INDEX, articleTag(id), issueTag(issueId));
+    this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(issueId));
     await this.deps.similarity?.articleVisibility(id, status === 'published');
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
@@ -480,8 +480,8 @@ export class CatalogService {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
-    const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueTag(input.issue_id)] : [];
-    this.changed(articleTag(id), issueTag(before.issueId), ...moved);
+    const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
+    this.changed(articleTag(id), issueArticlesTag(before.issueId), ...moved);
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -504,7 +504,7 @@ export class CatalogService {
         },
       );
     });
-    this.changed(articleTag(id), issueTag(before.issueId));
+    this.changed(articleTag(id), issueArticlesTag(before.issueId));
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -537,7 +537,7 @@ export class CatalogService {
       const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) =>
         this.insertArticle(tx, actor, { ...a, file }),
       );
-      this.changed(CATALOG_INDEX, articleTag(id), issueTag(a.issueId));
+      this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(a.issueId));
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {

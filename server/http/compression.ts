@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
