@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Page, Response } from '@playwright/test';
 import { type Role, expect, test } from './fixtures.ts';
 
@@ -7,8 +8,12 @@ import { type Role, expect, test } from './fixtures.ts';
 
 const PRIVATE = 'private, no-store';
 
-/** Headers every page carries, and the page policy with the nonce of this response. Returns the nonce. */
-function checkPageHeaders(response: Response, cacheControl: string | undefined): string {
+/** Headers every page carries, and the page policy: this response's nonce, or a kept page's script hashes. */
+function checkPageHeaders(
+  response: Response,
+  cacheControl: string | undefined,
+  kept: boolean,
+): { nonce?: string; hashes?: string[] } {
   const h = response.headers();
   expect(h['x-content-type-options']).toBe('nosniff');
   expect(h['referrer-policy']).toBe('strict-origin-when-cross-origin');
@@ -22,7 +27,10 @@ function checkPageHeaders(response: Response, cacheControl: string | undefined):
 
   const policy = h['content-security-policy'] ?? '';
   const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)' 'strict-dynamic'(;|$)/.exec(policy)?.[1];
-  expect(nonce, `a script nonce in "${policy}"`).toBeTruthy();
+  // A kept page (decision 0018) is shared: its inline scripts are allowed by hash, not by a nonce.
+  const hashes = /script-src 'self'((?: 'sha256-[A-Za-z0-9+/=]+')+)(;|$)/.exec(policy)?.[1].trim().split(' ');
+  if (kept) expect(hashes, `script hashes in "${policy}"`).toBeTruthy();
+  else expect(nonce, `a script nonce in "${policy}"`).toBeTruthy();
   for (const directive of [
     "default-src 'self'",
     "style-src 'self'",
@@ -34,18 +42,33 @@ function checkPageHeaders(response: Response, cacheControl: string | undefined):
     expect(policy).toContain(directive);
   }
   expect(policy).not.toContain('unsafe');
-  return nonce!;
+  return kept ? { hashes: hashes! } : { nonce: nonce! };
 }
 
-/** Every script and module preload in the HTML carries the nonce; no inline handlers or style attributes. */
-async function checkMarkup(response: Response, nonce: string) {
+/**
+ * Every script and module preload in the HTML carries the nonce, or (a kept page) every inline script is
+ * allowed by its hash and every script file is the site's own; no inline handlers or style attributes.
+ */
+async function checkMarkup(response: Response, allowed: { nonce?: string; hashes?: string[] }) {
   const html = await response.text();
-  const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
-  const executable = scripts.filter((attrs) => !/type="application\/ld\+json"/.test(attrs));
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({
+    attrs: m[1],
+    body: m[2],
+  }));
+  const executable = scripts.filter(({ attrs }) => !/type="application\/ld\+json"/.test(attrs));
   expect(executable.length).toBeGreaterThan(0);
-  for (const attrs of executable) expect(attrs).toContain(`nonce="${nonce}"`);
   const preloads = [...html.matchAll(/<link\b([^>]*rel="modulepreload"[^>]*)>/g)].map((m) => m[1]);
-  for (const attrs of preloads) expect(attrs).toContain(`nonce="${nonce}"`);
+  if (allowed.nonce) {
+    for (const { attrs } of executable) expect(attrs).toContain(`nonce="${allowed.nonce}"`);
+    for (const attrs of preloads) expect(attrs).toContain(`nonce="${allowed.nonce}"`);
+  } else {
+    for (const { attrs, body } of executable) {
+      const src = /\ssrc="([^"]*)"/.exec(attrs)?.[1];
+      if (src) expect(src.startsWith('/'), src).toBe(true);
+      else expect(allowed.hashes).toContain(`'sha256-${createHash('sha256').update(body).digest('base64')}'`);
+    }
+    for (const attrs of preloads) expect(/href="\//.test(attrs), attrs).toBe(true);
+  }
   // Tags only: text is escaped, so every `<` in the document starts a tag.
   expect(html).not.toMatch(/<[a-z][^>]*\son[a-z]+\s*=/i);
   expect(html).not.toMatch(/<[a-z][^>]*\sstyle\s*=/i);
@@ -75,12 +98,21 @@ async function navigatesInPage(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 }
 
+/** Reader pages the server keeps (decision 0018): for everyone signed out, per session when signed in. */
+const KEPT = new Set(['/', `/article/1`, '/volumes', '/search?q=LoRaWAN']);
+const PUBLIC = 'public, max-age=60, stale-while-revalidate=600';
+
 async function visit(page: Page, path: string, cacheControl: string | undefined, status = 200) {
   const response = await page.goto(path);
   expect(response, path).not.toBeNull();
   expect(response!.status(), path).toBe(status);
-  const nonce = checkPageHeaders(response!, cacheControl);
-  await checkMarkup(response!, nonce);
+  const kept = KEPT.has(path);
+  const allowed = checkPageHeaders(
+    response!,
+    kept && cacheControl === undefined ? PUBLIC : cacheControl,
+    kept,
+  );
+  await checkMarkup(response!, allowed);
   await navigatesInPage(page);
 }
 
@@ -88,7 +120,9 @@ async function visit(page: Page, path: string, cacheControl: string | undefined,
 const DEMO_ARTICLE = 1;
 
 test.describe('security headers on every page type', () => {
-  test('public pages, signed out: the page policy, anonymous caching left alone', async ({ page }) => {
+  test('public pages, signed out: the page policy; reader pages kept and public, others left alone', async ({
+    page,
+  }) => {
     for (const path of ['/', `/article/${DEMO_ARTICLE}`, '/volumes', '/search?q=LoRaWAN', '/contact']) {
       await visit(page, path, undefined);
     }
