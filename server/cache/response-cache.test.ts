@@ -62,6 +62,22 @@ describe('ResponseCache', () => {
     expect(cache.get('a')).toBeUndefined();
   });
 
+  it('keeps a render during which only something else changed', async () => {
+    const cache = cacheOf();
+    let release!: () => void;
+    const slow = cache.serve('a', async () => {
+      await new Promise<void>((r) => {
+        release = r;
+      });
+      return page('A', 'article:1')();
+    });
+    await new Promise((r) => setImmediate(r));
+    cache.invalidate(['article:2']);
+    release();
+    await slow;
+    expect(cache.get('a')).toBeDefined();
+  });
+
   it('renders once for concurrent misses of one key', async () => {
     const cache = cacheOf();
     let renders = 0;

@@ -10,7 +10,7 @@ import { Dependencies, collectDependencies } from './dependencies.ts';
  * on the rare request that takes neither), with a strong ETag of its plain bytes, the names of what it
  * shows (server/cache/dependencies.ts) and how long it may live. `invalidate` drops every answer that shows
  * a name that changed, before the request that changed it returns. An answer whose render began before an
- * invalidation is sent but not kept (it may show what was just changed). Entries beyond the memory budget
+ * invalidation of something it shows is sent but not kept (it may show the old state). Entries beyond the memory budget
  * go, least recently used first. Concurrent misses of one key wait for one render.
  */
 
@@ -29,6 +29,8 @@ export interface StoredAnswer {
   expiresAt: number;
   /** Bytes held. */
   size: number;
+  /** The header lines as sent to each kind of request, put together on first use (server/http/ssr.ts). */
+  sendHeaders: Map<string, string[]>;
 }
 
 /** What a render hands the cache to keep. */
@@ -54,8 +56,10 @@ export class ResponseCache {
   private readonly byTag = new Map<string, Set<string>>();
   private readonly inFlight = new Map<string, Promise<StoredAnswer | null>>();
   private bytes = 0;
-  /** Counts invalidations: a render that began under another epoch is not kept. */
+  /** Counts invalidations; `changedAt` says when each name last changed, `clearedAt` when everything did. */
   private epoch = 0;
+  private readonly changedAt = new Map<string, number>();
+  private clearedAt = 0;
   readonly stats = { hits: 0, misses: 0, stored: 0, invalidated: 0, evicted: 0 };
 
   constructor(private readonly opts: CacheOptions) {}
@@ -125,7 +129,7 @@ export class ResponseCache {
     if ('pass' in rendered) return rendered;
     const answer = await this.prepare(rendered.keep, deps);
     const now = this.opts.clock.now();
-    if (key !== undefined && this.enabled && began === this.epoch && answer.expiresAt > now)
+    if (key !== undefined && this.enabled && !this.changedSince(began, answer.tags) && answer.expiresAt > now)
       this.store(key, answer);
     return { answer };
   }
@@ -148,7 +152,16 @@ export class ResponseCache {
       tags: deps.tags,
       expiresAt: Math.min(this.opts.clock.now() + this.opts.maxAgeMs, deps.validUntil),
       size: br.length + gzip.length + headerBytes + 200,
+      sendHeaders: new Map(),
     };
+  }
+
+  /** Whether anything the answer shows changed after epoch `began` (its render may have read the old state). */
+  private changedSince(began: number, tags: ReadonlySet<string>): boolean {
+    if (began === this.epoch) return false;
+    if (this.clearedAt > began) return true;
+    for (const tag of tags) if ((this.changedAt.get(tag) ?? 0) > began) return true;
+    return false;
   }
 
   private store(key: string, answer: StoredAnswer) {
@@ -189,6 +202,7 @@ export class ResponseCache {
   invalidate(tags: Iterable<string>): void {
     this.epoch++;
     for (const tag of tags) {
+      this.changedAt.set(tag, this.epoch);
       for (const key of [...(this.byTag.get(tag) ?? [])]) {
         this.remove(key);
         this.stats.invalidated++;
@@ -199,6 +213,8 @@ export class ResponseCache {
   /** Drops everything (a change whose reach is not known precisely). */
   clear(): void {
     this.epoch++;
+    this.clearedAt = this.epoch;
+    this.changedAt.clear();
     for (const key of [...this.entries.keys()]) this.remove(key);
   }
 }

@@ -28,6 +28,18 @@ export function isCompressible(contentType: string | undefined | null): boolean 
 export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding | null {
   const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding;
   if (!header) return null;
+  // Browsers send a handful of distinct headers: each is read once.
+  const known = negotiated.get(header);
+  if (known !== undefined) return known;
+  const chosen = chooseEncoding(header);
+  if (negotiated.size >= 64) negotiated.clear();
+  negotiated.set(header, chosen);
+  return chosen;
+}
+
+const negotiated = new Map<string, Encoding | null>();
+
+function chooseEncoding(header: string): Encoding | null {
   const q = new Map<string, number>();
   for (const part of header.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');

@@ -38,15 +38,12 @@ export async function loadProductionBuild(dir = buildDir): Promise<ServerBuild> 
 }
 
 /** The load context for one page request: the services, who is signed in, and facts about the request. */
-export async function webContext(services: Services, request: FastifyRequest): Promise<WebContext> {
-  let auth = null;
-  try {
-    // Pages use the cookie only.
-    auth = await authenticate(services.accounts, fastifyCredentials(request, false));
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    // A cross-site write to a page runs as if signed out.
-  }
+export async function webContext(
+  services: Services,
+  request: FastifyRequest,
+  auth?: AuthContext | null,
+): Promise<WebContext> {
+  if (auth === undefined) auth = await pageAuth(services, request);
   return {
     services,
     auth,
@@ -56,6 +53,16 @@ export async function webContext(services: Services, request: FastifyRequest): P
     secure: isSecure(services, request),
     nonce: randomBytes(16).toString('base64'),
   };
+}
+
+/** Who is signed in, for a page: the cookie only; a cross-site write runs as if signed out. */
+async function pageAuth(services: Services, request: FastifyRequest): Promise<AuthContext | null> {
+  try {
+    return await authenticate(services.accounts, fastifyCredentials(request, false));
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    return null;
+  }
 }
 
 /**
@@ -125,29 +132,37 @@ async function sendResponse(
 
 /**
  * Sends a kept answer (server/cache): 304 when the client's `If-None-Match` names it, else its bytes in the
- * best encoding the client takes, with a strong ETag for that encoding.
+ * best encoding the client takes, with a strong ETag for that encoding. The header lines of each kind of
+ * request (encoding, https, credentials) are put together once per answer and reused.
  */
 async function sendStored(
   request: FastifyRequest,
   res: ServerResponse,
   answer: StoredAnswer,
-  extra: Record<string, string>,
-  vary: string,
+  extraFor: () => Record<string, string>,
+  kind: string,
 ): Promise<void> {
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
-  const headers: string[] = [];
-  for (const [key, value] of answer.headers) if (!(key in extra)) headers.push(key, value);
-  for (const [key, value] of Object.entries(extra)) headers.push(key, value);
-  headers.push('vary', vary, 'etag', etagHeader(answer.etag, encoding));
+  const memo = `${kind} ${encoding}`;
+  let headers = answer.sendHeaders.get(memo);
+  if (!headers) {
+    const extra = extraFor();
+    headers = [];
+    for (const [key, value] of answer.headers) if (!(key in extra)) headers.push(key, value);
+    for (const [key, value] of Object.entries(extra)) headers.push(key, value);
+    headers.push('vary', 'Accept-Encoding, Cookie', 'etag', etagHeader(answer.etag, encoding));
+    answer.sendHeaders.set(memo, headers);
+  }
   if (matchesEtag(request.headers['if-none-match'], answer.etag)) {
     res.writeHead(304, headers);
     res.end();
     return;
   }
   const body = await bodyOf(answer, encoding);
-  if (encoding) headers.push('content-encoding', encoding);
-  headers.push('content-length', String(body.length));
-  res.writeHead(answer.status, headers);
+  const sent = encoding
+    ? [...headers, 'content-encoding', encoding, 'content-length', String(body.length)]
+    : [...headers, 'content-length', String(body.length)];
+  res.writeHead(answer.status, sent);
   res.end(request.method === 'HEAD' ? undefined : body);
 }
 
@@ -245,14 +260,10 @@ export async function registerPages(
         setsCookie: Boolean(response?.headers.has('set-cookie')),
       },
     );
-  const storedHeaders = (request: FastifyRequest, answer: StoredAnswer) => {
+  const storedHeaders = (answer: StoredAnswer, secure: boolean, credentials: boolean) => () => {
     const own = new Map(answer.headers);
     return securityHeaders(
-      {
-        secure: isSecure(services, request),
-        credentials: hasCredentials(request.headers),
-        accountPage: isAccountPage(request.url),
-      },
+      { secure, credentials, accountPage: false },
       {
         contentType: own.get('content-type'),
         cacheControl: own.get('cache-control'),
@@ -284,8 +295,6 @@ export async function registerPages(
 
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
     const res = reply.raw;
-    const controller = new AbortController();
-    res.on('close', () => controller.abort());
     let response: Response;
     // A NUL in the address cannot be anything a page reads (nor stored): refuse it before any loader runs.
     if (/%00|\0/i.test(request.raw.url ?? '')) {
@@ -293,14 +302,32 @@ export async function registerPages(
       await sendResponse(request, res, refused, headersFor(request, refused));
       return;
     }
+    // A render stops when the client goes away.
+    const controller = new AbortController();
+    const abandon = () => {
+      if (!res.writableFinished) controller.abort();
+    };
     let nonce: string | undefined;
     try {
-      const context = await webContext(services, request);
-      nonce = context.nonce;
+      const auth = await pageAuth(services, request);
       const read = request.method === 'GET' || request.method === 'HEAD';
       if (caching && read && !isAccountPage(request.url)) {
+        const key = pageCacheKey(request.url, auth);
+        const secure = isSecure(services, request);
+        const credentials = hasCredentials(request.headers);
+        const kind = `${secure ? 's' : '-'}${credentials ? 'c' : '-'}`;
+        // Kept: sent at once, nothing rendered.
+        const kept = cache.get(key);
+        if (kept) {
+          cache.stats.hits++;
+          await sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind);
+          return;
+        }
+        res.once('close', abandon);
+        const context = await webContext(services, request, auth);
+        nonce = context.nonce;
         // A HEAD is answered from the GET's page; the page is rendered whole, then kept compressed.
-        const served = await cache.serve<Response>(pageCacheKey(request.url, context.auth), async () => {
+        const served = await cache.serve<Response>(key, async () => {
           const fresh = await handle(toFetchRequest(request, controller.signal, 'GET'), context as never);
           if (!keepable(fresh)) return { pass: fresh };
           const body = Buffer.from(await fresh.arrayBuffer());
@@ -311,13 +338,18 @@ export async function registerPages(
             request,
             res,
             served.answer,
-            storedHeaders(request, served.answer),
-            'Accept-Encoding, Cookie',
+            storedHeaders(served.answer, secure, credentials),
+            kind,
           );
           return;
         }
         response = served.pass;
-      } else response = await handle(toFetchRequest(request, controller.signal), context as never);
+      } else {
+        res.once('close', abandon);
+        const context = await webContext(services, request, auth);
+        nonce = context.nonce;
+        response = await handle(toFetchRequest(request, controller.signal), context as never);
+      }
     } catch (err) {
       request.log.error({ err }, 'page request failed');
       response = new Response('Something went wrong on our side. Please try again later.', {
