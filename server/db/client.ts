@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { PgliteThread, pglitePool } from './pglite-link.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -25,33 +23,52 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 export type DatabaseTarget = { url: string } | { dir: string } | { memory: true };
 
+export interface OpenOptions {
+  /**
+   * PGlite's thread stopped on its own: every query fails from then on. By default the process says why
+   * and exits, so that its supervisor starts it again on the data folder (decision 0020).
+   */
+  onCrash?: (err: Error) => void;
+}
+
+function exitOnCrash(err: Error): void {
+  console.error(
+    `${err.message}. Exiting: restart the server (the data folder recovers as after a power cut).`,
+  );
+  process.exit(1);
+}
+
 /**
  * Opens PGlite (a folder, or memory for tests) or a PostgreSQL server, and applies the migrations.
- * Both speak the same SQL: the one migration set serves both.
+ * Both speak the same SQL: the one migration set serves both, and both are reached through node-postgres:
+ * PGlite runs in a thread of its own, off the thread that serves requests (decision 0020).
  */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {}): Promise<Database> {
+  let pool: pg.Pool;
+  let thread: PgliteThread | null = null;
   if ('url' in target) {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // A server restart or a dropped connection must not crash the process.
-    pool.on('error', (err) => console.error('PostgreSQL pool error:', err.message));
-    const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
-    return { db, kind: 'postgres', close: () => pool.end() };
-  }
-  let client: PGlite;
-  if ('dir' in target) {
-    mkdirSync(path.dirname(target.dir), { recursive: true });
-    client = await PGlite.create(target.dir);
+    pool = new pg.Pool({ connectionString: target.url, max: 10 });
   } else {
-    client = await PGlite.create();
+    let dataDir: string | undefined;
+    if ('dir' in target) {
+      mkdirSync(path.dirname(target.dir), { recursive: true });
+      dataDir = target.dir;
+    }
+    thread = await PgliteThread.start(dataDir, opts.onCrash ?? exitOnCrash);
+    pool = pglitePool(thread);
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
-  return {
-    db,
-    kind: 'pglite',
-    close: async () => {
-      if (!client.closed) await client.close();
-    },
+  // A server restart or a dropped connection must not crash the process.
+  pool.on('error', (err) => console.error(`${thread ? 'PGlite' : 'PostgreSQL'} pool error:`, err.message));
+  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const close = async () => {
+    await pool.end();
+    await thread?.close();
   };
+  try {
+    await migrate(db as never, { migrationsFolder });
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
+  return { db, kind: thread ? 'pglite' : 'postgres', close };
 }
