@@ -149,6 +149,12 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   {
+    // Public; counted only from the site's own pages (the matrix's requests carry no such signal).
+    name: 'POST /api/articles/:id/views',
+    build: () => ({ method: 'POST', url: `/api/articles/${articleId}/views` }),
+    expect: all(204),
+  },
+  {
     name: 'GET /api/articles/:id/download',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/download` }),
     expect: download,
