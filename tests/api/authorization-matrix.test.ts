@@ -144,6 +144,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   {
+    name: 'GET /api/articles/:id/citation/:style',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation/mla` }),
+    expect: all(200),
+  },
+  {
     name: 'GET /api/articles/:id/metrics',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/metrics` }),
     expect: all(200),
