@@ -115,6 +115,8 @@ export async function buildApp(
   similarityRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());
+  // Usage counts held in memory are written before the database closes.
+  app.addHook('onClose', () => services.metrics.settled());
 
   // Unknown API paths answer JSON, not a page, whatever body they were sent (it is not read).
   await app.register(async (scope) => {

@@ -1,8 +1,12 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
+  CITATION_FILES,
+  CITATION_STYLES,
   type CitationInput,
+  type CitationStyleId,
   type FormattedCitation,
   citationParts,
+  citationPath,
   formatCitation,
 } from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
@@ -10,32 +14,52 @@ import { useHydrated } from '../lib/use-hydrated.ts';
 
 type Outcome = { ok: true; message: string; n: number } | { ok: false; message: string; n: number };
 
-export interface CitationFileLink {
-  label: string;
-  href: string;
-}
+const FILE_FORMATS = Object.keys(CITATION_FILES) as (keyof typeof CITATION_FILES)[];
+
+/** Where the reference styles are on the article page (the picker's links lead there). */
+export const STYLES_ANCHOR = 'citation-styles';
 
 /**
  * The article's citation in the journal's format, with a Copy citation button (shown only once scripts
- * run: without them the text is there to select); below it, the same in the reference styles (rendered on
- * the server: the page ships no citation processor) and the BibTeX and RIS files. The outcome of a copy is
- * announced: success in a status region that is always on the page, failure as an alert, with the text
- * selected so Ctrl+C still works.
+ * run: without them the text is there to select); the BibTeX and RIS files; and, under "More citation
+ * styles", one reference style at a time. The page's HTML carries only the style asked for (`?style=`,
+ * APA by default), rendered on the server (the page ships no citation processor); picking another fetches
+ * it (`GET /api/articles/{id}/citation/{style}`), or, without scripts, the picker's links load the page
+ * with that style. The outcome of a copy is announced: success in a status region that is always on the
+ * page, failure as an alert, with the text selected so Ctrl+C still works.
  */
 export function Citation({
   citation,
-  styles = [],
-  files = [],
+  articleId,
+  style,
+  stylesOpen = false,
 }: {
   citation: CitationInput;
-  styles?: readonly FormattedCitation[];
-  files?: readonly CitationFileLink[];
+  articleId: number;
+  /** The reference style shown first (the server rendered it). */
+  style: FormattedCitation;
+  /** Open "More citation styles" at once (the reader picked a style without scripts). */
+  stylesOpen?: boolean;
 }) {
   const hydrated = useHydrated();
   const textRef = useRef<HTMLParagraphElement>(null);
-  const styleRefs = useRef(new Map<string, HTMLElement>());
+  const styleRef = useRef<HTMLParagraphElement>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [shown, setShown] = useState(style);
+  const [loading, setLoading] = useState<CitationStyleId | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const fetched = useRef(new Map<string, FormattedCitation>());
+  const latest = useRef(0);
   const parts = citationParts(citation);
+
+  // Another article (or another ?style=): start again from what the server rendered.
+  useEffect(() => {
+    fetched.current = new Map([[`${articleId} ${style.id}`, style]]);
+    latest.current++;
+    setShown(style);
+    setLoading(null);
+    setFailed(null);
+  }, [articleId, style]);
 
   async function copy(text: string, element: HTMLElement | null | undefined) {
     const n = (outcome?.n ?? 0) + 1;
@@ -49,6 +73,36 @@ export function Citation({
       selectContents(element ?? null);
       const reason = err instanceof Error ? err.message : String(err);
       setOutcome({ ok: false, message: `${MESSAGES.citationCopyFailedPrefix}${reason}`, n });
+    }
+  }
+
+  async function pick(event: React.MouseEvent<HTMLAnchorElement>, id: CitationStyleId) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    const request = ++latest.current;
+    setFailed(null);
+    const known = fetched.current.get(`${articleId} ${id}`);
+    if (known) {
+      setLoading(null);
+      setShown(known);
+      return;
+    }
+    setLoading(id);
+    try {
+      const res = await fetch(`/api/articles/${articleId}/citation/${id}`, {
+        headers: { accept: 'application/json' },
+      });
+      if (!res.ok) throw new Error(`the server answered ${res.status}`);
+      const found = (await res.json()) as FormattedCitation;
+      fetched.current.set(`${articleId} ${id}`, found);
+      if (request === latest.current) setShown(found);
+    } catch (err) {
+      const label = CITATION_STYLES.find((s) => s.id === id)?.label ?? id;
+      const reason = err instanceof Error ? err.message : String(err);
+      if (request === latest.current)
+        setFailed(`The ${label} citation could not be loaded (${reason}). Please try again.`);
+    } finally {
+      if (request === latest.current) setLoading(null);
     }
   }
 
@@ -90,53 +144,66 @@ export function Citation({
         </div>
       ) : null}
 
-      {files.length ? (
-        <p className="citation__files">
-          <span>Download the citation for a reference manager:</span>
-          {files.map((f) => (
-            <a key={f.href} href={f.href} download className="button button--secondary citation__button">
-              {f.label}
-            </a>
-          ))}
-        </p>
-      ) : null}
+      <p className="citation__files">
+        <span>Download the citation for a reference manager:</span>
+        {FILE_FORMATS.map((format) => (
+          <a
+            key={format}
+            href={citationPath(articleId, format)}
+            download
+            className="button button--secondary citation__button"
+          >
+            {CITATION_FILES[format].label}
+          </a>
+        ))}
+      </p>
 
-      {styles.length ? (
-        <details className="citation__formats">
-          <summary>More citation styles: {styles.map((s) => s.label).join(', ')}</summary>
-          <dl className="citation__styles">
-            {styles.map((style) => (
-              <div key={style.id} className="citation__style">
-                <dt>
-                  {style.label} <span className="citation__edition">({style.edition})</span>
-                </dt>
-                <dd>
-                  <p
-                    className="citation__style-text"
-                    ref={(el) => {
-                      if (el) styleRefs.current.set(style.id, el);
-                      else styleRefs.current.delete(style.id);
-                    }}
-                    // Made by the CSL processor on the server, which escapes the article's text, then passed
-                    // through an allow-list (italics and links only): see server/catalog/citation.ts.
-                    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised server output, see above.
-                    dangerouslySetInnerHTML={{ __html: style.html }}
-                  />
-                  {hydrated ? (
-                    <button
-                      type="button"
-                      className="button button--secondary citation__button"
-                      onClick={() => copy(style.text, styleRefs.current.get(style.id))}
-                    >
-                      Copy<span className="visually-hidden"> the {style.label} citation</span>
-                    </button>
-                  ) : null}
-                </dd>
-              </div>
+      <details className="citation__formats" id={STYLES_ANCHOR} open={stylesOpen || undefined}>
+        <summary>More citation styles: {CITATION_STYLES.map((s) => s.label).join(', ')}</summary>
+        <div className="citation__styles">
+          <ul className="citation__picker" aria-label="Citation style">
+            {CITATION_STYLES.map((s) => (
+              <li key={s.id}>
+                <a
+                  href={`?style=${s.id}#${STYLES_ANCHOR}`}
+                  className="citation__pick"
+                  aria-current={s.id === shown.id ? 'true' : undefined}
+                  onClick={(event) => pick(event, s.id)}
+                >
+                  {s.label}
+                </a>
+              </li>
             ))}
-          </dl>
-        </details>
-      ) : null}
+          </ul>
+          <div className="citation__style" aria-live="polite" aria-busy={loading ? true : undefined}>
+            <p className="citation__style-name">
+              {shown.label} <span className="citation__edition">({shown.edition})</span>
+            </p>
+            <p
+              className="citation__style-text"
+              ref={styleRef}
+              // Made by the CSL processor on the server, which escapes the article's text, then passed
+              // through an allow-list (italics and links only): see server/catalog/citation.ts.
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised server output, see above.
+              dangerouslySetInnerHTML={{ __html: shown.html }}
+            />
+            {hydrated ? (
+              <button
+                type="button"
+                className="button button--secondary citation__button"
+                onClick={() => copy(shown.text, styleRef.current)}
+              >
+                Copy<span className="visually-hidden"> the {shown.label} citation</span>
+              </button>
+            ) : null}
+          </div>
+          {failed ? (
+            <p role="alert" className="alert alert--error citation__error">
+              {failed}
+            </p>
+          ) : null}
+        </div>
+      </details>
     </div>
   );
 }

@@ -1,15 +1,17 @@
 import { Link } from 'react-router';
 import {
-  CITATION_FILES,
-  citationPath,
+  CITATION_STYLES,
+  type CitationStyleId,
   doiUrl,
   formatPages,
   keywordList,
   numberAffiliations,
 } from '../../common/citation.ts';
+import { formatDay } from '../../common/dates.ts';
+import { articleMetadata, serializeJsonLd, truncate } from '../../common/metadata.ts';
 import { can } from '../../common/roles.ts';
-import { articleMetadata, serializeJsonLd } from '../../server/catalog/metadata.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
+import { ArticleUsage } from '../components/ArticleUsage.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { asClientError } from '../lib/forms.server.ts';
@@ -24,71 +26,62 @@ export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = readerLinks;
 
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+/** The reference style asked for with ?style= (the citation picker without scripts), else APA. */
+function citationStyle(value: string | null): CitationStyleId {
+  return CITATION_STYLES.find((s) => s.id === value)?.id ?? CITATION_STYLES[0].id;
+}
 
+/**
+ * The article page. Its data is the article once (the page, its scholarly <meta> tags and JSON-LD are all
+ * made from it, on the server and again in the browser: common/metadata.ts), the journal's facts and one
+ * reference style. It depends on nothing but the address and who is signed in (the download button), so
+ * it can be cached: the view is counted and the usage figures are fetched once the page has loaded
+ * (ArticleUsage, decision 0019).
+ */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
-  const { catalog, settings, baseUrl, citations, metrics, log } = context.services;
-  const [article, journal, usage] = await Promise.all([
+  const { catalog, settings, baseUrl, citations } = context.services;
+  const [article, journal] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
       throw err;
     }),
     settings.journal(),
-    // The counts are a courtesy: if they cannot be read, the page goes without them.
-    metrics.articleMetrics(id).then(
-      (m) => ({ ...m.totals, months: m.months.slice(-12).reverse() }),
-      (err: unknown) => {
-        log.warn({ err, articleId: id }, 'Usage counts could not be read');
-        return null;
-      },
-    ),
   ]);
-  // Counted in the background (robots and double clicks left out); never delays or fails the page.
-  metrics.track('view', article.id, {
-    sessionId: context.auth?.sessionId,
-    ip: context.clientIp,
-    userAgent: context.userAgent,
-  });
-  const metadata = articleMetadata(article, journal, baseUrl);
+  const query = new URL(request.url).searchParams;
   const user = context.auth?.user;
-  const { authors, affiliations } = numberAffiliations(article.authors);
 
   return {
     article: {
       id: article.id,
       title: article.title,
-      articleType: article.article_type,
-      abstract: article.abstract.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean),
-      keywords: keywordList(article.keywords),
+      article_type: article.article_type,
+      abstract: article.abstract,
+      keywords: article.keywords,
       pages: article.pages,
-      pagesLabel: formatPages(article.pages),
       doi: article.doi,
-      monthYear: article.monyr,
-      date: article.publication_date,
-      dateLabel: longDate.format(new Date(`${article.publication_date}T00:00:00Z`)),
-      volume: article.volume_number,
-      issue: article.issue_number,
-      issueTitle: article.issue_title,
-      authors: authors.map((a) => ({ name: a.name, mark: a.mark })),
-      affiliations,
-      url: metadata.canonicalUrl,
+      authors: article.authors.map((a) => ({ name: a.name, affiliation: a.affiliation, email: a.email })),
+      public_pdf_url: article.public_pdf_url,
+      publication_date: article.publication_date,
+      monyr: article.monyr,
+      volume_number: article.volume_number,
+      issue_number: article.issue_number,
     },
-    journal: { name: journal.name, license: journal.license },
-    usage,
-    citations: {
-      styles: citations.formats(article, journal),
-      files: (Object.keys(CITATION_FILES) as (keyof typeof CITATION_FILES)[]).map((format) => ({
-        label: CITATION_FILES[format].label,
-        href: citationPath(article.id, format),
-      })),
+    journal: {
+      name: journal.name,
+      abbreviation: journal.abbreviation,
+      issnOnline: journal.issnOnline,
+      publisher: journal.publisher,
+      publisherAddress: journal.publisherAddress,
+      language: journal.language,
+      license: journal.license,
     },
-    head: {
-      description: metadata.description,
-      tags: metadata.tags,
-      links: metadata.links,
-      jsonLd: serializeJsonLd(metadata.jsonLd),
+    baseUrl,
+    citation: {
+      style: citations.format(article, journal, citationStyle(query.get('style'))),
+      // A style picked without scripts: the page opens at the styles.
+      open: query.has('style'),
     },
     download: {
       articleId: article.id,
@@ -96,7 +89,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       hasPdf: Boolean(article.public_pdf_url),
       signedIn: Boolean(user),
       href: `/api/articles/${article.id}/download`,
-      showDenied: new URL(request.url).searchParams.get('download') === 'denied',
+      showDenied: query.get('download') === 'denied',
     },
   };
 }
@@ -105,13 +98,20 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, 'Page not found') }];
   return [
     { title: pageTitle(matches, loaderData.article.title) },
-    { name: 'description', content: loaderData.head.description },
+    { name: 'description', content: truncate(loaderData.article.abstract) },
   ];
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, head, download, usage, citations } = loaderData;
-  const issueLink = issueHref(article.volume, article.issue);
+  const { article, journal, baseUrl, citation, download } = loaderData;
+  const head = articleMetadata(article, journal, baseUrl);
+  const { authors, affiliations } = numberAffiliations(article.authors);
+  const abstract = article.abstract
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const keywords = keywordList(article.keywords);
+  const issueLink = issueHref(article.volume_number, article.issue_number);
   return (
     <>
       <ScholarlyHead tags={head.tags} links={head.links} />
@@ -119,10 +119,10 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         className="article-page"
         eyebrow={
           <>
-            <span>{article.articleType}</span>
+            <span>{article.article_type}</span>
             <span aria-hidden="true"> · </span>
             <Link to={issueLink}>
-              Volume {article.volume}, Issue {article.issue}
+              Volume {article.volume_number}, Issue {article.issue_number}
             </Link>
             <span aria-hidden="true"> · </span>
             <span>Open access</span>
@@ -132,7 +132,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
       >
         <section aria-label="Authors" className="article-authors">
           <ul className="article-authors__names">
-            {article.authors.map((author, i) => (
+            {authors.map((author, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: authors keep their order; two may share a name.
               <li key={i}>
                 {author.name}
@@ -144,7 +144,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
           <ol className="article-authors__affiliations" aria-label="Affiliations">
-            {article.affiliations.map((a) => (
+            {affiliations.map((a) => (
               <li key={a.mark}>
                 <sup>{a.mark}</sup> {a.text}
               </li>
@@ -156,59 +156,27 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           <div>
             <dt>Published</dt>
             <dd>
-              <time dateTime={article.date}>{article.dateLabel}</time>
+              <time dateTime={article.publication_date}>{formatDay(article.publication_date)}</time>
             </dd>
           </div>
           <div>
             <dt>Issue</dt>
             <dd>
               <Link to={issueLink}>
-                Volume {article.volume}, Issue {article.issue}
+                Volume {article.volume_number}, Issue {article.issue_number}
               </Link>{' '}
-              ({article.monthYear})
+              ({article.monyr})
             </dd>
           </div>
           <div>
             <dt>Pages</dt>
-            <dd>{article.pagesLabel}</dd>
+            <dd>{formatPages(article.pages)}</dd>
           </div>
           {article.doi ? (
             <div>
               <dt>DOI</dt>
               <dd>
                 <a href={doiUrl(article.doi)}>{doiUrl(article.doi)}</a>
-              </dd>
-            </div>
-          ) : null}
-          {usage ? (
-            <div>
-              <dt>Usage</dt>
-              <dd>
-                {countLabel(usage.views, 'view')}, {countLabel(usage.downloads, 'download')}
-                {usage.months.length ? (
-                  <details className="usage-months">
-                    <summary>By month</summary>
-                    <table>
-                      <caption className="visually-hidden">Views and downloads by month, newest first</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Month</th>
-                          <th scope="col">Views</th>
-                          <th scope="col">Downloads</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {usage.months.map((m) => (
-                          <tr key={m.month}>
-                            <th scope="row">{m.month}</th>
-                            <td>{m.views}</td>
-                            <td>{m.downloads}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </details>
-                ) : null}
               </dd>
             </div>
           ) : null}
@@ -220,6 +188,8 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
               </a>
             </dd>
           </div>
+          {/* Last: its figures arrive after the page, and nothing after it moves when they do. */}
+          <ArticleUsage articleId={article.id} />
         </dl>
 
         <ArticleDownload state={download} />
@@ -227,18 +197,18 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="abstract-title" className="article-section">
           <h2 id="abstract-title">Abstract</h2>
           <div className="article-abstract">
-            {article.abstract.map((paragraph, i) => (
+            {abstract.map((paragraph, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs have no identity but their order.
               <p key={i}>{paragraph}</p>
             ))}
           </div>
         </section>
 
-        {article.keywords.length ? (
+        {keywords.length ? (
           <section aria-labelledby="keywords-title" className="article-section">
             <h2 id="keywords-title">Keywords</h2>
             <ul className="keyword-list">
-              {article.keywords.map((k) => (
+              {keywords.map((k) => (
                 <li key={k}>{k}</li>
               ))}
             </ul>
@@ -252,15 +222,16 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
               authors: article.authors,
               title: article.title,
               journal: journal.name,
-              volume: article.volume,
-              issue: article.issue,
-              monthYear: article.monthYear,
+              volume: article.volume_number,
+              issue: article.issue_number,
+              monthYear: article.monyr,
               pages: article.pages,
               doi: article.doi,
-              url: article.url,
+              url: head.canonicalUrl,
             }}
-            styles={citations.styles}
-            files={citations.files}
+            articleId={article.id}
+            style={citation.style}
+            stylesOpen={citation.open}
           />
         </section>
 
@@ -271,8 +242,8 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             <a href={journal.license.url} rel="license">
               Creative Commons Attribution 4.0 International licence ({journal.license.name})
             </a>
-            , with no embargo. You may share and adapt it for any purpose, including commercially, provided you
-            credit the authors and the original publication in {journal.name}.
+            , with no embargo. You may share and adapt it for any purpose, including commercially, provided
+            you credit the authors and the original publication in {journal.name}.
           </p>
         </section>
       </JournalPageLayout>
@@ -280,15 +251,10 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         type="application/ld+json"
         // Escaped by serializeJsonLd: nothing in the article's text can close this element.
         // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD must be raw JSON; see above.
-        dangerouslySetInnerHTML={{ __html: head.jsonLd }}
+        dangerouslySetInnerHTML={{ __html: serializeJsonLd(head.jsonLd) }}
       />
     </>
   );
-}
-
-/** "1 view", "1,234 downloads". */
-function countLabel(n: number, noun: string) {
-  return `${n.toLocaleString('en-GB')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /**

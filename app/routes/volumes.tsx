@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, redirect, useNavigate, useNavigation } from 'react-router';
+import { Form, type NavigateOptions, redirect, useNavigate, useNavigation } from 'react-router';
 import { formatPages } from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { monthYear } from '../../server/catalog/present.ts';
@@ -17,10 +17,27 @@ export const headers: Route.HeadersFunction = publicPage;
 
 export const links: Route.LinksFunction = readerLinks;
 
-const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-
 function positiveInt(value: string | null): number | null {
   return value && /^\d{1,9}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+/**
+ * A click handler for a list of plain links to this site's pages: each opens through the router (no
+ * reload), as a <Link> would, without a <Link> (and its hooks) per row. Other sites' links, new-tab clicks
+ * and downloads are left to the browser.
+ */
+function useLinkDelegation(options?: NavigateOptions) {
+  const navigate = useNavigate();
+  return (event: React.MouseEvent<HTMLElement>) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element).closest('a');
+    if (!link || link.target || link.hasAttribute('download')) return;
+    const url = new URL(link.href);
+    if (url.origin !== window.location.origin) return;
+    event.preventDefault();
+    navigate(`${url.pathname}${url.search}${url.hash}`, options);
+  };
 }
 
 /**
@@ -73,11 +90,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         )
       : [],
     canonicalUrl:
-      volumeParam === null ? `${baseUrl}/volumes` : `${baseUrl}${issueHref(volume!.volume_number, issue?.issue_number)}`,
+      volumeParam === null
+        ? `${baseUrl}/volumes`
+        : `${baseUrl}${issueHref(volume!.volume_number, issue?.issue_number)}`,
     selected,
-    volume: volume
-      ? { number: volume.volume_number, title: volume.title, year: volume.year }
-      : null,
+    volume: volume ? { number: volume.volume_number, title: volume.title, year: volume.year } : null,
     issue:
       volume && issue
         ? {
@@ -87,17 +104,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             date: issueDate(issue, volume.year),
           }
         : null,
+    // Only what each entry shows: a long issue sends hundreds of these.
     articles: articles.map(
-      (a): ListedArticle => ({
-        id: a.id,
-        title: a.title,
-        articleType: a.article_type,
-        authors: a.authors.map((au) => au.name),
-        pages: formatPages(a.pages),
-        doi: a.doi,
-        date: a.publication_date,
-        dateLabel: longDate.format(new Date(`${a.publication_date}T00:00:00Z`)),
-      }),
+      (a): ListedArticle => [
+        a.id,
+        a.title,
+        a.article_type,
+        a.authors.map((au) => au.name).join(', '),
+        formatPages(a.pages),
+        a.doi,
+        a.publication_date,
+      ],
     ),
     tree: index.map((v) => ({
       number: v.volume_number,
@@ -139,6 +156,8 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
   // selects are left uncontrolled (a controlled one would jump back until the new issue has loaded) and
   // follow the page whenever it changes by other means (a link in the list below, Back).
   const go = (href: string) => navigate(href, { preventScrollReset: true });
+  const openArticle = useLinkDelegation();
+  const openIssue = useLinkDelegation({ preventScrollReset: true });
   const volumeRef = useRef<HTMLSelectElement>(null);
   const issueRef = useRef<HTMLSelectElement>(null);
   useEffect(() => {
@@ -191,7 +210,12 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                 ))}
               </select>
             </div>
-            <button type="submit" name="show" value="" className="button button--secondary issue-picker__submit">
+            <button
+              type="submit"
+              name="show"
+              value=""
+              className="button button--secondary issue-picker__submit"
+            >
               Show issue
             </button>
           </Form>
@@ -212,9 +236,11 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                 ) : null}
                 {issue.description ? <p className="issue-toc__description">{issue.description}</p> : null}
                 {articles.length ? (
-                  <ol className="toc-list">
+                  // Plain links in the entries: their clicks go to the router here (useLinkDelegation).
+                  // biome-ignore lint/a11y/useKeyWithClickEvents: the links inside get keyboard activation as clicks.
+                  <ol className="toc-list" onClick={openArticle}>
                     {articles.map((a) => (
-                      <li key={a.id}>
+                      <li key={a[0]}>
                         <ArticleListItem article={a} />
                       </li>
                     ))}
@@ -236,7 +262,8 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
             </p>
           </section>
 
-          <nav className="browse-tree" aria-labelledby="browse-title">
+          {/* biome-ignore lint/a11y/useKeyWithClickEvents: the links inside get keyboard activation as clicks. */}
+          <nav className="browse-tree" aria-labelledby="browse-title" onClick={openIssue}>
             <h2 id="browse-title">All volumes and issues</h2>
             <ul className="browse-tree__volumes">
               {tree.map((v) => (
@@ -250,15 +277,18 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                         const current = selected?.volume === v.number && selected.issue === i.number;
                         return (
                           <li key={i.number} className="browse-tree__issue">
-                            <Link
-                              to={issueHref(v.number, i.number)}
-                              preventScrollReset
+                            <a
+                              href={issueHref(v.number, i.number)}
                               aria-current={current ? 'page' : undefined}
                             >
                               Issue {i.number}, {i.date}
-                            </Link>{' '}
+                            </a>{' '}
                             <span className="muted">
-                              ({i.articleCount ? `${i.articleCount} article${i.articleCount === 1 ? '' : 's'}` : 'under review'})
+                              (
+                              {i.articleCount
+                                ? `${i.articleCount} article${i.articleCount === 1 ? '' : 's'}`
+                                : 'under review'}
+                              )
                             </span>
                           </li>
                         );

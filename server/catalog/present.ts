@@ -1,3 +1,4 @@
+import { MONTHS } from '../../common/dates.ts';
 import type { articleAuthors, articles, issues, volumes } from './tables.ts';
 
 type ArticleRow = typeof articles.$inferSelect;
@@ -5,20 +6,6 @@ type IssueRow = typeof issues.$inferSelect;
 type VolumeRow = typeof volumes.$inferSelect;
 type AuthorRow = typeof articleAuthors.$inferSelect;
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /**
  * One publication date per article, used everywhere (pages, listings, metadata): its own date, else its

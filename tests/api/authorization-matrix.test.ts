@@ -144,9 +144,20 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   {
+    name: 'GET /api/articles/:id/citation/:style',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation/mla` }),
+    expect: all(200),
+  },
+  {
     name: 'GET /api/articles/:id/metrics',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/metrics` }),
     expect: all(200),
+  },
+  {
+    // Public; counted only from the site's own pages (the matrix's requests carry no such signal).
+    name: 'POST /api/articles/:id/views',
+    build: () => ({ method: 'POST', url: `/api/articles/${articleId}/views` }),
+    expect: all(204),
   },
   {
     name: 'GET /api/articles/:id/download',

@@ -135,6 +135,23 @@ describe('reference styles', () => {
     }
   });
 
+  it('answers each style as HTML and text for the article page, cacheable', async () => {
+    for (const style of CITATION_STYLES) {
+      const res = await get(`/api/articles/${articleId}/citation/${style.id}`);
+      expect(res.statusCode, style.id).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=300');
+      const body = res.json() as { id: string; label: string; edition: string; html: string; text: string };
+      expect(body).toMatchObject({ id: style.id, label: style.label, edition: style.edition });
+      expect(body.text, style.id).toContain('Über {braces} & 50% of $x_1$');
+      // The HTML is escaped: the title's ampersand is an entity, and no tag but the allowed ones appears.
+      expect(body.html, style.id).toContain('&amp; 50%');
+      expect(body.html.replace(/<\/?(i|span|a)( href="[^"]*")?>/g, '')).not.toMatch(/[<>]/);
+      // The same text as the plain-text format.
+      const plain = await get(`/api/articles/${articleId}/citation?format=${style.id}`);
+      expect(plain.body.trim()).toBe(body.text);
+    }
+  });
+
   it('follows each manual for a journal article', () => {
     const article = {
       id: 3,
@@ -206,5 +223,8 @@ describe('refusals', () => {
       payload: { status: 'unpublished' },
     });
     expect((await get(`/api/articles/${plainId}/citation?format=bibtex`)).statusCode).toBe(404);
+    expect((await get(`/api/articles/${plainId}/citation/apa`)).statusCode).toBe(404);
+    expect((await get(`/api/articles/${articleId}/citation/bibtex`)).statusCode).toBe(400);
+    expect((await get('/api/articles/999999/citation/apa')).statusCode).toBe(404);
   });
 });

@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../server/clock.ts';
+import type { Db } from '../../server/db/client.ts';
 import { MetricsService, monthOf, visitorKey } from '../../server/metrics/service.ts';
 import { type TestContext, createTestContext, silentLog } from '../../server/testing/harness.ts';
 import { SETUP_TIMEOUT, createVolume, publishArticle } from './discovery-helpers.ts';
 
 /**
  * Usage counts (issue 6): views and downloads per article and month, robots and double clicks (the same
- * visitor within 30 seconds, as COUNTER counts) left out; the public metrics endpoint.
+ * visitor within 30 seconds, as COUNTER counts) left out; the public metrics endpoint; the article page's
+ * view beacon (issue 13) and the batched writes behind it (decision 0019).
  */
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -116,15 +119,95 @@ describe('months', () => {
 });
 
 describe('never in the way', () => {
-  it('logs a failure and lets the request go on', async () => {
+  it('logs a failed write and lets the request go on', async () => {
     const warnings: unknown[] = [];
-    const broken = new MetricsService(t.services.db, {
+    const failing = {
+      execute: () => Promise.reject(Object.assign(new Error('disk full'), { code: '53100' })),
+    } as unknown as Db;
+    const broken = new MetricsService(failing, {
       log: { ...silentLog, warn: (obj: unknown) => warnings.push(obj) },
     });
-    // No such article: the foreign key refuses the row.
-    expect(() => broken.track('view', 987_654, reader)).not.toThrow();
+    expect(() => broken.track('view', articleId, reader)).not.toThrow();
     await broken.settled();
     expect(warnings).toHaveLength(1);
+  });
+
+  it('leaves out the requests for an article deleted before the batch is written', async () => {
+    const fresh = new MetricsService(t.services.db, { log: silentLog });
+    expect(await fresh.record('view', 987_654, reader)).toBe(false);
+  });
+});
+
+describe('batched writes', () => {
+  /** A service on the test database that counts the statements it runs. */
+  function counting(clock: ManualClock, flushMs?: number) {
+    const statements = { n: 0 };
+    const db = new Proxy(t.services.db, {
+      get(target, key, receiver) {
+        if (key === 'execute') {
+          return (...args: unknown[]) => {
+            statements.n++;
+            return (target.execute as (...a: unknown[]) => unknown)(...args);
+          };
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    }) as Db;
+    return { metrics: new MetricsService(db, { log: silentLog, clock, flushMs }), statements };
+  }
+
+  it('holds views until the batch is written, in one statement, double clicks folded in memory', async () => {
+    const id = await publishArticle(t, token, {
+      issueId: (await t.services.catalog.article(articleId)).issue_id,
+      title: 'Batched',
+      doi: '10.5555/count.batch',
+    });
+    const clock = new ManualClock(at('2026-06-30T23:59:20Z'));
+    const { metrics: batched, statements } = counting(clock);
+    const a = { ...reader, ip: '198.51.100.1' };
+    const b = { ...reader, ip: '198.51.100.2' };
+    batched.track('view', id, a);
+    batched.track('view', id, a); // a double click
+    batched.track('view', id, b);
+    batched.track('view', id, { ...a, userAgent: GOOGLEBOT }); // a robot
+    batched.track('download', id, a);
+    clock.advance(10_000);
+    batched.track('view', id, a); // 10 s after the previous: still a double click
+    clock.advance(30_000); // 23:59:30 + 30 s: July, and 30 s after a's previous view
+    batched.track('view', id, a);
+    expect((await t.services.metrics.articleMetrics(id)).totals).toEqual({ views: 0, downloads: 0 });
+    await batched.settled();
+    expect(statements.n).toBe(1);
+    expect((await t.services.metrics.articleMetrics(id)).months).toEqual([
+      { month: '2026-06', views: 2, downloads: 1 },
+      { month: '2026-07', views: 1, downloads: 0 },
+    ]);
+
+    // The next batch: the 30 s are measured from the visitor's last request in the batch before.
+    clock.advance(20_000);
+    batched.track('view', id, a); // 20 s after a's last: not counted
+    batched.track('view', id, b); // 60 s after b's last: counted
+    await batched.settled();
+    expect(statements.n).toBe(2);
+    expect((await t.services.metrics.articleMetrics(id)).totals).toEqual({ views: 4, downloads: 1 });
+    // Nothing held, nothing written.
+    await batched.settled();
+    expect(statements.n).toBe(2);
+  });
+
+  it('writes on its own a few seconds after the first request of a batch', async () => {
+    const id = await publishArticle(t, token, {
+      issueId: (await t.services.catalog.article(articleId)).issue_id,
+      title: 'Batched on a timer',
+      doi: '10.5555/count.timer',
+    });
+    const { metrics: batched } = counting(new ManualClock(), 50);
+    batched.track('view', id, { ...reader, ip: '198.51.100.3' });
+    batched.track('view', id, { ...reader, ip: '198.51.100.4' });
+    await vi.waitFor(async () => expect((await t.services.metrics.articleMetrics(id)).totals.views).toBe(2), {
+      timeout: 5_000,
+      interval: 20,
+    });
   });
 });
 
@@ -194,5 +277,105 @@ describe('through the API', () => {
     expect((await download(otherId, { 'user-agent': SAFARI })).statusCode).toBe(200);
     await t.services.metrics.settled();
     expect((await t.services.metrics.articleMetrics(otherId)).totals.downloads).toBe(before);
+  });
+});
+
+describe('the view beacon', () => {
+  const beacon = (id: number | string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: `/api/articles/${id}/views`, headers });
+  const sameOrigin = { host: 'journal.test', origin: 'http://journal.test', 'sec-fetch-site': 'same-origin' };
+  const views = async (id: number) => {
+    await t.services.metrics.settled();
+    return (await t.services.metrics.articleMetrics(id)).totals.views;
+  };
+  let id = 0;
+  beforeAll(async () => {
+    id = await publishArticle(t, token, {
+      issueId: (await t.services.catalog.article(articleId)).issue_id,
+      title: 'Beaconed',
+      doi: '10.5555/count.beacon',
+    });
+  });
+
+  it('counts a view sent by our own page, once per visitor within 30 s', async () => {
+    const res = await beacon(id, { ...sameOrigin, 'user-agent': FIREFOX });
+    expect(res.statusCode, res.body).toBe(204);
+    expect(res.body).toBe('');
+    expect(await views(id)).toBe(1);
+    // The same reader again at once: a double click.
+    expect((await beacon(id, { ...sameOrigin, 'user-agent': FIREFOX })).statusCode).toBe(204);
+    expect(await views(id)).toBe(1);
+    // 30 s later it counts again; another browser counts on its own.
+    t.clock.advance(30_000);
+    await beacon(id, { ...sameOrigin, 'user-agent': FIREFOX });
+    await beacon(id, { ...sameOrigin, 'user-agent': SAFARI });
+    expect(await views(id)).toBe(3);
+    // Browsers without Sec-Fetch-Site say where the request comes from with Origin.
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/articles/${id}/views`,
+      headers: { host: 'journal.test', origin: 'http://journal.test', 'user-agent': FIREFOX },
+      remoteAddress: '192.0.2.10',
+    });
+    expect(await views(id)).toBe(4);
+  });
+
+  it('answers robots, cross-site and signal-less requests 204 without counting them', async () => {
+    t.clock.advance(60_000);
+    const before = await views(id);
+    const requests: Record<string, string>[] = [
+      { ...sameOrigin, 'user-agent': GOOGLEBOT },
+      { ...sameOrigin, 'user-agent': '' },
+      {
+        host: 'journal.test',
+        'user-agent': SAFARI,
+        'sec-fetch-site': 'cross-site',
+        origin: 'https://evil.example',
+      },
+      { host: 'journal.test', 'user-agent': SAFARI, 'sec-fetch-site': 'same-site' },
+      { host: 'journal.test', 'user-agent': SAFARI, origin: 'https://evil.example' },
+      { host: 'journal.test', 'user-agent': SAFARI, origin: 'null' },
+      { host: 'journal.test', 'user-agent': SAFARI, referer: 'https://evil.example/page' },
+      { host: 'journal.test', 'user-agent': SAFARI },
+    ];
+    for (const headers of requests) {
+      const res = await beacon(id, headers);
+      expect(res.statusCode, JSON.stringify(headers)).toBe(204);
+    }
+    expect(await views(id)).toBe(before);
+  });
+
+  it('tells signed-in readers apart by their session, wherever they are', async () => {
+    t.clock.advance(60_000);
+    const before = await views(id);
+    const session = { ...sameOrigin, authorization: `Bearer ${token}` };
+    await beacon(id, { ...session, 'user-agent': FIREFOX });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/articles/${id}/views`,
+      headers: { ...session, 'user-agent': SAFARI },
+      remoteAddress: '192.0.2.99',
+    });
+    expect(await views(id)).toBe(before + 1);
+  });
+
+  it('answers 404 for an unknown or unpublished article, 400 for a bad id', async () => {
+    expect((await beacon(999_999, sameOrigin)).statusCode).toBe(404);
+    expect((await beacon('x', sameOrigin)).statusCode).toBe(400);
+    const hidden = await publishArticle(t, token, {
+      issueId: (await t.services.catalog.article(articleId)).issue_id,
+      title: 'Withdrawn',
+      doi: '10.5555/count.hidden',
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/articles/${hidden}/status`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { status: 'unpublished' },
+    });
+    const res = await beacon(hidden, { ...sameOrigin, 'user-agent': FIREFOX });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toEqual(expect.any(String));
+    expect(await views(hidden)).toBe(0);
   });
 });

@@ -80,21 +80,42 @@ async function visitor(browser: Browser, baseURL: string, userAgent: string): Pr
 }
 
 test.describe('citations on the article page', () => {
-  test('shows the six styles and downloads BibTeX and RIS', async ({ page, adminApi, axe, screenshots }) => {
+  test('shows the reference styles one at a time and downloads BibTeX and RIS', async ({
+    page,
+    adminApi,
+    axe,
+    screenshots,
+  }) => {
     const title = `Counting reads of open articles ${unique()}`;
     const a = await publishedArticle(adminApi, title);
+    const styleRequests: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes(`/api/articles/${a.id}/citation/`)) styleRequests.push(new URL(r.url()).pathname);
+    });
     await page.goto(`/article/${a.id}`);
 
     const cite = page.getByRole('region', { name: 'Cite this article' });
     await cite.getByText(/More citation styles/).click();
-    const styles = cite.locator('dl.citation__styles');
-    for (const label of ['APA', 'MLA', 'Chicago', 'Harvard', 'IEEE', 'Vancouver']) {
-      await expect(styles.getByRole('term').filter({ hasText: new RegExp(`^${label} `) })).toBeVisible();
+    const picker = cite.getByRole('list', { name: 'Citation style' });
+    const shown = cite.locator('.citation__style');
+    // APA comes with the page; the others are fetched when picked, and only then.
+    await expect(picker.getByRole('link', { name: 'APA' })).toHaveAttribute('aria-current', 'true');
+    await expect(shown).toContainText(`Müller-Łukasz, J., & O’Brien, Z. (2026). ${title}.`);
+    expect(styleRequests).toEqual([]);
+    for (const label of ['MLA', 'Chicago', 'Harvard', 'IEEE', 'Vancouver', 'APA']) {
+      await picker.getByRole('link', { name: label }).click();
+      await expect(picker.getByRole('link', { name: label })).toHaveAttribute('aria-current', 'true');
+      await expect(shown.locator('.citation__style-name')).toHaveText(new RegExp(`^${label} `));
       await expect(cite.getByRole('button', { name: `Copy the ${label} citation` })).toBeVisible();
+      // Each style links the DOI (some write it as a URL, some as "doi:…").
+      await expect(shown.locator(`a[href$="${a.doi}"]`)).toBeVisible();
+      if (label === 'IEEE') await expect(shown).toContainText(`J. Müller-Łukasz and Z. O’Brien, “${title},”`);
     }
-    await expect(styles).toContainText(`Müller-Łukasz, J., & O’Brien, Z. (2026). ${title}.`);
-    await expect(styles).toContainText(`J. Müller-Łukasz and Z. O’Brien, “${title},”`);
-    await expect(styles.getByRole('link', { name: `https://doi.org/${a.doi}` }).first()).toBeVisible();
+    // The page stayed; APA was not fetched again.
+    await expect(page).toHaveURL(new RegExp(`/article/${a.id}$`));
+    expect(styleRequests.sort()).toEqual(
+      ['chicago', 'harvard', 'ieee', 'mla', 'vancouver'].map((s) => `/api/articles/${a.id}/citation/${s}`),
+    );
 
     const [bib] = await Promise.all([
       page.waitForEvent('download'),
@@ -122,14 +143,20 @@ test.describe('citations on the article page', () => {
     await screenshots(page, 'article-citations');
   });
 
-  test('the styles are in the server’s HTML, and the page works without scripts', async ({
+  test('without scripts, the server’s HTML has the APA style, and the picker loads the page with another', async ({
     noJsPage,
     axe,
   }) => {
     await noJsPage.goto('/article/1');
     const cite = noJsPage.getByRole('region', { name: 'Cite this article' });
     await cite.getByText(/More citation styles/).click();
-    await expect(cite.locator('dl.citation__styles')).toContainText('Vancouver');
+    await expect(cite.locator('.citation__style-name')).toHaveText(/^APA /);
+    await cite.getByRole('list', { name: 'Citation style' }).getByRole('link', { name: 'Vancouver' }).click();
+    await expect(noJsPage).toHaveURL(/\/article\/1\?style=vancouver#citation-styles$/);
+    // The styles are open at once, with Vancouver in them.
+    await expect(cite.locator('.citation__style-name')).toBeVisible();
+    await expect(cite.locator('.citation__style-name')).toHaveText(/^Vancouver /);
+    await expect(cite.locator('.citation__style-text')).toContainText('Ramasamy K, Venkatesan P, Okafor D.');
     await expect(cite.getByRole('button', { name: /Copy the/ })).toHaveCount(0);
     await expect(cite.getByRole('link', { name: 'BibTeX' })).toHaveAttribute(
       'href',
@@ -148,6 +175,7 @@ test.describe('usage counts', () => {
   }) => {
     const a = await publishedArticle(adminApi, `Viewed ${unique()}`);
     const reader = await visitor(browser, baseURL!, FIREFOX);
+    // The page counts its view with a beacon once it has loaded (written within seconds, not at once).
     await reader.goto(`/article/${a.id}`);
     await expect.poll(async () => (await metricsOf(request, a.id)).totals.views).toBe(1);
     // The same reader again at once: a double click.
@@ -164,10 +192,11 @@ test.describe('usage counts', () => {
     await other.goto(`/article/${a.id}`);
     await expect.poll(async () => (await metricsOf(request, a.id)).totals.views).toBe(2);
     await reader.reload();
+    await reader.waitForLoadState('networkidle');
     const m = await metricsOf(request, a.id);
     expect(m.totals).toEqual({ views: 2, downloads: 0 });
     expect(m.months).toEqual([{ month: new Date().toISOString().slice(0, 7), views: 2, downloads: 0 }]);
-    // The page shows the counts as they were when it was made.
+    // The page fetches the counts once it has loaded (they are not in its HTML, which may be cached).
     await other.reload();
     await expect(other.locator('.article-facts')).toContainText(/Usage\s*2 views, 0 downloads/);
     // ...and by month, as the API counts them.
@@ -177,6 +206,34 @@ test.describe('usage counts', () => {
       new RegExp(`^${new Date().toISOString().slice(0, 7)}\\s*2\\s*0$`),
     );
     for (const p of [reader, robot, other]) await p.context().close();
+  });
+
+  test('another site cannot count views, and a reader without scripts is not shown counts', async ({
+    browser,
+    baseURL,
+    adminApi,
+    request,
+    noJsPage,
+  }) => {
+    const a = await publishedArticle(adminApi, `Not counted ${unique()}`);
+    // A page elsewhere sends the beacon from a reader's browser: answered, not counted.
+    const elsewhere = await (await browser.newContext({ userAgent: SAFARI })).newPage();
+    await elsewhere.setContent('<p>Another site</p>');
+    const status = await elsewhere.evaluate(
+      async (url) => (await fetch(url, { method: 'POST', mode: 'no-cors', keepalive: true })).type,
+      `${baseURL}/api/articles/${a.id}/views`,
+    );
+    expect(status).toBe('opaque');
+    // Without scripts: no beacon, no figures (the row is left out rather than left loading).
+    await noJsPage.goto(`/article/${a.id}`);
+    await expect(noJsPage.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(noJsPage.locator('.article-facts').getByText('Usage', { exact: true })).toBeHidden();
+    // A reader's view afterwards is the first and only one.
+    const reader = await visitor(browser, baseURL!, FIREFOX);
+    await reader.goto(`/article/${a.id}`);
+    await expect.poll(async () => (await metricsOf(request, a.id)).totals.views).toBe(1);
+    await expect(reader.locator('.article-facts')).toContainText(/Usage\s*\d+ views?, 0 downloads/);
+    for (const p of [elsewhere, reader]) await p.context().close();
   });
 
   test('a download counts once per visitor within 30 s', async ({

@@ -1,11 +1,12 @@
-import { doiUrl, keywordList, pageRange } from '../../common/citation.ts';
-import type { JournalSettings } from '../../common/journal.ts';
-import type { PublicArticle } from './present.ts';
+import { doiUrl, keywordList, pageRange } from './citation.ts';
+import type { JournalSettings } from './journal.ts';
 
 /**
  * What an article page tells machines, in the server's HTML: Highwire Press `citation_*` tags (Google
  * Scholar), Dublin Core, Open Graph, and schema.org JSON-LD. Pure: the article, the journal's settings and
- * the site's base URL in; tags out. The page renders them; nothing here knows about React.
+ * the site's base URL in; tags out. Shared, so the article page builds them from the one article object of
+ * its route data (on the server and again when it hydrates) instead of carrying them (and the abstract
+ * they repeat) in the data. Nothing here knows about React.
  */
 
 export type MetaTag = { name: string; content: string } | { property: string; content: string };
@@ -24,25 +25,26 @@ export interface ArticleMetadata {
   jsonLd: Record<string, unknown>;
 }
 
-type JournalFacts = Pick<
+export type MetadataJournal = Pick<
   JournalSettings,
   'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'publisherAddress' | 'language' | 'license'
 >;
 
-type ArticleFacts = Pick<
-  PublicArticle,
-  | 'id'
-  | 'title'
-  | 'abstract'
-  | 'keywords'
-  | 'pages'
-  | 'doi'
-  | 'authors'
-  | 'public_pdf_url'
-  | 'publication_date'
-  | 'volume_number'
-  | 'issue_number'
->;
+/** The fields of a published article (the API's `PublicArticle`) the metadata is made from. */
+export interface MetadataArticle {
+  id: number;
+  title: string;
+  abstract: string;
+  keywords: string | null;
+  pages: string;
+  doi: string | null;
+  authors: readonly { name: string; affiliation?: string | null; email?: string | null }[];
+  public_pdf_url: string | null;
+  /** YYYY-MM-DD */
+  publication_date: string;
+  volume_number: number;
+  issue_number: number;
+}
 
 const DESCRIPTION_LENGTH = 300;
 
@@ -63,8 +65,8 @@ function absolute(baseUrl: string, pathOrUrl: string): string {
 }
 
 export function articleMetadata(
-  article: ArticleFacts,
-  journal: JournalFacts,
+  article: MetadataArticle,
+  journal: MetadataJournal,
   baseUrl: string,
 ): ArticleMetadata {
   const url = absolute(baseUrl, `/article/${article.id}`);
