@@ -79,15 +79,15 @@ export function citationRoutes(api: Api, services: Services) {
     description:
       'What the article page shows when a reader picks a style: the bibliography entry as sanitised HTML (italics and links) and as plain text (for copying). Public and cacheable, like the article.',
     auth: 'none',
+    cache: 'public',
     params: citationStyleParamsSchema,
     responses: {
       200: { description: 'The formatted citation', schema: formattedCitationResponse },
       400: { description: 'Invalid id or style', schema: messageResponse },
       404: { description: 'No such published article', schema: messageResponse },
     },
-    handler: async ({ params, reply }) => {
+    handler: async ({ params }) => {
       const [article, journal] = await Promise.all([catalog.article(params.id), settings.journal()]);
-      reply.header('cache-control', 'public, max-age=300');
       return citations.format(article, journal, params.style);
     },
   });

@@ -139,7 +139,9 @@ describe('reference styles', () => {
     for (const style of CITATION_STYLES) {
       const res = await get(`/api/articles/${articleId}/citation/${style.id}`);
       expect(res.statusCode, style.id).toBe(200);
-      expect(res.headers['cache-control']).toBe('public, max-age=300');
+      // Kept by the server, with an ETag (decision 0018).
+      expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=600');
+      expect(res.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
       const body = res.json() as { id: string; label: string; edition: string; html: string; text: string };
       expect(body).toMatchObject({ id: style.id, label: style.label, edition: style.edition });
       expect(body.text, style.id).toContain('Über {braces} & 50% of $x_1$');
