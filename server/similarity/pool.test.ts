@@ -24,6 +24,21 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('runs a JavaScript entry (the compiled build) as well as a TypeScript one', async () => {
+    const js = new URL(
+      `data:text/javascript,${encodeURIComponent(`
+        import { parentPort, workerData } from 'node:worker_threads';
+        parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: true, result: workerData.entry.slice(0, 5) }));
+      `)}`,
+    );
+    const pool = new WorkerPool({ name: 'test', entry: js, size: 1, maxQueue: 4, idleMs: 1000 });
+    try {
+      expect(await pool.run('any', {})).toBe('data:');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('rejects at once with BusyError when the queue is full', async () => {
     const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 1, idleMs: 1000 });
     try {

@@ -6,9 +6,9 @@
  *   with them: the grammar checker holds about 0.5 GB while loaded).
  * - At most `size` tasks run at once; up to `maxQueue` more wait; beyond that `run` rejects at once with a
  *   BusyError ("busy, try again") rather than letting a queue grow without bound.
- * - Worker entries are TypeScript: they are loaded through worker-boot.mjs, which registers tsx inside
- *   the worker (a worker does not inherit the loader hooks of its parent), so the same code runs under
- *   `node scripts/start.mjs`, `tsx`, and Vitest.
+ * - Entries are loaded through worker-boot.mjs: a TypeScript one (sources under tsx or Vitest) with tsx
+ *   registered inside the worker (a worker does not inherit the loader hooks of its parent), a compiled one
+ *   (the build `npm start` runs) as it is.
  * - An idle worker does not keep the process alive; a busy one does (so a CLI awaiting a result is not
  *   ended early).
  */
@@ -34,7 +34,7 @@ export interface WorkerErrorShape {
 export interface PoolOptions {
   /** For messages and logs. */
   name: string;
-  /** The worker module (a .ts file is loaded through tsx). */
+  /** The worker module (a .ts file is loaded through tsx, a .js file as it is). */
   entry: URL;
   size: number;
   maxQueue: number;

@@ -43,6 +43,9 @@ export { BusyError } from './pool.ts';
 export { ExtractionError } from './extract.ts';
 export type { SimilarityReport } from './report.ts';
 
+/** The worker entries sit beside this module: TypeScript sources, or the compiled build (`npm run build`). */
+const MODULE_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+
 export interface SimilarityOptions {
   winnow: WinnowParams;
   align: AlignParams;
@@ -259,7 +262,7 @@ export class SimilarityService {
     const o = this.options;
     this.pool = new WorkerPool({
       name: 'similarity',
-      entry: new URL('./worker.ts', import.meta.url),
+      entry: new URL(`./worker.${MODULE_EXT}`, import.meta.url),
       size: o.workers,
       // Checks are bounded by the gate; indexing jobs are serial: this queue stays short.
       maxQueue: 64,
@@ -268,7 +271,7 @@ export class SimilarityService {
     });
     this.grammarPool = new WorkerPool({
       name: 'grammar',
-      entry: new URL('./grammar-worker.ts', import.meta.url),
+      entry: new URL(`./grammar-worker.${MODULE_EXT}`, import.meta.url),
       size: o.grammarWorkers,
       maxQueue: 1024,
       idleMs: o.grammarIdleSeconds * 1000,
