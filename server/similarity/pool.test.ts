@@ -39,6 +39,29 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('runs a worker as a child process when asked, and ends it when idle', async () => {
+    const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' });
+    const pidOf = new URL(
+      `data:text/javascript,${encodeURIComponent(`
+        process.on('message', ({ id }) => process.send({ id, ok: true, result: process.pid }));
+      `)}`,
+    );
+    const own = new WorkerPool({ name: 'test', entry: pidOf, size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' });
+    try {
+      // The similarity worker, through serveWorker, as a process.
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+      const pid = await own.run<number>('pid', {});
+      expect(pid).not.toBe(process.pid);
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      await new Promise((r) => setTimeout(r, 600));
+      expect(own.stats().workers).toBe(0);
+      expect(() => process.kill(pid, 0)).toThrow();
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+    } finally {
+      await Promise.all([pool.close(), own.close()]);
+    }
+  });
+
   it('rejects at once with BusyError when the queue is full', async () => {
     const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 1, idleMs: 1000 });
     try {

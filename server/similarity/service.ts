@@ -5,8 +5,8 @@
  *   score.ts (crediting), grammar.ts (the grammar measure), report.ts (report and privacy rule),
  *   store.ts + tables.ts (the database), pool.ts (worker threads).
  *
- * Threads: extraction, fingerprinting and alignment run in the check workers; harper.js in the grammar
- * worker; only database queries and small bookkeeping run on the server's event loop.
+ * Workers: extraction, fingerprinting and alignment run in the check worker threads; harper.js in the
+ * grammar worker process; only database queries and small bookkeeping run on the server's event loop.
  */
 import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
@@ -275,6 +275,8 @@ export class SimilarityService {
     this.grammarPool = new WorkerPool({
       name: 'grammar',
       entry: new URL(`./grammar-worker.${MODULE_EXT}`, import.meta.url),
+      // A process: everything harper.js held goes back to the system when it ends.
+      isolation: 'process',
       size: o.grammarWorkers,
       maxQueue: 1024,
       idleMs: o.grammarIdleSeconds * 1000,
