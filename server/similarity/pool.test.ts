@@ -40,13 +40,14 @@ describe('WorkerPool', () => {
   });
 
   it('runs a worker as a child process when asked, and ends it when idle', async () => {
-    const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' });
+    const options = { name: 'test', size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' } as const;
+    const pool = new WorkerPool({ ...options, entry });
     const pidOf = new URL(
       `data:text/javascript,${encodeURIComponent(`
         process.on('message', ({ id }) => process.send({ id, ok: true, result: process.pid }));
       `)}`,
     );
-    const own = new WorkerPool({ name: 'test', entry: pidOf, size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' });
+    const own = new WorkerPool({ ...options, entry: pidOf });
     try {
       // The similarity worker, through serveWorker, as a process.
       expect(await pool.run('align', emptyAlign)).toEqual([]);
