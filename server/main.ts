@@ -8,7 +8,7 @@ import { publicUrl } from './config.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
 import { seed } from './seed/seed.ts';
-import { createServices } from './services.ts';
+import { type Services, createServices } from './services.ts';
 
 /**
  * The composition root: config → lock → database → services → seed → HTTP. Shuts down gracefully on
@@ -17,39 +17,33 @@ import { createServices } from './services.ts';
 export async function startServer(
   opts: { runtime?: Runtime; pages?: (log: pino.Logger) => Promise<PagesOptions> } = {},
 ) {
-  const { config, lock, database } = opts.runtime ?? (await openRuntime('server'));
+  const { config, lock, database, steps } = opts.runtime ?? (await openRuntime('server'));
   // Requests are logged with the secrets of e-mailed links (?token=) hidden.
   const log = pino({ level: config.LOG_LEVEL, serializers: { req: logRequest } });
+  // The site's build is read while the seed works.
+  const pagesReady = opts.pages
+    ? opts.pages(log)
+    : loadProductionBuild().then((build) => ({
+        build,
+        mode: 'production' as const,
+        clientDir: path.join(buildDir, 'client'),
+      }));
+  pagesReady.catch(() => undefined); // a failure is met where it is awaited
   const services = createServices(config, database, log);
+  steps.mark('services');
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
+  steps.mark('seed');
   // Upload files a killed process never committed (orphan blobs, half-written .tmp files): swept before the
   // site takes uploads again, so no upload of this process can race the sweep.
   await services.files
     .sweepLeftovers()
     .catch((err) => log.error({ err }, 'sweeping leftover upload files failed'));
-  // In the background: the whole similarity corpus when it is empty (a first start, an upgrade), otherwise
-  // the article PDFs it has not read yet or that changed; the search index takes the full text from it.
-  try {
-    if (!(await services.similarity.startupReindex())) {
-      await services.search.catchUp(services.similarity);
-      await services.similarity.startupCatchUp();
-    }
-  } catch (err) {
-    log.error({ err }, 'start-up indexing could not be queued');
-  }
-  // New-issue alerts a previous run left half-sent go on (each subscriber still gets one copy at most).
-  void services.subscriptions
-    .resumeAlerts()
-    .catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
-  const pages = opts.pages
-    ? await opts.pages(log)
-    : {
-        build: await loadProductionBuild(),
-        mode: 'production' as const,
-        clientDir: path.join(buildDir, 'client'),
-      };
+  steps.mark('sweep');
+  const pages = await pagesReady;
+  steps.mark('site build');
   const app = await buildApp(services, { pages, logger: log });
+  steps.mark('app');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -96,9 +90,9 @@ export async function startServer(
   digest.unref();
   setTimeout(sendDigest, MINUTE).unref();
 
-  // The citation styles compile on first use, which takes seconds: not during a reader's request.
-  services.citations.warmUp();
   await app.listen({ port: config.PORT, host: config.HOST });
+  steps.mark('listen');
+  startBackgroundWork(services, log);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const url = config.PUBLIC_URL ? publicUrl(config) : `http://localhost:${port}`;
@@ -107,6 +101,7 @@ export async function startServer(
     `  Colophon is running at ${url}`,
     `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Data folder: ${config.dataDir}`,
+    `  Started in ${steps.summary()}`,
     `  Mode: ${process.env.NODE_ENV === 'production' ? 'production' : `${process.env.NODE_ENV ?? 'unset'} (React's development build: slower; npm start serves production)`}`,
   ];
   if (seeded.adminPassword) {
@@ -123,6 +118,28 @@ export async function startServer(
     lines.push(`  E-mail: written as .eml files to ${path.join(config.dataDir, 'outbox')}`);
   console.log(`${lines.join('\n')}\n`);
   return { app, services, port };
+}
+
+/**
+ * What a start resumes once the site answers (none of it is needed for the first page, and all of it
+ * competes with it for the CPU): the similarity corpus (the whole of it when it is empty: a first start, an
+ * upgrade; otherwise the article PDFs it has not read yet or that changed, then the search index's full
+ * text from it), new-issue alerts a previous run left half-sent (each subscriber still gets one copy at
+ * most), and the citation styles. Each is queued here and works in the background.
+ */
+function startBackgroundWork(services: Services, log: pino.Logger) {
+  void (async () => {
+    if (!(await services.similarity.startupReindex())) {
+      await services.search.catchUp(services.similarity);
+      await services.similarity.startupCatchUp();
+    }
+  })().catch((err) => log.error({ err }, 'start-up indexing could not be queued'));
+  void services.subscriptions
+    .resumeAlerts()
+    .catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
+  // The citation styles compile on first use (about a quarter of a second): now, rather than in the first
+  // reader's request for an article.
+  setImmediate(() => services.citations.warmUp());
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.COLOPHON_MAIN === '1') {

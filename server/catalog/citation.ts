@@ -14,7 +14,7 @@ import {
 } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { splitName } from '../discovery/names.ts';
-import { CHICAGO, IEEE, MLA } from './citation-styles.ts';
+import { APA, CHICAGO, IEEE, MLA } from './citation-styles.ts';
 import type { PublicArticle } from './present.ts';
 
 /**
@@ -26,6 +26,7 @@ import type { PublicArticle } from './present.ts';
 const csl = plugins.config.get('@csl');
 const templates = csl.styles;
 for (const [name, xml] of [
+  ['colophon-apa', APA],
   ['colophon-mla', MLA],
   ['colophon-chicago', CHICAGO],
   ['colophon-ieee', IEEE],
@@ -49,9 +50,9 @@ if (!csl.locales.has('en-GB')) {
   );
 }
 
-/** Our style ids → Citation.js template names (APA, Harvard and Vancouver are bundled with plugin-csl). */
+/** Our style ids → Citation.js template names (Harvard and Vancouver are bundled with plugin-csl). */
 const TEMPLATE: Record<CitationStyleId, string> = {
-  apa: 'apa',
+  apa: 'colophon-apa',
   mla: 'colophon-mla',
   chicago: 'colophon-chicago',
   harvard: 'harvard1',
@@ -227,8 +228,8 @@ export class CitationService {
   }
 
   /**
-   * Loads the CSL processor and compiles every style once: the first rendering takes seconds, and should
-   * not be a reader's. Called at start-up, before the server listens.
+   * Loads the CSL processor and compiles every style once: the first rendering should not be a reader's.
+   * Called at start-up, once the server listens.
    */
   warmUp(): void {
     formatCitations(

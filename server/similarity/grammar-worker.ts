@@ -1,6 +1,6 @@
 /**
- * Worker thread running harper.js. The linter (about 0.5 GB) is loaded on the first task; the pool ends
- * this worker when it has been idle for a while, which releases it.
+ * Worker running harper.js (a child process: see the pool's `isolation`). The linter (about 0.4 GB) is
+ * loaded on the first task; the pool ends this worker when it has been idle for a while, which releases it.
  */
 import type { LocalLinter } from 'harper.js';
 import type { RawIssue } from './grammar.ts';

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TestContext, createTestContext, silentLog } from '../testing/harness.ts';
 import { defaultPrepareOptions, prepareText } from './engine.ts';
 import {
@@ -186,5 +186,54 @@ describe('grammar in a check', () => {
     const own7 = await sim.check({ data: pdf }, { viewer: 'editor', excludeGroup: 'submission:7' });
     expect(own7.grammar.issues.map((i) => i.text)).toEqual(['recieve']);
     await sim.store.remove('submission_version', 77);
+  });
+});
+
+describe('the grammar checker in memory', () => {
+  // harper.js holds about 0.5 GB while loaded: it is loaded by the first check that measures grammar and let
+  // go after `grammarIdleSeconds` without one (the idle timer is moved here with Vitest's fake timers).
+  let t: TestContext;
+  let sim: SimilarityService;
+  const idleSeconds = 60;
+  beforeAll(async () => {
+    t = await createTestContext();
+    sim = new SimilarityService(t.services.db, {
+      files: t.services.files,
+      log: silentLog,
+      options: { grammarIdleSeconds: idleSeconds },
+    });
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await sim?.close();
+    await t?.close();
+  });
+
+  it('is loaded by the first check that needs it, let go when idle, and loaded again by the next', async () => {
+    const pdf = await textPdf([
+      'The sensors report every minute. We recieve forty packets an hour from each node in the field.',
+      'The gateway stores each reading until the link comes back, and then it sends them all at once.',
+    ]);
+    expect(sim.stats().grammar.workers).toBe(0);
+    // A check without grammar leaves it unloaded.
+    await sim.check({ data: pdf }, { viewer: 'reader', grammar: false });
+    expect(sim.stats().grammar.workers).toBe(0);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const first = await sim.check({ data: pdf }, { viewer: 'reader' });
+    expect(first.grammar.issues.map((i) => i.text)).toEqual(['recieve']);
+    expect(sim.stats().grammar.workers).toBe(1);
+
+    vi.advanceTimersByTime((idleSeconds - 1) * 1000);
+    expect(sim.stats().grammar.workers).toBe(1);
+    vi.advanceTimersByTime(1000);
+    expect(sim.stats().grammar.workers).toBe(0);
+    expect(sim.stats().pool.workers).toBe(0);
+
+    const again = await sim.check({ data: pdf }, { viewer: 'reader' });
+    expect(again.grammarQualityPercentage).toBeCloseTo(first.grammarQualityPercentage!, 5);
+    expect(again.grammar.issues.map((i) => i.text)).toEqual(['recieve']);
+    expect(sim.stats().grammar.workers).toBe(1);
+    vi.useRealTimers();
   });
 });

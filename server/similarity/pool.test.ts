@@ -24,6 +24,45 @@ describe('WorkerPool', () => {
     }
   });
 
+  it('runs a JavaScript entry (the compiled build) as well as a TypeScript one', async () => {
+    const js = new URL(
+      `data:text/javascript,${encodeURIComponent(`
+        import { parentPort, workerData } from 'node:worker_threads';
+        parentPort.on('message', ({ id }) => parentPort.postMessage({ id, ok: true, result: workerData.entry.slice(0, 5) }));
+      `)}`,
+    );
+    const pool = new WorkerPool({ name: 'test', entry: js, size: 1, maxQueue: 4, idleMs: 1000 });
+    try {
+      expect(await pool.run('any', {})).toBe('data:');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs a worker as a child process when asked, and ends it when idle', async () => {
+    const options = { name: 'test', size: 1, maxQueue: 4, idleMs: 100, isolation: 'process' } as const;
+    const pool = new WorkerPool({ ...options, entry });
+    const pidOf = new URL(
+      `data:text/javascript,${encodeURIComponent(`
+        process.on('message', ({ id }) => process.send({ id, ok: true, result: process.pid }));
+      `)}`,
+    );
+    const own = new WorkerPool({ ...options, entry: pidOf });
+    try {
+      // The similarity worker, through serveWorker, as a process.
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+      const pid = await own.run<number>('pid', {});
+      expect(pid).not.toBe(process.pid);
+      expect(() => process.kill(pid, 0)).not.toThrow();
+      await new Promise((r) => setTimeout(r, 600));
+      expect(own.stats().workers).toBe(0);
+      expect(() => process.kill(pid, 0)).toThrow();
+      expect(await pool.run('align', emptyAlign)).toEqual([]);
+    } finally {
+      await Promise.all([pool.close(), own.close()]);
+    }
+  });
+
   it('rejects at once with BusyError when the queue is full', async () => {
     const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 1, idleMs: 1000 });
     try {

@@ -6,12 +6,17 @@
  *   with them: the grammar checker holds about 0.5 GB while loaded).
  * - At most `size` tasks run at once; up to `maxQueue` more wait; beyond that `run` rejects at once with a
  *   BusyError ("busy, try again") rather than letting a queue grow without bound.
- * - Worker entries are TypeScript: they are loaded through worker-boot.mjs, which registers tsx inside
- *   the worker (a worker does not inherit the loader hooks of its parent), so the same code runs under
- *   `node scripts/start.mjs`, `tsx`, and Vitest.
+ * - Entries are loaded through worker-boot.mjs: a TypeScript one (sources under tsx or Vitest) with tsx
+ *   registered inside the worker (a worker does not inherit the loader hooks of its parent), a compiled one
+ *   (the build `npm start` runs) as it is.
  * - An idle worker does not keep the process alive; a busy one does (so a CLI awaiting a result is not
  *   ended early).
+ * - `isolation: 'process'` runs each worker as a child process instead of a thread: when it ends, all of its
+ *   memory goes back to the system. A thread's native allocations stay with the server's allocator
+ *   after it ends (70-190 MB after harper.js had been loaded, measured), and would be held for good.
  */
+import { type ChildProcess, fork } from 'node:child_process';
+import { once } from 'node:events';
 import { type ResourceLimits, type TransferListItem, Worker, parentPort } from 'node:worker_threads';
 
 export class BusyError extends Error {
@@ -34,15 +39,52 @@ export interface WorkerErrorShape {
 export interface PoolOptions {
   /** For messages and logs. */
   name: string;
-  /** The worker module (a .ts file is loaded through tsx). */
+  /** The worker module (a .ts file is loaded through tsx, a .js file as it is). */
   entry: URL;
   size: number;
   maxQueue: number;
   idleMs: number;
   /** Rebuilds a typed error from what the worker sent. */
   reviveError?: (e: WorkerErrorShape) => Error;
-  /** Memory limits for each worker. */
+  /** Memory limits for each worker (threads only). */
   resourceLimits?: ResourceLimits;
+  /** `thread` (the default) or `process` (see the file's comment). */
+  isolation?: 'thread' | 'process';
+}
+
+/** What the pool needs of a worker: a thread, or a child process dressed as one. */
+interface Runner {
+  postMessage(msg: unknown, transfer: TransferListItem[]): void;
+  on(event: 'message', listener: (msg: any) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'exit', listener: (code: number | null) => void): unknown;
+  ref(): void;
+  unref(): void;
+  terminate(): Promise<unknown>;
+}
+
+/** A child process running `entry` through the boot script, with the interface of a Worker. */
+function childRunner(entry: URL): Runner {
+  // Messages are structured clones, as between threads (transfer lists are copied instead).
+  const child: ChildProcess = fork(BOOT, [entry.href], { serialization: 'advanced', execArgv: [], stdio: 'inherit' });
+  return {
+    postMessage: (msg) => child.send(msg as object),
+    on: (event: string, listener: (...args: any[]) => void) => child.on(event, listener),
+    ref: () => {
+      child.ref();
+      child.channel?.ref();
+    },
+    unref: () => {
+      child.unref();
+      child.channel?.unref();
+    },
+    terminate: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill();
+      await exited;
+    },
+  };
 }
 
 interface Task {
@@ -55,7 +97,7 @@ interface Task {
 }
 
 interface Slot {
-  worker: Worker;
+  worker: Runner;
   task: Task | null;
   idleTimer: NodeJS.Timeout | null;
 }
@@ -117,10 +159,10 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(BOOT, {
-      workerData: { entry: this.opts.entry.href },
-      resourceLimits: this.opts.resourceLimits,
-    });
+    const worker: Runner =
+      this.opts.isolation === 'process'
+        ? childRunner(this.opts.entry)
+        : new Worker(BOOT, { workerData: { entry: this.opts.entry.href }, resourceLimits: this.opts.resourceLimits });
     const slot: Slot = { worker, task: null, idleTimer: null };
     worker.on('message', (msg: { id: number; ok: boolean; result?: unknown; error?: WorkerErrorShape }) => {
       const task = slot.task;
@@ -177,10 +219,22 @@ export class WorkerPool {
   }
 }
 
+/** The parent as a worker thread sees it, or as a child process does (which ends when the parent goes). */
+function parentChannel() {
+  if (parentPort) return parentPort;
+  const send = process.send?.bind(process);
+  if (!send) return null;
+  process.on('disconnect', () => process.exit(0));
+  return {
+    on: (_event: 'message', listener: (msg: any) => void) => process.on('message', listener),
+    postMessage: (msg: unknown, _transfer?: TransferListItem[]) => void send(msg),
+  };
+}
+
 /** The worker side: answers `{ id, op, payload }` messages with the handler's result or error. */
 export function serveWorker(handlers: Record<string, (payload: any) => Promise<{ result: unknown; transfer?: TransferListItem[] }>>) {
-  const port = parentPort;
-  if (!port) throw new Error('serveWorker must run in a worker thread.');
+  const port = parentChannel();
+  if (!port) throw new Error('serveWorker must run in a worker thread or a child process.');
   port.on('message', async (msg: { id: number; op: string; payload: unknown }) => {
     try {
       const handler = handlers[msg.op];

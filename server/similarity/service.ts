@@ -5,8 +5,8 @@
  *   score.ts (crediting), grammar.ts (the grammar measure), report.ts (report and privacy rule),
  *   store.ts + tables.ts (the database), pool.ts (worker threads).
  *
- * Threads: extraction, fingerprinting and alignment run in the check workers; harper.js in the grammar
- * worker; only database queries and small bookkeeping run on the server's event loop.
+ * Workers: extraction, fingerprinting and alignment run in the check worker threads; harper.js in the
+ * grammar worker process; only database queries and small bookkeeping run on the server's event loop.
  */
 import { CATALOG } from '../cache/dependencies.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
@@ -45,6 +45,9 @@ export { BusyError } from './pool.ts';
 export { ExtractionError } from './extract.ts';
 export type { SimilarityReport } from './report.ts';
 
+/** The worker entries sit beside this module: TypeScript sources, or the compiled build (`npm run build`). */
+const MODULE_EXT = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+
 export interface SimilarityOptions {
   winnow: WinnowParams;
   align: AlignParams;
@@ -58,7 +61,10 @@ export interface SimilarityOptions {
   /** Checks running at once, and waiting; beyond that a check is refused with BusyError. */
   maxConcurrentChecks: number;
   maxQueuedChecks: number;
-  /** Seconds a worker stays loaded without work. */
+  /**
+   * Seconds a worker stays loaded without work. The grammar checker holds about 0.4 GB and takes a second or
+   * so to load: a burst of checks keeps it, and the server's memory is back to what it was a minute after.
+   */
   workerIdleSeconds: number;
   grammarIdleSeconds: number;
   /** Spelling is not counted for words used by at least this many indexed documents. */
@@ -86,7 +92,7 @@ export const DEFAULT_SIMILARITY_OPTIONS: SimilarityOptions = {
   maxConcurrentChecks: 2,
   maxQueuedChecks: 8,
   workerIdleSeconds: 60,
-  grammarIdleSeconds: 900,
+  grammarIdleSeconds: 60,
   vocabularyMinDocs: 2,
   grammarChunkWords: 1200,
   grammar: true,
@@ -267,7 +273,7 @@ export class SimilarityService {
     const o = this.options;
     this.pool = new WorkerPool({
       name: 'similarity',
-      entry: new URL('./worker.ts', import.meta.url),
+      entry: new URL(`./worker.${MODULE_EXT}`, import.meta.url),
       size: o.workers,
       // Checks are bounded by the gate; indexing jobs are serial: this queue stays short.
       maxQueue: 64,
@@ -276,7 +282,9 @@ export class SimilarityService {
     });
     this.grammarPool = new WorkerPool({
       name: 'grammar',
-      entry: new URL('./grammar-worker.ts', import.meta.url),
+      entry: new URL(`./grammar-worker.${MODULE_EXT}`, import.meta.url),
+      // A process: everything harper.js held goes back to the system when it ends.
+      isolation: 'process',
       size: o.grammarWorkers,
       maxQueue: 1024,
       idleMs: o.grammarIdleSeconds * 1000,

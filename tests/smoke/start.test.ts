@@ -82,6 +82,8 @@ describe('npm start on an empty data folder', () => {
     expect(first.output()).toContain(`http://localhost:${port}`);
     // React's production build, though the test runner's environment says NODE_ENV=test.
     expect(first.output()).toContain('Mode: production');
+    // How long the start took, from the process's start to listening.
+    expect(first.output()).toMatch(/Started in \d+\.\d\d s/);
 
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.status).toBe(200);
