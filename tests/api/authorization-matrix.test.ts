@@ -132,6 +132,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: () => ({ method: 'GET', url: `/api/articles/public/article/${articleId}` }),
     expect: all(200),
   },
+  {
+    name: 'GET /api/articles/public/list',
+    build: () => ({ method: 'GET', url: '/api/articles/public/list?page=1&size=10' }),
+    expect: all(200),
+  },
   { name: 'GET /api/papers', build: () => ({ method: 'GET', url: '/api/papers' }), expect: all(200) },
   {
     name: 'GET /api/search',

@@ -61,7 +61,12 @@ describe('volumes and issues', () => {
       payload: { title: 'Volume 1', volume_number: 1, year: 2025 },
     });
     expect(vol.statusCode).toBe(201);
-    expect(vol.json().volume).toEqual({ id: expect.any(Number), title: 'Volume 1', volume_number: 1, year: 2025 });
+    expect(vol.json().volume).toEqual({
+      id: expect.any(Number),
+      title: 'Volume 1',
+      volume_number: 1,
+      year: 2025,
+    });
     volumeId = vol.json().volume.id;
     const numbers = [];
     for (const title of ['Issue 1', 'Issue 2']) {
@@ -79,7 +84,12 @@ describe('volumes and issues', () => {
   });
 
   it('validates volumes and issues with the spec rules', async () => {
-    const missing = await t.app.inject({ method: 'POST', url: '/api/editor/volume', headers: auth, payload: {} });
+    const missing = await t.app.inject({
+      method: 'POST',
+      url: '/api/editor/volume',
+      headers: auth,
+      payload: {},
+    });
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors).toMatchObject({
       title: 'Title is required.',
@@ -142,24 +152,45 @@ describe('article upload', () => {
 
     const tree = (await t.app.inject({ method: 'GET', url: '/api/articles/public/articles' })).json();
     const listed = tree[0].issues[0].articles[0];
-    expect(Object.keys(tree[0])).toEqual(expect.arrayContaining(['id', 'title', 'volume_number', 'year', 'issues']));
+    expect(Object.keys(tree[0])).toEqual(
+      expect.arrayContaining(['id', 'title', 'volume_number', 'year', 'issues']),
+    );
     expect(Object.keys(tree[0].issues[0])).toEqual(
       expect.arrayContaining(['id', 'title', 'description', 'volume_id', 'issue_number', 'articles']),
     );
     expect(listed.id).toBe(article.id);
     expect(tree[0].issues[1].articles).toEqual([]);
 
-    const detail = (await t.app.inject({ method: 'GET', url: `/api/articles/public/article/${article.id}` })).json();
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `/api/articles/public/article/${article.id}` })
+    ).json();
     for (const key of [
-      'id', 'title', 'abstract', 'keywords', 'pages', 'doi', 'issue_id', 'authors', 'public_pdf_url', 'pdf_url',
-      'monyr', 'year', 'publication_date', 'volume_title', 'issue_title',
+      'id',
+      'title',
+      'abstract',
+      'keywords',
+      'pages',
+      'doi',
+      'issue_id',
+      'authors',
+      'public_pdf_url',
+      'pdf_url',
+      'monyr',
+      'year',
+      'publication_date',
+      'volume_title',
+      'issue_title',
     ]) {
       expect(detail, key).toHaveProperty(key);
     }
     expect(detail.publication_date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
     const papers = (await t.app.inject({ method: 'GET', url: '/api/papers' })).json();
-    expect(papers).toContainEqual({ id: article.id, title: article.title, pdfPath: `/api/articles/${article.id}/download` });
+    expect(papers).toContainEqual({
+      id: article.id,
+      title: article.title,
+      pdfPath: `/api/articles/${article.id}/download`,
+    });
   });
 
   it('requires every field, with a message for each', async () => {
@@ -171,15 +202,27 @@ describe('article upload', () => {
     const noFile = await upload(articleFields({ doi: '10.5555/x.nofile' }));
     expect(noFile.statusCode).toBe(400);
     expect(noFile.json().errors.pdf).toBe('Please choose the article PDF.');
-    const badAuthors = await upload(articleFields({ authors: JSON.stringify([{ name: 'X' }]) }), { name: 'a.pdf', data: smallPdf() });
-    expect(badAuthors.json().errors).toMatchObject({ 'authors.0.email': 'Author email is required.', 'authors.0.affiliation': 'Author affiliation is required.' });
-    const notJson = await upload(articleFields({ authors: 'Meera, Tom' }), { name: 'a.pdf', data: smallPdf() });
+    const badAuthors = await upload(articleFields({ authors: JSON.stringify([{ name: 'X' }]) }), {
+      name: 'a.pdf',
+      data: smallPdf(),
+    });
+    expect(badAuthors.json().errors).toMatchObject({
+      'authors.0.email': 'Author email is required.',
+      'authors.0.affiliation': 'Author affiliation is required.',
+    });
+    const notJson = await upload(articleFields({ authors: 'Meera, Tom' }), {
+      name: 'a.pdf',
+      data: smallPdf(),
+    });
     expect(notJson.json().errors.authors).toBe('Authors must be a JSON list of authors.');
     const pages = await upload(articleFields({ pages: '20-11' }), { name: 'a.pdf', data: smallPdf() });
     expect(pages.statusCode).toBe(400);
     const doi = await upload(articleFields({ doi: 'not-a-doi' }), { name: 'a.pdf', data: smallPdf() });
     expect(doi.json().errors.doi).toMatch(/DOI must look like/);
-    const noIssue = await upload(articleFields({ issue_id: '99999', doi: '10.5555/x.noissue' }), { name: 'a.pdf', data: smallPdf() });
+    const noIssue = await upload(articleFields({ issue_id: '99999', doi: '10.5555/x.noissue' }), {
+      name: 'a.pdf',
+      data: smallPdf(),
+    });
     expect(noIssue.json().errors.issue_id).toBe('That issue does not exist.');
   });
 
@@ -195,7 +238,10 @@ describe('article upload', () => {
     const rowsBefore = (await t.services.db.select().from(storedFiles)).length;
     const articlesBefore = (await t.services.db.select().from(articles)).length;
     const data = name === 'manuscript.pdf' ? Buffer.concat(Array(5).fill(fixture(name))) : fixture(name);
-    const res = await upload(articleFields({ doi: `10.5555/x.${name}` }), { name: name.replace(/\.\w+$/, '.pdf'), data });
+    const res = await upload(articleFields({ doi: `10.5555/x.${name}` }), {
+      name: name.replace(/\.\w+$/, '.pdf'),
+      data,
+    });
     expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(message);
     expect(blobFiles().length).toBe(filesBefore);
@@ -204,7 +250,10 @@ describe('article upload', () => {
   });
 
   it('refuses a DOI already in use with 409', async () => {
-    const res = await upload(articleFields({ doi: '10.5555/CJEI.TEST.001' }), { name: 'a.pdf', data: smallPdf() });
+    const res = await upload(articleFields({ doi: '10.5555/CJEI.TEST.001' }), {
+      name: 'a.pdf',
+      data: smallPdf(),
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().errors.doi).toMatch(/already exists/);
   });
@@ -231,10 +280,18 @@ describe('article upload', () => {
 
 describe('reading', () => {
   it('answers 404 for unknown articles and 400 for ids that are not numbers', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/articles/public/article/999999' })).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/api/articles/public/article/abc' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/articles/public/article/1e999' })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/articles/999999/download', headers: auth })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/articles/public/article/999999' })).statusCode,
+    ).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/articles/public/article/abc' })).statusCode).toBe(
+      400,
+    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/articles/public/article/1e999' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/articles/999999/download', headers: auth })).statusCode,
+    ).toBe(404);
     const unknown = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toMatch(/No API route/);
@@ -249,11 +306,17 @@ describe('reading', () => {
   });
 
   it('pages the editor article list and reports the total', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/editor/articles?limit=1&offset=0', headers: auth });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/editor/articles?limit=1&offset=0',
+      headers: auth,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toHaveLength(1);
     expect(Number(res.headers['x-total-count'])).toBeGreaterThanOrEqual(1);
-    expect((await t.app.inject({ method: 'GET', url: '/api/editor/articles?limit=0', headers: auth })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/editor/articles?limit=0', headers: auth })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -261,3 +324,40 @@ describe('reading', () => {
 function smallPdf(): Buffer {
   return fixture('manuscript.pdf');
 }
+
+describe('GET /api/articles/public/list', () => {
+  it('gives the published articles a page at a time, newest first, each as the article route gives it', async () => {
+    const tree = (await t.app.inject({ method: 'GET', url: '/api/articles/public/articles' })).json();
+    const all = tree.flatMap((v: { issues: { articles: { id: number }[] }[] }) =>
+      v.issues.flatMap((i) => i.articles),
+    );
+    expect(all.length).toBeGreaterThan(0);
+    const first = (await t.app.inject({ method: 'GET', url: '/api/articles/public/list?size=1' })).json();
+    expect(first).toMatchObject({ page: 1, size: 1, total: all.length, pages: all.length });
+    expect(first.articles).toHaveLength(1);
+    const one = (
+      await t.app.inject({ method: 'GET', url: `/api/articles/public/article/${first.articles[0].id}` })
+    ).json();
+    expect(first.articles[0]).toEqual(one);
+    const seen = new Set<number>();
+    for (let page = 1; page <= first.pages; page++) {
+      const res = (
+        await t.app.inject({ method: 'GET', url: `/api/articles/public/list?size=1&page=${page}` })
+      ).json();
+      for (const a of res.articles) seen.add(a.id);
+    }
+    expect(seen.size).toBe(all.length);
+    const past = (
+      await t.app.inject({ method: 'GET', url: `/api/articles/public/list?page=${all.length + 5}` })
+    ).json();
+    expect(past.articles).toEqual([]);
+  });
+
+  it('refuses a page or size that is not a whole number in range, with the field', async () => {
+    for (const query of ['page=0', 'page=abc', 'size=101', 'size=0', 'size=1.5', 'page=-1']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/articles/public/list?${query}` });
+      expect(res.statusCode, query).toBe(400);
+      expect(Object.keys(res.json().errors ?? {}), query).toEqual([query.split('=')[0]]);
+    }
+  });
+});
