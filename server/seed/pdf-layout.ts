@@ -1,3 +1,4 @@
+import { formatDay } from '../../common/dates.ts';
 import {
   type Color,
   PDFDocument,
@@ -179,27 +180,6 @@ function fitSize(text: string, font: PDFFont, size: number, width: number, min =
   let s = size;
   while (s > min && textWidth(font, text, s) > width) s -= 0.25;
   return s;
-}
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-/** "1 March 2025" from "2025-03-01". */
-export function longDate(iso: string): string {
-  const [y, m, d] = iso.split('-').map(Number);
-  return `${d} ${MONTHS[m - 1]} ${y}`;
 }
 
 /** A mixed-style piece of text for `RichText`: superscripts, bold labels and ordinary words. */
@@ -560,7 +540,7 @@ export async function articlePdf(input: ArticlePdfInput): Promise<{ bytes: Uint8
   l.gap(8);
   l.text(
     toWinAnsi(
-      `Received: ${longDate(article.received)}   |   Accepted: ${longDate(article.accepted)}   |   Published: ${longDate(article.publicationDate)}`,
+      `Received: ${formatDay(article.received)}   |   Accepted: ${formatDay(article.accepted)}   |   Published: ${formatDay(article.publicationDate)}`,
       f.sans,
     ),
     { font: f.sans, size: 7.5, color: MUTED },
