@@ -4,9 +4,6 @@
  * they sign in again. Only text is kept: passwords, tokens and files never are, whatever a form hands over.
  */
 
-/** Sent on `window` just before the page leaves for an ended session (use-session-expiry.ts). */
-export const SESSION_ENDING_EVENT = 'colophon:session-ending';
-
 const PREFIX = 'colophon:draft:';
 
 export interface KeptDraft<T> {

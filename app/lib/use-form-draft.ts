@@ -1,14 +1,8 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import type { loader as rootLoader } from '../root.tsx';
-import {
-  type KeptDraft,
-  SESSION_ENDING_EVENT,
-  clearDraft,
-  loadDraft,
-  saveDraft,
-  tabStorage,
-} from './form-draft.ts';
+import { type KeptDraft, clearDraft, loadDraft, saveDraft, tabStorage } from './form-draft.ts';
+import { SESSION_ENDING_EVENT } from './use-session-expiry.ts';
 
 export interface FormDraft<T> {
   /** A draft kept when the session ended, to offer back (null: none). */

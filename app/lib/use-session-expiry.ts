@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate, useRevalidator } from 'react-router';
-import { SESSION_ENDING_EVENT } from './form-draft.ts';
+
+/**
+ * Sent on `window` just before the page leaves for an ended session; forms keep their text on it
+ * (use-form-draft.ts). Defined here, in the root's code, so that every page does not load the drafts' module.
+ */
+export const SESSION_ENDING_EVENT = 'colophon:session-ending';
 
 /** Wait this long past the expiry, so the server has certainly stopped accepting the session. */
 const GRACE_MS = 1_000;

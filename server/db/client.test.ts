@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,7 @@ import { bigint, integer, jsonb, numeric, pgTable, serial, text, timestamp } fro
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabase } from '../testing/harness.ts';
-import { type Database, openDatabase } from './client.ts';
+import { type Database, migrationsFolder, openDatabase, pgliteCopy } from './client.ts';
 import { pgConstraint, pgErrorCode } from './errors.ts';
 import { PgliteThread, PgliteThreadError, pglitePool } from './pglite-link.ts';
 
@@ -245,6 +245,49 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () =>
     const kept = await again.db.select({ name: parents.name, at: parents.at }).from(parents);
     expect(kept).toEqual([{ name: 'kept', at: new Date('2020-01-01T00:00:00Z') }]);
     await again.close();
+  });
+
+  it('starts new databases from a kept copy of the first one migrated, and replaces a damaged copy', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-pglite-'));
+    dirs.push(dir);
+    const template = path.join(dir, 'cache', 'pglite-test.tar');
+    const open = async (name: string | undefined) => {
+      const database = await openDatabase(name ? { dir: path.join(dir, name) } : { memory: true }, {
+        template,
+      });
+      const result = rows(
+        database.db.execute(
+          sql`select setting, (select count(*)::int from drizzle.__drizzle_migrations) as migrations
+              from pg_settings where name = 'shared_buffers'`,
+        ),
+      );
+      const [row] = await result;
+      await database.db.execute(sql`create table t (n int); insert into t values (1)`);
+      await database.close();
+      return row;
+    };
+    const migrations = readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).length;
+    // 32 MB of shared buffers, in 8 kB pages; every migration applied, whether initialised or copied.
+    const expected = { setting: String((32 * 1024) / 8), migrations };
+    expect(await open('first')).toEqual(expected);
+    const kept = statSync(template);
+    expect(kept.size).toBeGreaterThan(1_000_000);
+    expect(await open('second')).toEqual(expected);
+    expect(await open(undefined)).toEqual(expected);
+    expect(statSync(template).mtimeMs).toBe(kept.mtimeMs);
+    // A folder that already holds a database is opened as it is, never replaced by the copy.
+    const again = await openDatabase({ dir: path.join(dir, 'first') }, { template });
+    expect(await rows(again.db.execute(sql`select count(*)::int as n from t`))).toEqual([{ n: 1 }]);
+    await again.close();
+    // A damaged copy (say, a disk that filled up while it was written) is made again.
+    writeFileSync(template, 'not a tar file');
+    expect(await open('third')).toEqual(expected);
+    expect(statSync(template).size).toBe(kept.size);
+  });
+
+  it('keeps its copy beside the installed PGlite, named by its version and the migrations', () => {
+    const file = pgliteCopy();
+    expect(file).toMatch(/node_modules\/\.cache\/colophon\/pglite-\d+\.\d+\.\d+-[0-9a-f]{16}\.tar$/);
   });
 
   it('does not keep an idle process alive (a script that forgets close() still ends)', async () => {

@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -23,7 +25,40 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 export type DatabaseTarget = { url: string } | { dir: string } | { memory: true };
 
+/**
+ * Where new PGlite databases start from (decision 0021): a copy of one just initialised and migrated, kept
+ * beside the installed PGlite (node_modules/.cache/colophon/), named by PGlite's version and the migrations'
+ * contents, so that a new version or migration makes a new copy. Null where it cannot be placed.
+ */
+export const pgliteCopy = (() => {
+  let file: string | null | undefined;
+  return (): string | null => {
+    if (file !== undefined) return file;
+    try {
+      const pkg = path.resolve(
+        path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
+        '..',
+      );
+      const { version } = JSON.parse(readFileSync(path.join(pkg, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      const hash = createHash('sha256').update(version);
+      for (const name of readdirSync(migrationsFolder, { recursive: true }).map(String).sort()) {
+        const full = path.join(migrationsFolder, name);
+        if (statSync(full).isFile()) hash.update(name).update(readFileSync(full));
+      }
+      const id = hash.digest('hex').slice(0, 16);
+      file = path.join(pkg, '..', '..', '.cache', 'colophon', `pglite-${version}-${id}.tar`);
+    } catch {
+      file = null;
+    }
+    return file;
+  };
+})();
+
 export interface OpenOptions {
+  /** For tests: the copy new PGlite databases start from, instead of `pgliteCopy()`. */
+  template?: string;
   /**
    * PGlite's thread stopped on its own: every query fails from then on. By default the process says why
    * and exits, so that its supervisor starts it again on the data folder (decision 0020).
@@ -54,7 +89,9 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
       mkdirSync(path.dirname(target.dir), { recursive: true });
       dataDir = target.dir;
     }
-    thread = await PgliteThread.start(dataDir, opts.onCrash ?? exitOnCrash);
+    thread = await PgliteThread.start(dataDir, opts.onCrash ?? exitOnCrash, {
+      template: opts.template ?? pgliteCopy() ?? undefined,
+    });
     pool = pglitePool(thread);
   }
   // A server restart or a dropped connection must not crash the process.
@@ -69,6 +106,11 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
   } catch (err) {
     await close().catch(() => {});
     throw err;
+  }
+  const copy = opts.template ?? pgliteCopy();
+  if (thread?.made === 'initdb' && copy) {
+    // The next new database (a new data folder, every test's) starts from this one: a lost copy costs time only.
+    await thread.keepCopy(copy).catch(() => {});
   }
   return { db, kind: thread ? 'pglite' : 'postgres', close };
 }

@@ -4,6 +4,8 @@ import pg from 'pg';
 
 const ENTRY = new URL('./pglite-worker.mjs', import.meta.url);
 
+type Made = 'opened' | 'initdb' | 'copy';
+
 /** PGlite's thread stopped without being asked to (a crash, an abort in its WebAssembly, killed). */
 export class PgliteThreadError extends Error {}
 
@@ -38,6 +40,8 @@ export class PgliteThread {
   private constructor(
     private readonly worker: Worker,
     private readonly onCrash: (err: Error) => void,
+    /** How the database came to be: opened as it was, initialised (initdb), or from a kept copy. */
+    readonly made: Made,
   ) {
     worker.on('message', (msg: { type: string; conn?: number; bytes?: Uint8Array; error?: PlainError }) => {
       if (msg.type === 'data') {
@@ -55,26 +59,56 @@ export class PgliteThread {
     });
   }
 
-  /** Starts the thread and opens PGlite in it: in `dataDir`, or in memory. Rejects as PGlite.create would. */
-  static async start(dataDir: string | undefined, onCrash: (err: Error) => void): Promise<PgliteThread> {
-    const worker = new Worker(ENTRY, { workerData: { dataDir } });
-    await new Promise<void>((resolve, reject) => {
-      const onMessage = (msg: { type: string; error?: PlainError }) => {
-        if (msg.type === 'ready') done(null);
+  /**
+   * Starts the thread and opens PGlite in it: in `dataDir`, or in memory. Rejects as PGlite.create would.
+   * A new database starts from `template` when that file exists (a copy kept by `keepCopy`).
+   */
+  static async start(
+    dataDir: string | undefined,
+    onCrash: (err: Error) => void,
+    opts: { template?: string } = {},
+  ): Promise<PgliteThread> {
+    const worker = new Worker(ENTRY, {
+      workerData: { dataDir, template: opts.template },
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    });
+    const made = await new Promise<Made>((resolve, reject) => {
+      const onMessage = (msg: { type: string; made?: Made; error?: PlainError }) => {
+        if (msg.type === 'ready') done(null, msg.made);
         else if (msg.type === 'failed') done(revive(msg.error!));
       };
       const onError = (err: Error) => done(err);
       const onExit = (code: number) =>
         done(new Error(`PGlite's thread exited with code ${code} while opening`));
-      const done = (err: Error | null) => {
+      const done = (err: Error | null, how?: Made) => {
         worker.off('message', onMessage).off('error', onError).off('exit', onExit);
         if (err) reject(err);
-        else resolve();
+        else resolve(how!);
       };
       worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     });
     worker.unref();
-    return new PgliteThread(worker, onCrash);
+    return new PgliteThread(worker, onCrash, made);
+  }
+
+  /**
+   * Writes the database as it is now to `file`, for new databases to start from (`start`'s template).
+   * Only while nothing else uses it: right after the migrations of a new database.
+   */
+  keepCopy(file: string): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<void>((resolve, reject) => {
+      const onMessage = (msg: { type: string; error?: PlainError }) => {
+        if (msg.type !== 'kept') return;
+        this.worker.off('message', onMessage);
+        if (this.inFlight === 0) this.worker.unref();
+        if (msg.error) reject(revive(msg.error));
+        else resolve();
+      };
+      this.worker.on('message', onMessage);
+      this.worker.ref();
+      this.worker.postMessage({ type: 'keep-copy', file });
+    });
   }
 
   /** A new connection's byte stream (node-postgres's `stream` option). */

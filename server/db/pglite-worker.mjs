@@ -2,10 +2,28 @@
 // the thread that renders pages. The main thread talks to it with node-postgres over a byte stream
 // (pglite-link.ts): the PostgreSQL wire protocol in both directions, nothing else. Plain JavaScript, so
 // the thread starts without a TypeScript loader.
+import {
+  accessSync,
+  closeSync,
+  constants,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import tar from 'tar-stream';
 
 /** An error as plain fields (postMessage keeps only the message of an Error): errno, code, path... */
 function plain(err) {
@@ -18,9 +36,130 @@ function plain(err) {
   return out;
 }
 
+/**
+ * PostgreSQL's own default of 128 MB of shared buffers is touched in full when PGlite starts (136 MB more
+ * resident than 32 MB, measured): the journal's working set is smaller, and what does not fit is read back
+ * from the data folder's files, which the operating system caches anyway (decision 0021).
+ */
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+
+/**
+ * A new database starts from a copy of one initialised and migrated earlier when the main thread names one
+ * that exists (`workerData.template`, see client.ts): instead of initdb (1.3-2 s, and an 800 MB peak that
+ * stayed resident, WebAssembly memory never shrinking) and the migrations. A data folder gets the copy's files
+ * unpacked here in JavaScript, then opens as any existing folder (PGlite's own `loadDataDir` passes the files
+ * through its memory: 130 MB more resident, measured); a database in memory (tests) loads it through PGlite.
+ * A damaged copy is removed, and the database initialised as usual.
+ */
+async function open(dataDir, template) {
+  const where = dataDir ? { dataDir } : {};
+  const isNew = !dataDir || !existsSync(path.join(dataDir, 'PG_VERSION'));
+  if (isNew && template && existsSync(template)) {
+    try {
+      if (!dataDir) {
+        const loadDataDir = new Blob([readFileSync(template)]);
+        return { db: await PGlite.create({ loadDataDir, startParams }), made: 'copy' };
+      }
+      await unpack(template, dataDir);
+      return { db: await PGlite.create({ dataDir, startParams }), made: 'copy' };
+    } catch (err) {
+      // The data folder refused a write: that is the folder's problem, said as it is (lifecycle.ts words it).
+      if (dataDir && typeof err?.path === 'string' && err.path.startsWith(dataDir)) throw err;
+      // A damaged copy: removed, with what it had begun to unpack, and the database initialised as usual.
+      rmSync(template, { force: true });
+      if (dataDir && existsSync(dataDir)) {
+        for (const name of readdirSync(dataDir))
+          rmSync(path.join(dataDir, name), { recursive: true, force: true });
+      }
+    }
+  }
+  return { db: await PGlite.create({ ...where, startParams }), made: isNew ? 'initdb' : 'opened' };
+}
+
+/**
+ * The copy's files into `dataDir`, PG_VERSION last: until it is written the folder is not a database, and a
+ * start interrupted half-way unpacks again over what it left (the same files, every time).
+ */
+async function unpack(file, dataDir) {
+  const root = path.resolve(dataDir);
+  // A folder that cannot take the files says so here, in its own words (EROFS, EACCES), not as a missing
+  // sub-folder half-way.
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  accessSync(root, constants.W_OK);
+  let version = null;
+  const extract = tar.extract();
+  extract.on('entry', (header, stream, next) => {
+    const to = path.resolve(root, `.${path.posix.sep}${header.name}`);
+    if (to !== root && !to.startsWith(root + path.sep))
+      return next(new Error(`unexpected entry ${header.name}`));
+    if (header.type === 'directory') {
+      mkdirSync(to, { recursive: true, mode: 0o700 });
+      stream.resume();
+      return next();
+    }
+    if (header.type !== 'file') return next(new Error(`unexpected ${header.type} ${header.name}`));
+    if (to === path.join(root, 'PG_VERSION')) {
+      const parts = [];
+      stream.on('data', (chunk) => parts.push(chunk));
+      stream.on('error', next);
+      stream.on('end', () => {
+        version = Buffer.concat(parts);
+        next();
+      });
+      return;
+    }
+    // Each piece written as it comes: no file is ever whole in memory (what this thread allocates outside
+    // its JavaScript heap stays resident long after).
+    let fd;
+    try {
+      mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
+      fd = openSync(to, 'w', 0o600);
+    } catch (err) {
+      stream.resume();
+      return next(err);
+    }
+    const finish = (err) => {
+      closeSync(fd);
+      next(err);
+    };
+    stream.on('data', (chunk) => {
+      try {
+        writeSync(fd, chunk);
+      } catch (err) {
+        stream.destroy(err);
+      }
+    });
+    stream.on('error', finish);
+    stream.on('end', () => finish());
+  });
+  await pipeline(createReadStream(file), extract);
+  if (!version) throw new Error('the copy holds no database');
+  writeFileSync(path.join(root, 'PG_VERSION'), version, { mode: 0o600 });
+}
+
+/**
+ * Writes the database as it is now to `file` (whole, then renamed: never half a copy), for the next new
+ * database; other copies in that folder (older PGlite versions or migrations) are removed.
+ */
+async function keepCopy(file) {
+  await db.exec('CHECKPOINT');
+  const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const temp = `${file}.${process.pid}-${threadId}.tmp`;
+  writeFileSync(temp, dump);
+  renameSync(temp, file);
+  for (const name of readdirSync(dir)) {
+    if (name !== path.basename(file) && name.startsWith('pglite-') && name.endsWith('.tar')) {
+      rmSync(path.join(dir, name), { force: true });
+    }
+  }
+}
+
 let db;
+let made;
 try {
-  db = await PGlite.create(workerData.dataDir ? { dataDir: workerData.dataDir } : {});
+  ({ db, made } = await open(workerData.dataDir, workerData.template));
 } catch (err) {
   parentPort.postMessage({ type: 'failed', error: plain(err) });
   process.exit(1);
@@ -130,6 +269,13 @@ parentPort.on('message', (msg) => {
         if (db.isInTransaction()) await db.exec('ROLLBACK');
       })
       .catch(fatal);
+  } else if (msg.type === 'keep-copy') {
+    queue = queue.then(() =>
+      keepCopy(msg.file).then(
+        () => parentPort.postMessage({ type: 'kept' }),
+        (err) => parentPort.postMessage({ type: 'kept', error: plain(err) }),
+      ),
+    );
   } else if (msg.type === 'close') {
     queue = queue
       .then(() => db.close())
@@ -142,4 +288,4 @@ parentPort.on('message', (msg) => {
 });
 
 collectWhenIdle();
-parentPort.postMessage({ type: 'ready' });
+parentPort.postMessage({ type: 'ready', made });
