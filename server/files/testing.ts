@@ -1,4 +1,7 @@
 /** Protected Word files made from the fixture paper, for tests (no such fixture ships in shared/). */
+import { PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
+import { readZipDirectory, readZipEntry, zip } from '../content/zip.ts';
+import { textPdf } from '../similarity/testing.ts';
 import { fixture } from '../testing/harness.ts';
 
 /** What Word writes for a protected .docx: an OLE container with an "EncryptedPackage" stream (its name in UTF-16). */
@@ -17,4 +20,141 @@ export function encryptedDoc(): Buffer {
     }
   }
   throw new Error('no File Information Block found in manuscript.doc');
+}
+
+/**
+ * The fixture paper as a .docx whose own properties name people, as Word leaves them: author and last editor,
+ * company and manager, a custom property with an e-mail address (and a reference manager's, which names no
+ * one), a comment, tracked changes by two people, the people list, and a template path in the author's home.
+ */
+export function docxWithPeople(): Buffer {
+  const source = fixture('manuscript.docx');
+  const directory = readZipDirectory(source);
+  const parts = new Map(
+    directory.entries.map((e) => [e.name, readZipEntry(source, e, 1 << 20).toString('utf8')]),
+  );
+  const edit = (name: string, change: (xml: string) => string) =>
+    parts.set(name, change(parts.get(name) ?? ''));
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+  const W15 = 'xmlns:w15="http://schemas.microsoft.com/office/word/2012/wordml"';
+
+  edit('docProps/core.xml', (xml) =>
+    xml
+      .replace('<dc:creator></dc:creator>', '<dc:creator>Jane Doe</dc:creator>')
+      .replace(
+        '<cp:lastModifiedBy></cp:lastModifiedBy>',
+        '<cp:lastModifiedBy>John Smith</cp:lastModifiedBy>',
+      ),
+  );
+  edit('docProps/app.xml', (xml) =>
+    xml.replace(
+      '</Properties>',
+      '<Manager>Prof. Ada Lovelace</Manager><Company>University of Somewhere &amp; Co</Company></Properties>',
+    ),
+  );
+  const property = (pid: number, name: string, value: string) =>
+    `<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="${pid}" name="${name}"><vt:lpwstr>${value}</vt:lpwstr></property>`;
+  edit('docProps/custom.xml', (xml) =>
+    xml.replace(
+      '</Properties>',
+      `${property(2, '_AuthorEmail', 'jane.doe@somewhere.example')}${property(3, 'ZOTERO_PREF_1', '&lt;data data-version="3"/&gt;')}</Properties>`,
+    ),
+  );
+  edit('word/document.xml', (xml) =>
+    xml.replace(
+      '<w:sectPr>',
+      '<w:p><w:ins w:id="90" w:author="John Smith" w:date="2026-01-05T10:00:00Z"><w:r><w:t>An inserted sentence.</w:t></w:r></w:ins>' +
+        "<w:del w:id='91' w:author='Jane Doe' w:date='2026-01-05T10:01:00Z'><w:r><w:delText>A deleted one.</w:delText></w:r></w:del>" +
+        '<w:commentRangeStart w:id="0"/><w:r><w:t>A commented sentence.</w:t></w:r><w:commentRangeEnd w:id="0"/>' +
+        '<w:r><w:commentReference w:id="0"/></w:r></w:p><w:sectPr>',
+    ),
+  );
+  parts.set(
+    'word/comments.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:comments ${W}><w:comment w:id="0" w:author="Jane Doe" w:date="2026-01-05T10:02:00Z" w:initials="JD"><w:p><w:r><w:t>Cite our earlier paper here.</w:t></w:r></w:p></w:comment></w:comments>`,
+  );
+  parts.set(
+    'word/people.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w15:people ${W15}><w15:person w15:author="Jane Doe"><w15:presenceInfo w15:providerId="AD" w15:userId="S::jane.doe@somewhere.example::4f1c"/></w15:person><w15:person w15:author="John Smith"><w15:presenceInfo w15:providerId="None" w15:userId="John Smith"/></w15:person></w15:people>`,
+  );
+  parts.set(
+    'word/_rels/settings.xml.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate" Target="file:///C:\\Users\\jdoe\\AppData\\Roaming\\Microsoft\\Templates\\Normal.dotm" TargetMode="External"/></Relationships>',
+  );
+  edit('word/_rels/document.xml.rels', (xml) =>
+    xml.replace(
+      '</Relationships>',
+      '<Relationship Id="rId90" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/comments" Target="comments.xml"/><Relationship Id="rId91" Type="http://schemas.microsoft.com/office/2011/relationships/people" Target="people.xml"/></Relationships>',
+    ),
+  );
+  edit('[Content_Types].xml', (xml) =>
+    xml.replace(
+      '</Types>',
+      '<Override PartName="/word/comments.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.comments+xml"/><Override PartName="/word/people.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.people+xml"/></Types>',
+    ),
+  );
+  return zip([...parts].map(([name, data]) => ({ name, data })));
+}
+
+/**
+ * A PDF whose properties name people: Info /Author and a custom /Company (in a compressed object stream),
+ * XMP with dc:creator and pdf:Author (compressed too) beside the software that made it, and a sticky-note
+ * comment by a reviewer of the author's own.
+ */
+export async function pdfWithPeople(): Promise<Buffer> {
+  const doc = await PDFDocument.load(
+    await textPdf(
+      Array.from({ length: 3 }, () => FIXTURE_PARAGRAPH),
+      { title: 'Energy-aware task offloading' },
+    ),
+  );
+  doc.setAuthor('Jane Doe');
+  doc.setCreator('Microsoft Word');
+  doc.setTitle('Energy-aware task offloading');
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  info.set(PDFName.of('Company'), PDFHexString.fromText('University of Somewhere'));
+  const xmp = `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:pdf="http://ns.adobe.com/pdf/1.3/" pdf:Author="Jane Doe" xmp:CreatorTool="Microsoft Word">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Energy-aware task offloading</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>Jane Doe</rdf:li><rdf:li>John Smith</rdf:li></rdf:Seq></dc:creator>
+</rdf:Description></rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`;
+  const metadata = doc.context.flateStream(Buffer.from(xmp, 'utf8'), { Type: 'Metadata', Subtype: 'XML' });
+  doc.catalog.set(PDFName.of('Metadata'), doc.context.register(metadata));
+  const note = doc.context.obj({
+    Type: 'Annot',
+    Subtype: 'Text',
+    Rect: [72, 700, 92, 720],
+    T: PDFHexString.fromText('Rex Reviewer'),
+    Contents: PDFHexString.fromText('Tighten this paragraph.'),
+  });
+  doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([doc.context.register(note)]));
+  return Buffer.from(await doc.save({ useObjectStreams: true }));
+}
+
+const FIXTURE_PARAGRAPH =
+  'Battery-powered gateways collect readings from many sensors and decide, for each task, whether to run it locally or offload it to an edge server. The decision trades energy against deadline risk, and a small learned table makes it within microseconds.';
+
+/**
+ * The legacy .doc fixture with an Author: its SummaryInformation's Title property (id 2) renamed Author (id 4)
+ * and its text overwritten with a name, in place, as a file Word saved with an author would hold it.
+ */
+export function docWithAuthor(): Buffer {
+  const data = Buffer.from(fixture('manuscript.doc'));
+  // FMTID_SummaryInformation {F29F85E0-4FF9-1068-AB91-08002B27B3D9} as stored, then the section's offset.
+  const fmtid = Buffer.from('e0859ff2f94f6810ab9108002b27b3d9', 'hex');
+  const header = data.indexOf(fmtid) - 28;
+  const section = header + data.readUInt32LE(header + 44);
+  const count = data.readUInt32LE(section + 4);
+  for (let i = 0; i < count; i++) {
+    if (data.readUInt32LE(section + 8 + i * 8) !== 2) continue;
+    data.writeUInt32LE(4, section + 8 + i * 8);
+    const value = section + data.readUInt32LE(section + 12 + i * 8);
+    const length = data.readUInt32LE(value + 4);
+    data.fill(0, value + 8, value + 8 + length);
+    data.write('Jane Doe', value + 8, 'latin1');
+    return data;
+  }
+  throw new Error('no Title property in manuscript.doc');
 }
