@@ -11,7 +11,14 @@ import {
   personalProperties,
   withoutPersonalProperties,
 } from './document-properties.ts';
-import { docWithAuthor, docxWithPeople, encryptedDoc, encryptedDocx, pdfWithPeople } from './testing.ts';
+import {
+  docWithAuthor,
+  docWithWordTables,
+  docxWithPeople,
+  encryptedDoc,
+  encryptedDocx,
+  pdfWithPeople,
+} from './testing.ts';
 
 const described = async (bytes: Buffer, type: DetectedKind) =>
   (await personalProperties(bytes, type)).properties.map(describeProperty);
@@ -221,6 +228,46 @@ describe('a legacy .doc', () => {
     expect(copy.includes('Jane Doe')).toBe(false);
     expect(await personalProperties(copy, 'doc')).toEqual({ properties: [], removable: true, problem: null });
     expect((await extractText(copy)).text).toBe((await extractText(fixture('manuscript.doc'))).text);
+  });
+
+  it("Word 97's own name tables (associated author, last to save, template path, saved-by list): found, and emptied in the copy", async () => {
+    const original = docWithWordTables({ reviewed: false });
+    expect(await described(original, 'doc')).toEqual([
+      'Document properties: Template — C:\\Users\\jdoe\\Templates\\Normal.dot',
+      'Document properties: Author — Jane Doe',
+      'Document properties: Last saved by — John Smith',
+      'Document properties: Saved by — Jane Doe',
+      'Document properties: Saved at — C:\\Users\\jdoe\\Documents\\paper.doc',
+    ]);
+    const copy = await copyOf(original, 'doc');
+    expect(copy.length).toBe(original.length);
+    for (const trace of ['Jane Doe', 'John Smith', 'jdoe'])
+      expect(copy.includes(Buffer.from(trace, 'utf16le'))).toBe(false);
+    // The title in the same table stays.
+    expect(copy.includes(Buffer.from('Energy-aware task offloading', 'utf16le'))).toBe(true);
+    expect((await extractText(copy)).text).toBe((await extractText(fixture('manuscript.doc'))).text);
+  });
+
+  it('a .doc with tracked changes and comments: their authors are listed, and the editor is told they cannot be removed', async () => {
+    const scan = await personalProperties(docWithWordTables({ reviewed: true }), 'doc');
+    expect(scan.properties.map(describeProperty)).toEqual(
+      expect.arrayContaining([
+        'Tracked changes: Author — John Smith',
+        'Tracked changes: Author — Rex Reviewer',
+        'Comments: Author — Jane Doe',
+        'Comments: Author — Rex Reviewer',
+      ]),
+    );
+    expect(scan.properties.map(describeProperty)).not.toContain('Tracked changes: Author — Unknown');
+    expect(scan.removable).toBe(false);
+    expect(scan.problem).toEqual({
+      code: 'not_removable',
+      message: expect.stringMatching(/legacy Word file \(\.doc\)/),
+    });
+    expect(await withoutPersonalProperties(docWithWordTables({ reviewed: true }), 'doc')).toMatchObject({
+      ok: false,
+      code: 'not_removable',
+    });
   });
 
   it('a password-protected Word file is an answer, not an error', async () => {

@@ -574,19 +574,32 @@ function withoutXmpPeople(xmp: string, found: Found): string {
 
 function scanDoc(data: Buffer): PropertiesScan {
   if (wordEncrypted(data)) return unreadableScan(problem('encrypted'));
+  const file = new CompoundFile(data);
   const found = new Found();
-  for (const value of docProperties(new CompoundFile(data)))
-    found.add('Document properties', value.field, value.value);
-  return { properties: found.list, removable: true, problem: null };
+  for (const value of docProperties(file)) found.add('Document properties', value.field, value.value);
+  const tables = wordTables(file);
+  for (const name of [...tables.emptiable, ...tables.fixed]) found.add(name.where, name.field, name.value);
+  if (tables.fixed.length === 0) return { properties: found.list, removable: true, problem: null };
+  return {
+    properties: found.list,
+    removable: false,
+    problem: problem(
+      'not_removable',
+      'In a legacy Word file (.doc), the names of those who commented or tracked changes cannot be removed automatically. Please ask the author for a copy without them, saved as .docx or PDF.',
+    ),
+  };
 }
 
-/** The copy's string values are overwritten with zero bytes in place: same length, read as empty. */
+/**
+ * A copy with the property strings overwritten by zero bytes in place (same length, read as empty), and the
+ * Word tables that can be emptied rewritten empty.
+ */
 function stripDoc(data: Buffer): Buffer {
   const copy = Buffer.from(data);
   const file = new CompoundFile(copy);
-  for (const value of docProperties(file)) {
-    for (let i = value.start; i < value.end; i++) copy[file.offsetIn(value.stream, i)] = 0;
-  }
+  for (const value of docProperties(file))
+    file.write(value.stream, value.start, Buffer.alloc(value.end - value.start));
+  wordTables(file).empty();
   return copy;
 }
 
@@ -698,6 +711,156 @@ function decodeCodePage(bytes: Buffer, codePage: number): string {
   }
 }
 
+// The Word binary's own tables (MS-DOC) that hold names: their index in the FIB's table of offsets and lengths.
+const FIB_ASSOCIATED_STRINGS = 32;
+const FIB_COMMENT_AUTHORS = 36;
+const FIB_REVISION_AUTHORS = 51;
+const FIB_SAVED_BY = 71;
+/** In the associated strings: the template's path, the author, the last to save. */
+const ASSOCIATED: Record<number, string> = { 1: 'Template', 6: 'Author', 7: 'Last saved by' };
+
+interface WordTableName {
+  where: string;
+  field: string;
+  value: string;
+}
+
+interface WordTables {
+  /** Names in tables that can be emptied in place: the associated strings and the "saved by" list. */
+  emptiable: WordTableName[];
+  /** Names that cannot be removed from a .doc: the authors of tracked changes and of comments. */
+  fixed: WordTableName[];
+  /** Rewrites the emptiable tables without their names, in the file the compound file reads. */
+  empty(): void;
+}
+
+interface StringTable {
+  extended: boolean;
+  strings: string[];
+  /** Each string's extra data. */
+  extras: Buffer[];
+  /** Where the table's offset and length sit in the WordDocument stream. */
+  fibAt: number;
+  fc: number;
+  lcb: number;
+}
+
+function wordTables(file: CompoundFile): WordTables {
+  const none: WordTables = { emptiable: [], fixed: [], empty: () => undefined };
+  const word = file.stream('WordDocument', Number.POSITIVE_INFINITY);
+  if (!word || word.bytes.length < 160 || word.bytes.readUInt16LE(0) !== 0xa5ec) return none;
+  const fib = word.bytes;
+  const rgLw = 34 + fib.readUInt16LE(32) * 2;
+  if (rgLw + 2 > fib.length) return none;
+  const countAt = rgLw + 2 + fib.readUInt16LE(rgLw) * 4;
+  if (countAt + 2 > fib.length) return none;
+  const count = fib.readUInt16LE(countAt);
+  const table = file.stream(fib.readUInt16LE(0x0a) & 0x0200 ? '1Table' : '0Table', Number.POSITIVE_INFINITY);
+  if (!table) return none;
+  const locate = (index: number) => {
+    const fibAt = countAt + 2 + index * 8;
+    if (index >= count || fibAt + 8 > fib.length) return null;
+    const fc = fib.readUInt32LE(fibAt);
+    const lcb = fib.readUInt32LE(fibAt + 4);
+    return lcb > 0 && fc + lcb <= table.bytes.length ? { fibAt, fc, lcb } : null;
+  };
+  const sttb = (index: number): StringTable | null => {
+    const at = locate(index);
+    return at ? readStringTable(table.bytes, at.fc, at.lcb, at.fibAt) : null;
+  };
+
+  const emptiable: WordTableName[] = [];
+  const fixed: WordTableName[] = [];
+  const associated = sttb(FIB_ASSOCIATED_STRINGS);
+  for (const [i, field] of Object.entries(ASSOCIATED)) {
+    const value = associated?.strings[Number(i)] ?? '';
+    if (field !== 'Template' || /[\\/]/.test(value))
+      emptiable.push({ where: 'Document properties', field, value });
+  }
+  const savedBy = sttb(FIB_SAVED_BY);
+  savedBy?.strings.forEach((value, i) => {
+    emptiable.push({ where: 'Document properties', field: i % 2 === 0 ? 'Saved by' : 'Saved at', value });
+  });
+  for (const value of sttb(FIB_REVISION_AUTHORS)?.strings ?? []) {
+    if (value !== 'Unknown') fixed.push({ where: TRACKED, field: 'Author', value });
+  }
+  const owners = locate(FIB_COMMENT_AUTHORS);
+  if (owners) {
+    // A run of strings, each its length (2 bytes) and UTF-16 characters.
+    for (let p = owners.fc; p + 2 <= owners.fc + owners.lcb; ) {
+      const end = p + 2 + table.bytes.readUInt16LE(p) * 2;
+      if (end > owners.fc + owners.lcb) break;
+      fixed.push({ where: COMMENTS, field: 'Author', value: table.bytes.toString('utf16le', p + 2, end) });
+      p = end;
+    }
+  }
+  const real = (names: WordTableName[]) => names.filter((n) => n.value.trim());
+  return {
+    emptiable: real(emptiable),
+    fixed: real(fixed),
+    empty() {
+      const rewrite = (sttbTable: StringTable | null, keep: (i: number) => boolean) => {
+        if (!sttbTable) return;
+        const written = writeStringTable(sttbTable, keep);
+        file.write(
+          table,
+          sttbTable.fc,
+          Buffer.concat([written, Buffer.alloc(sttbTable.lcb - written.length)]),
+        );
+        const lcb = Buffer.alloc(4);
+        lcb.writeUInt32LE(written.length);
+        file.write(word, sttbTable.fibAt + 4, lcb);
+      };
+      rewrite(
+        associated,
+        (i) => !(i in ASSOCIATED) || (i === 1 && !/[\\/]/.test(associated?.strings[1] ?? '')),
+      );
+      rewrite(savedBy, () => false);
+    },
+  };
+}
+
+/** A string table (MS-DOC STTB): extended (UTF-16, 0xFFFF first) or not (one byte a character). */
+function readStringTable(bytes: Buffer, fc: number, lcb: number, fibAt: number): StringTable | null {
+  const end = fc + lcb;
+  let p = fc;
+  if (p + 6 > end) return null;
+  const extended = bytes.readUInt16LE(p) === 0xffff;
+  if (extended) p += 2;
+  const count = bytes.readUInt16LE(p);
+  const extra = bytes.readUInt16LE(p + 2);
+  p += 4;
+  const strings: string[] = [];
+  const extras: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const cch = extended ? (p + 2 <= end ? bytes.readUInt16LE(p) : -1) : p < end ? bytes[p] : -1;
+    const start = p + (extended ? 2 : 1);
+    const stop = start + (extended ? cch * 2 : cch);
+    if (cch < 0 || stop + extra > end) return null;
+    strings.push(bytes.toString(extended ? 'utf16le' : 'latin1', start, stop));
+    extras.push(Buffer.from(bytes.subarray(stop, stop + extra)));
+    p = stop + extra;
+  }
+  return { extended, strings, extras, fibAt, fc, lcb };
+}
+
+/** The table again, the strings not kept emptied: never longer than it was. */
+function writeStringTable(table: StringTable, keep: (i: number) => boolean): Buffer {
+  const head = Buffer.alloc(table.extended ? 6 : 4);
+  if (table.extended) head.writeUInt16LE(0xffff, 0);
+  head.writeUInt16LE(table.strings.length, table.extended ? 2 : 0);
+  head.writeUInt16LE(table.extras[0]?.length ?? 0, table.extended ? 4 : 2);
+  const entries = table.strings.flatMap((text, i) => {
+    const kept = keep(i) ? text : '';
+    const chars = Buffer.from(kept, table.extended ? 'utf16le' : 'latin1');
+    const cch = Buffer.alloc(table.extended ? 2 : 1);
+    if (table.extended) cch.writeUInt16LE(kept.length);
+    else cch[0] = kept.length;
+    return [cch, chars, table.extras[i]];
+  });
+  return Buffer.concat([head, ...entries]);
+}
+
 /** A stream's bytes, and where each of its sectors lies in the file. */
 interface StreamMap {
   bytes: Buffer;
@@ -707,8 +870,8 @@ interface StreamMap {
 
 const END_OF_CHAIN = 0xfffffffe;
 
-/** Enough of an OLE compound file (MS-CFB) to read small streams and find their bytes in the file. */
-class CompoundFile {
+/** Enough of an OLE compound file (MS-CFB) to read streams and write into them in place (exported for tests). */
+export class CompoundFile {
   private readonly shift: number;
   private readonly fat: number[] = [];
   private readonly directory: { name: string; type: number; start: number; size: number }[] = [];
@@ -780,10 +943,13 @@ class CompoundFile {
     return { bytes, sectorSize, sectors };
   }
 
-  /** A stream of the root storage by name, or null; streams over 1 MB are not property streams and are not read. */
-  stream(name: string): StreamMap | null {
+  /**
+   * A stream of the root storage by name, or null (also when larger than `maxBytes`: property streams are
+   * small). A stream is never larger than the file: its sectors are the file's.
+   */
+  stream(name: string, maxBytes = 1024 * 1024): StreamMap | null {
     const entry = this.directory.find((e) => e.type === 2 && e.name === name);
-    if (!entry || entry.size > 1024 * 1024) return null;
+    if (!entry || entry.size > maxBytes || entry.size > this.data.length) return null;
     const cutoff = this.data.readUInt32LE(0x38);
     if (entry.size >= cutoff) {
       return this.gather(this.chain(entry.start), 1 << this.shift, entry.size, this.data);
@@ -821,8 +987,9 @@ class CompoundFile {
     return at + (offset % stream.sectorSize);
   }
 
-  /** The file offset of byte `offset` of a stream read by `stream()`. */
-  offsetIn(stream: StreamMap, offset: number): number {
-    return this.locate(stream, offset);
+  /** Writes `bytes` at `offset` of a stream read by `stream()`, in the file (and in the stream's copy). */
+  write(stream: StreamMap, offset: number, bytes: Buffer): void {
+    for (let i = 0; i < bytes.length; i++) this.data[this.locate(stream, offset + i)] = bytes[i];
+    bytes.copy(stream.bytes, offset);
   }
 }

@@ -1,6 +1,7 @@
 /** Protected Word files made from the fixture paper, for tests (no such fixture ships in shared/). */
 import { PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import { readZipDirectory, readZipEntry, zip } from '../content/zip.ts';
+import { CompoundFile } from './document-properties.ts';
 import { textPdf } from '../similarity/testing.ts';
 import { fixture } from '../testing/harness.ts';
 
@@ -157,4 +158,135 @@ export function docWithAuthor(): Buffer {
     return data;
   }
   throw new Error('no Title property in manuscript.doc');
+}
+
+/**
+ * A compound file (MS-CFB version 3: 512-byte sectors, one FAT sector) holding `streams` in its root storage.
+ * Every stream is padded to 4096 bytes so that none belongs in the mini stream.
+ */
+export function compoundFile(streams: { name: string; data: Buffer }[]): Buffer {
+  const SECTOR = 512;
+  const FREE = 0xffffffff;
+  const END = 0xfffffffe;
+  const padded = streams.map((s) => {
+    const size = Math.max(4096, Math.ceil(s.data.length / SECTOR) * SECTOR);
+    return { name: s.name, data: Buffer.concat([s.data, Buffer.alloc(size - s.data.length)]) };
+  });
+  const directorySectors = Math.ceil((padded.length + 1) / 4);
+  const fat = new Array<number>(SECTOR / 4).fill(FREE);
+  fat[0] = 0xfffffffd; // the FAT's own sector
+  let next = 1;
+  const chain = (count: number) => {
+    const start = next;
+    for (let i = 0; i < count; i++) fat[next + i] = i === count - 1 ? END : next + i + 1;
+    next += count;
+    return start;
+  };
+  const directoryStart = chain(directorySectors);
+  const starts = padded.map((s) => chain(s.data.length / SECTOR));
+  if (next > fat.length) throw new Error('too many sectors for one FAT sector');
+
+  const header = Buffer.alloc(SECTOR);
+  Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(header, 0);
+  header.writeUInt16LE(0x3e, 0x18);
+  header.writeUInt16LE(3, 0x1a);
+  header.writeUInt16LE(0xfffe, 0x1c);
+  header.writeUInt16LE(9, 0x1e);
+  header.writeUInt16LE(6, 0x20);
+  header.writeUInt32LE(1, 0x2c);
+  header.writeUInt32LE(directoryStart, 0x30);
+  header.writeUInt32LE(4096, 0x38);
+  header.writeUInt32LE(END, 0x3c);
+  header.writeUInt32LE(END, 0x44);
+  for (let i = 0; i < 109; i++) header.writeUInt32LE(i === 0 ? 0 : FREE, 0x4c + i * 4);
+
+  const fatSector = Buffer.alloc(SECTOR);
+  fat.forEach((v, i) => fatSector.writeUInt32LE(v >>> 0, i * 4));
+  const directory = Buffer.alloc(directorySectors * SECTOR);
+  const entry = (
+    i: number,
+    name: string,
+    type: number,
+    start: number,
+    size: number,
+    right: number,
+    child: number,
+  ) => {
+    const at = i * 128;
+    directory.write(name, at, 'utf16le');
+    directory.writeUInt16LE((name.length + 1) * 2, at + 0x40);
+    directory[at + 0x42] = type;
+    directory[at + 0x43] = 1; // black
+    directory.writeUInt32LE(FREE, at + 0x44);
+    directory.writeUInt32LE(right, at + 0x48);
+    directory.writeUInt32LE(child, at + 0x4c);
+    directory.writeUInt32LE(start, at + 0x74);
+    directory.writeUInt32LE(size, at + 0x78);
+  };
+  entry(0, 'Root Entry', 5, END, 0, FREE, padded.length > 0 ? 1 : FREE);
+  padded.forEach((s, i) => {
+    entry(i + 1, s.name, 2, starts[i], s.data.length, i + 2 <= padded.length ? i + 2 : FREE, FREE);
+  });
+  for (let i = padded.length + 1; i < directorySectors * 4; i++) {
+    directory.writeUInt32LE(FREE, i * 128 + 0x44);
+    directory.writeUInt32LE(FREE, i * 128 + 0x48);
+    directory.writeUInt32LE(FREE, i * 128 + 0x4c);
+  }
+  return Buffer.concat([header, fatSector, directory, ...padded.map((s) => s.data)]);
+}
+
+/** An extended string table of MS-DOC (0xFFFF, count, no extra data, then each string's length and UTF-16). */
+function stringTable(strings: string[]): Buffer {
+  const head = Buffer.alloc(6);
+  head.writeUInt16LE(0xffff, 0);
+  head.writeUInt16LE(strings.length, 2);
+  return Buffer.concat([head, ...strings.map(xst)]);
+}
+
+function xst(text: string): Buffer {
+  const length = Buffer.alloc(2);
+  length.writeUInt16LE(text.length);
+  return Buffer.concat([length, Buffer.from(text, 'utf16le')]);
+}
+
+/**
+ * The fixture .doc rebuilt with the name tables Word 97–2003 writes: the associated strings (template path,
+ * author, last to save) and the "saved by" list, and, with `reviewed`, the authors of tracked changes and of
+ * comments. The tables are appended to the table stream and pointed at from the File Information Block.
+ */
+export function docWithWordTables({ reviewed }: { reviewed: boolean }): Buffer {
+  const source = new CompoundFile(fixture('manuscript.doc'));
+  const read = (name: string) => {
+    const stream = source.stream(name, Number.POSITIVE_INFINITY);
+    if (!stream) throw new Error(`no ${name} in manuscript.doc`);
+    return Buffer.from(stream.bytes);
+  };
+  const word = read('WordDocument');
+  let table = read('1Table');
+  const blob = (() => {
+    const rgLw = 34 + word.readUInt16LE(32) * 2;
+    return rgLw + 2 + word.readUInt16LE(rgLw) * 4 + 2;
+  })();
+  const append = (index: number, data: Buffer) => {
+    word.writeUInt32LE(table.length, blob + index * 8);
+    word.writeUInt32LE(data.length, blob + index * 8 + 4);
+    table = Buffer.concat([table, data]);
+  };
+  const associated = Array.from({ length: 18 }, () => '');
+  associated[1] = 'C:\\Users\\jdoe\\Templates\\Normal.dot';
+  associated[2] = 'Energy-aware task offloading';
+  associated[6] = 'Jane Doe';
+  associated[7] = 'John Smith';
+  append(32, stringTable(associated));
+  append(71, stringTable(['Jane Doe', 'C:\\Users\\jdoe\\Documents\\paper.doc']));
+  if (reviewed) {
+    append(51, stringTable(['Unknown', 'John Smith', 'Rex Reviewer']));
+    append(36, Buffer.concat([xst('Jane Doe'), xst('Rex Reviewer')]));
+  }
+  return compoundFile([
+    { name: 'WordDocument', data: word },
+    { name: '1Table', data: table },
+    { name: '\u0005SummaryInformation', data: read('\u0005SummaryInformation') },
+    { name: '\u0005DocumentSummaryInformation', data: read('\u0005DocumentSummaryInformation') },
+  ]);
 }
