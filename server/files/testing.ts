@@ -201,7 +201,7 @@ export function compoundFile(streams: { name: string; data: Buffer }[]): Buffer 
   for (let i = 0; i < 109; i++) header.writeUInt32LE(i === 0 ? 0 : FREE, 0x4c + i * 4);
 
   const fatSector = Buffer.alloc(SECTOR);
-  fat.forEach((v, i) => fatSector.writeUInt32LE(v >>> 0, i * 4));
+  for (const [i, v] of fat.entries()) fatSector.writeUInt32LE(v >>> 0, i * 4);
   const directory = Buffer.alloc(directorySectors * SECTOR);
   const entry = (
     i: number,
