@@ -462,12 +462,55 @@ const PDF_XMP = 'PDF metadata (XMP)';
 
 const ANNOTATION_WIDGET = 20;
 
+/** Earlier versions of a PDF read for names left behind by incremental saves: the last few. */
+const MAX_EARLIER_VERSIONS = 5;
+
 async function scanPdf(data: Buffer): Promise<PropertiesScan> {
+  const found = new Found();
+  const { encrypted } = await readPdfPeople(data, found);
+  // A name removed with an incremental save ("Save" in Acrobat) is still in the file, in the version before:
+  // each earlier version ends with its own %%EOF. What they name that the current one does not is listed too.
+  const current = new Set(found.list.map((p) => `${p.field}\u0000${p.value}`));
+  for (const end of earlierVersions(data)) {
+    const earlier = new Found();
+    try {
+      await readPdfPeople(data.subarray(0, end), earlier);
+    } catch {
+      continue; // a linearized file's first section, or a damaged version: not a document of its own
+    }
+    for (const p of earlier.list) {
+      if (!current.has(`${p.field}\u0000${p.value}`))
+        found.add(`${p.where} (earlier version)`, p.field, p.value);
+    }
+  }
+  if (encrypted && found.list.length > 0) {
+    return {
+      properties: found.list,
+      removable: false,
+      problem: problem(
+        'encrypted',
+        'This PDF is protected against changes, so a copy without these properties cannot be made. Please ask the author for a PDF without protection.',
+      ),
+    };
+  }
+  return { properties: found.list, removable: true, problem: null };
+}
+
+/** Where each version but the last ends (after its %%EOF), the latest few. */
+function earlierVersions(data: Buffer): number[] {
+  const ends: number[] = [];
+  for (let at = data.indexOf('%%EOF'); at >= 0; at = data.indexOf('%%EOF', at + 5)) ends.push(at + 5);
+  const last = data.subarray(Math.max(0, data.length - 1024)).lastIndexOf('%%EOF');
+  const finalEnd = last < 0 ? data.length : Math.max(0, data.length - 1024) + last + 5;
+  return ends.filter((end) => end < finalEnd).slice(-MAX_EARLIER_VERSIONS);
+}
+
+/** The names in a PDF's Info dictionary, XMP metadata and comments, read by pdf.js; and whether it is encrypted. */
+async function readPdfPeople(data: Buffer, found: Found): Promise<{ encrypted: boolean }> {
   const { getDocumentProxy } = await import('unpdf');
   // pdf.js takes ownership of the array it is given: pass a copy.
   const pdf = await getDocumentProxy(new Uint8Array(data), { verbosity: 0, isEvalSupported: false });
   try {
-    const found = new Found();
     const { info, metadata } = (await pdf.getMetadata()) as unknown as {
       info: Record<string, unknown> & { Custom?: Record<string, unknown>; EncryptFilterName?: string | null };
       metadata: { getRaw(): unknown } | null;
@@ -481,28 +524,18 @@ async function scanPdf(data: Buffer): Promise<PropertiesScan> {
     if (typeof xmp === 'string') withoutXmpPeople(xmp, found);
     for (let n = 1; n <= pdf.numPages; n++) {
       const page = await pdf.getPage(n);
-      for (const annotation of (await page.getAnnotations()) as {
+      const annotations = (await page.getAnnotations()) as {
         annotationType: number;
         titleObj?: { str?: string };
-      }[]) {
+      }[];
+      for (const annotation of annotations) {
         const title = annotation.titleObj?.str;
         if (annotation.annotationType !== ANNOTATION_WIDGET && title)
           found.add(PDF_COMMENTS, 'Author', title);
       }
       page.cleanup();
     }
-    const encrypted = Boolean(info.EncryptFilterName);
-    if (encrypted && found.list.length > 0) {
-      return {
-        properties: found.list,
-        removable: false,
-        problem: problem(
-          'encrypted',
-          'This PDF is protected against changes, so a copy without these properties cannot be made. Please ask the author for a PDF without protection.',
-        ),
-      };
-    }
-    return { properties: found.list, removable: !encrypted || found.list.length === 0, problem: null };
+    return { encrypted: Boolean(info.EncryptFilterName) };
   } finally {
     await pdf.destroy().catch(() => undefined);
   }

@@ -290,3 +290,27 @@ export function docWithWordTables({ reviewed }: { reviewed: boolean }): Buffer {
     { name: '\u0005DocumentSummaryInformation', data: read('\u0005DocumentSummaryInformation') },
   ]);
 }
+
+/**
+ * A PDF whose author removed their name with an incremental save, as Acrobat's "Save" does: the last version's
+ * Info has no /Author, the version before it (still in the file) names "Jane Doe".
+ */
+export async function pdfWithEarlierAuthor(): Promise<Buffer> {
+  const doc = await PDFDocument.load(await textPdf([FIXTURE_PARAGRAPH, FIXTURE_PARAGRAPH]));
+  doc.setAuthor('Jane Doe');
+  doc.setTitle('Energy-aware task offloading');
+  const first = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const text = first.toString('latin1');
+  const trailer = /trailer\s*<<([\s\S]*?)>>\s*startxref\s*(\d+)/.exec(text);
+  const info = /\/Info (\d+) 0 R/.exec(trailer?.[1] ?? '');
+  const root = /\/Root (\d+ 0 R)/.exec(trailer?.[1] ?? '');
+  const size = /\/Size (\d+)/.exec(trailer?.[1] ?? '');
+  if (!trailer || !info || !root || !size) throw new Error('unexpected trailer');
+  const object = `\n${info[1]} 0 obj\n<< /Title (Energy-aware task offloading) /Producer (Acrobat) >>\nendobj\n`;
+  const objectAt = first.length + 1;
+  const xrefAt = first.length + object.length;
+  const update =
+    `${object}xref\n${info[1]} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
+    `trailer\n<< /Size ${size[1]} /Root ${root[1]} /Info ${info[1]} 0 R /Prev ${trailer[2]} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([first, Buffer.from(update, 'latin1')]);
+}
