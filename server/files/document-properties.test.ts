@@ -17,6 +17,7 @@ import {
   docxWithPeople,
   encryptedDoc,
   encryptedDocx,
+  ownerLockedPdfWithAuthor,
   pdfWithEarlierAuthor,
   pdfWithPeople,
 } from './testing.ts';
@@ -220,6 +221,19 @@ describe('a PDF whose properties name people', () => {
     expect(copy.toString('latin1').match(/%%EOF/g)).toHaveLength(1);
     expect((await PDFDocument.load(copy)).getTitle()).toBe('Energy-aware task offloading');
     expect((await extractText(copy)).text).toBe((await extractText(pdf)).text);
+  });
+
+  it('a PDF that opens for everyone but is protected against changes: its author is found, and the editor told no copy can be made', async () => {
+    const pdf = ownerLockedPdfWithAuthor();
+    expect(pdf.includes('Jane Doe')).toBe(false); // encrypted with the file's key
+    const scan = await personalProperties(pdf, 'pdf');
+    expect(scan.properties.map(describeProperty)).toEqual(['PDF properties: Author — Jane Doe']);
+    expect(scan.removable).toBe(false);
+    expect(scan.problem).toEqual({
+      code: 'encrypted',
+      message: expect.stringMatching(/protected against changes/),
+    });
+    expect(await withoutPersonalProperties(pdf, 'pdf')).toMatchObject({ ok: false, code: 'encrypted' });
   });
 
   it('a PDF protected by a user password cannot be checked: the editor is told, and no copy is made', async () => {

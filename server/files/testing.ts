@@ -1,4 +1,5 @@
-/** Protected Word files made from the fixture paper, for tests (no such fixture ships in shared/). */
+/** Files made from the fixture paper for tests: protected Word files, and files whose own properties name people. */
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import { readZipDirectory, readZipEntry, zip } from '../content/zip.ts';
 import { CompoundFile } from './document-properties.ts';
@@ -313,4 +314,50 @@ export async function pdfWithEarlierAuthor(): Promise<Buffer> {
     `${object}xref\n${info[1]} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
     `trailer\n<< /Size ${size[1]} /Root ${root[1]} /Info ${info[1]} 0 R /Prev ${trailer[2]} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
   return Buffer.concat([first, Buffer.from(update, 'latin1')]);
+}
+
+/**
+ * owner-locked.pdf (AES-256, no user password: it opens for everyone, changes are restricted) with an
+ * incremental update whose Info names "Jane Doe", encrypted with the file's key as a PDF writer would.
+ */
+export function ownerLockedPdfWithAuthor(): Buffer {
+  const source = fixture('owner-locked.pdf');
+  const text = source.toString('latin1');
+  const hex = (name: string) =>
+    Buffer.from(new RegExp(`/${name} <([0-9a-f]+)>`).exec(text)?.[1] ?? '', 'hex');
+  const u = hex('U');
+  const ue = hex('UE');
+  // The file key from the empty user password (ISO 32000-2, algorithms 2.A and 2.B, revision 6).
+  const key = createDecipheriv('aes-256-cbc', hashR6(u.subarray(40, 48)), Buffer.alloc(16)).setAutoPadding(
+    false,
+  );
+  const fileKey = Buffer.concat([key.update(ue), key.final()]);
+  const iv = Buffer.alloc(16, 7);
+  const cipher = createCipheriv('aes-256-cbc', fileKey, iv);
+  const author = Buffer.concat([iv, cipher.update('Jane Doe', 'latin1'), cipher.final()]).toString('hex');
+
+  const trailer = /trailer\s*<<([\s\S]*?)>>\s*startxref\s*(\d+)\s*%%EOF\s*$/.exec(text);
+  if (!trailer) throw new Error('unexpected trailer in owner-locked.pdf');
+  const object = `\n2 0 obj\n<< /Author <${author}> >>\nendobj\n`;
+  const xrefAt = source.length + object.length;
+  const update =
+    `${object}xref\n2 1\n${String(source.length + 1).padStart(10, '0')} 00000 n \n` +
+    `trailer\n<<${trailer[1].replace(/\/Prev \d+/, '')} /Prev ${trailer[2]} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([source, Buffer.from(update, 'latin1')]);
+}
+
+/** Algorithm 2.B with an empty password and no user data: the key that decrypts /UE. */
+function hashR6(salt: Buffer): Buffer {
+  let k = createHash('sha256').update(salt).digest();
+  for (let round = 0; ; round++) {
+    const k1 = Buffer.concat(Array.from({ length: 64 }, () => k));
+    const aes = createCipheriv('aes-128-cbc', k.subarray(0, 16), k.subarray(16, 32)).setAutoPadding(false);
+    const e = Buffer.concat([aes.update(k1), aes.final()]);
+    let sum = 0;
+    for (const byte of e.subarray(0, 16)) sum += byte;
+    k = createHash(['sha256', 'sha384', 'sha512'][sum % 3])
+      .update(e)
+      .digest();
+    if (round >= 63 && e[e.length - 1] <= round + 1 - 32) return k.subarray(0, 32);
+  }
 }
