@@ -80,8 +80,11 @@ export function describeProperty(property: PersonalProperty): string {
 /** The text that replaces a name: "Anonymous" when the file names one person, "Anonymous 1", "Anonymous 2"… otherwise. */
 export const ANONYMOUS = 'Anonymous';
 
-/** Each ZIP entry read at most this size once inflated, and all of them together at most twice that. */
-const MAX_PART_BYTES = 64 * 1024 * 1024;
+/**
+ * Each ZIP entry read at most this size once inflated (a document.xml of thousands of pages), and all of them
+ * together at most twice that: a part is held as bytes and as text while it is rewritten.
+ */
+const MAX_PART_BYTES = 32 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 2 * MAX_PART_BYTES;
 
 type HandledKind = 'docx' | 'pdf' | 'doc';
@@ -379,13 +382,17 @@ function visitDocxPart(name: string, xml: string, found: Found, names: Pseudonym
       );
     });
   }
+  // The pseudonym of the last person named: a comment's initials, a person's account id, follow their name.
   let person = ANONYMOUS;
+  const rename = (value: string) => {
+    person = names?.of(value) ?? ANONYMOUS;
+    return names ? person : null;
+  };
   return eachAttribute(xml, (tag, attribute, value) => {
     if (!value.trim()) return null;
     if (tag === 'person' && attribute === 'author') {
       found.add(PEOPLE, 'Author', value);
-      person = names?.of(value) ?? ANONYMOUS;
-      return person;
+      return rename(value);
     }
     if (tag === 'presenceInfo' && attribute === 'providerId') {
       // "None": the user id is then a display name, as Word writes it for a local account.
@@ -393,17 +400,15 @@ function visitDocxPart(name: string, xml: string, found: Found, names: Pseudonym
     }
     if (tag === 'presenceInfo' && attribute === 'userId') {
       found.add(PEOPLE, 'Account', value);
-      return person;
+      return names ? person : null;
     }
     if (attribute === 'author') {
-      const where = tag === 'comment' ? COMMENTS : TRACKED;
-      found.add(where, 'Author', value);
-      person = names?.of(value) ?? ANONYMOUS;
-      return person;
+      found.add(tag === 'comment' ? COMMENTS : TRACKED, 'Author', value);
+      return rename(value);
     }
     if (attribute === 'initials') {
       found.add(tag === 'comment' ? COMMENTS : TRACKED, 'Initials', value);
-      return names?.initialsOf(person) ?? 'A';
+      return names ? names.initialsOf(person) : null;
     }
     return null;
   });
