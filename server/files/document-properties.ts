@@ -551,7 +551,11 @@ function pdfText(value: unknown): string {
 }
 
 async function stripPdf(data: Buffer, properties: PersonalProperty[]): Promise<Buffer> {
-  const doc = await PDFDocument.load(new Uint8Array(data), { updateMetadata: false });
+  // A damaged object is an error, not a warning on the console and an object missing from the copy.
+  const doc = await PDFDocument.load(new Uint8Array(data), {
+    updateMetadata: false,
+    throwOnInvalidObject: true,
+  });
   const { context } = doc;
 
   const info = context.lookup(context.trailerInfo.Info);
