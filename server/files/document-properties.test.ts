@@ -165,6 +165,22 @@ describe('a .docx whose properties, comments and tracked changes name people', (
     expect(text).toBe((await extractText(original)).text);
   });
 
+  it('a part written in UTF-16 with accented names and character references: read, and rewritten in UTF-16', async () => {
+    const source = fixture('manuscript.docx');
+    const core = entryText(source, 'docProps/core.xml')
+      .replace('encoding="UTF-8"', 'encoding="UTF-16"')
+      .replace('<dc:creator></dc:creator>', '<dc:creator>Jos&#233; M\u00fcller</dc:creator>');
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(core, 'utf16le')]);
+    const docx = replaceZipEntries(source, readZipDirectory(source), new Map([['docProps/core.xml', utf16]]));
+    expect(await described(docx, 'docx')).toEqual(['Document properties: Author — José Müller']);
+    const copy = await copyOf(docx, 'docx');
+    const entry = readZipDirectory(copy).entries.find((e) => e.name === 'docProps/core.xml');
+    if (!entry) throw new Error('no core.xml');
+    const rewritten = readZipEntry(copy, entry, 1 << 20);
+    expect([...rewritten.subarray(0, 2)]).toEqual([0xff, 0xfe]);
+    expect(rewritten.toString('utf16le')).toContain('<dc:creator></dc:creator>');
+  });
+
   it('one person only is "Anonymous", initials "A"', async () => {
     const source = docxWithPeople();
     const directory = readZipDirectory(source);
