@@ -352,6 +352,17 @@ describe('broken, disguised and hostile files: an answer, never an exception', (
     expect(await withoutPersonalProperties(fixture(name), type)).toMatchObject({ ok: false, code });
   });
 
+  it('the stored type may be a media type; content of another kind than stored is unreadable', async () => {
+    const docx = docxWithPeople();
+    const media = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+    expect((await personalProperties(docx, media)).properties).toHaveLength(14);
+    expect((await personalProperties(await pdfWithPeople(), 'application/pdf')).properties).toHaveLength(6);
+    expect((await personalProperties(docWithAuthor(), 'application/msword')).properties).toHaveLength(1);
+    expect((await personalProperties(docx, 'application/pdf')).problem?.code).toBe('unreadable');
+    expect((await personalProperties(docx, 'application/zip')).problem?.code).toBe('unsupported');
+    expect((await personalProperties(docx, 'image/png')).problem?.code).toBe('unsupported');
+  });
+
   it('a .docx cut short, or with a part that fails its checksum, is unreadable', async () => {
     const docx = docxWithPeople();
     expect((await personalProperties(docx.subarray(0, docx.length - 200), 'docx')).problem?.code).toBe(

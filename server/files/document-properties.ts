@@ -24,7 +24,7 @@ import {
   readZipEntry,
   replaceZipEntries,
 } from '../content/zip.ts';
-import { type DetectedKind, detectKind, wordEncrypted } from './content-type.ts';
+import { type DetectedKind, MEDIA_TYPES, detectKind, wordEncrypted } from './content-type.ts';
 
 export interface PersonalProperty {
   /** Where in the file, in an editor's words: "Document properties", "Tracked changes", "PDF metadata (XMP)". */
@@ -100,14 +100,23 @@ const unreadableScan = (p: PropertiesProblem): PropertiesScan => ({
 });
 
 /**
- * The file's content decides how it is read; `type` is the kind it was stored as (files' `kind`), and a
- * file whose bytes are not that kind is reported unreadable, never parsed as what it claims to be.
+ * What a file was stored as: its kind (`detectKind`) or its media type (files' `media_type`,
+ * "application/pdf").
  */
-function kindOf(bytes: Uint8Array, type: DetectedKind): HandledKind | PropertiesProblem {
-  const kind = detectKind(asBuffer(bytes));
-  if (type !== 'pdf' && type !== 'docx' && type !== 'doc') return problem('unsupported');
-  if (kind !== type) return problem('unreadable');
-  return kind;
+export type StoredType = DetectedKind | (string & {});
+
+/**
+ * The file's content decides how it is read; `type` is what it was stored as, and a file whose bytes are
+ * not that kind is reported unreadable, never parsed as what it claims to be.
+ */
+function kindOf(bytes: Uint8Array, type: StoredType): HandledKind | PropertiesProblem {
+  const stored = type.includes('/')
+    ? (Object.entries(MEDIA_TYPES).find(
+        ([, media]) => media === type.split(';')[0].trim().toLowerCase(),
+      )?.[0] ?? null)
+    : type;
+  if (stored !== 'pdf' && stored !== 'docx' && stored !== 'doc') return problem('unsupported');
+  return detectKind(asBuffer(bytes)) === stored ? stored : problem('unreadable');
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {
@@ -115,7 +124,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /** The properties of a .docx, .doc or PDF that name a person or an organisation. Never throws. */
-export async function personalProperties(bytes: Uint8Array, type: DetectedKind): Promise<PropertiesScan> {
+export async function personalProperties(bytes: Uint8Array, type: StoredType): Promise<PropertiesScan> {
   const kind = kindOf(bytes, type);
   if (typeof kind !== 'string') return unreadableScan(kind);
   const data = asBuffer(bytes);
@@ -135,7 +144,7 @@ export async function personalProperties(bytes: Uint8Array, type: DetectedKind):
  */
 export async function withoutPersonalProperties(
   bytes: Uint8Array,
-  type: DetectedKind,
+  type: StoredType,
 ): Promise<CopyWithoutProperties> {
   const scan = await personalProperties(bytes, type);
   if (!scan.removable) {
