@@ -1,4 +1,4 @@
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * A minimal ZIP writer (deflate, no encryption, no ZIP64): enough to build the small Office Open XML
@@ -82,4 +82,179 @@ export function zip(entries: { name: string; data: string | Uint8Array }[], modi
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/**
+ * Reading a ZIP archive (no encryption, no ZIP64), and a copy of one with some entries replaced, the others
+ * copied byte for byte. Sizes are bounded: entries are inflated with a ceiling, so a "zip bomb" is an error,
+ * never an exhausted memory.
+ */
+export class ZipError extends Error {
+  constructor(
+    readonly code: 'corrupt' | 'unsupported' | 'too_large',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ZipError';
+  }
+}
+
+export interface ZipEntry {
+  name: string;
+  flags: number;
+  method: number;
+  compressedSize: number;
+  size: number;
+  crc: number;
+  /** The entry's record in the central directory: [centralStart, centralEnd). */
+  centralStart: number;
+  centralEnd: number;
+  /** The local header, data and any data descriptor: [localStart, localEnd). */
+  localStart: number;
+  dataStart: number;
+  localEnd: number;
+}
+
+export interface ZipDirectory {
+  entries: ZipEntry[];
+  /** Where the end-of-central-directory record starts. */
+  endStart: number;
+}
+
+/** More entries than any Word document has; a directory that claims more is refused before it is read. */
+export const MAX_ZIP_ENTRIES = 10_000;
+
+export function readZipDirectory(data: Buffer): ZipDirectory {
+  const corrupt = (why: string) => new ZipError('corrupt', `The archive is damaged (${why}).`);
+  let endStart = -1;
+  for (let at = data.length - 22; at >= Math.max(0, data.length - 22 - 0xffff); at--) {
+    if (data.readUInt32LE(at) === 0x06054b50) {
+      endStart = at;
+      break;
+    }
+  }
+  if (endStart < 0) throw corrupt('no end of central directory');
+  const count = data.readUInt16LE(endStart + 10);
+  const directorySize = data.readUInt32LE(endStart + 12);
+  const directoryStart = data.readUInt32LE(endStart + 16);
+  if (count === 0xffff || directoryStart === 0xffffffff)
+    throw new ZipError('unsupported', 'ZIP64 archives are not read.');
+  if (count > MAX_ZIP_ENTRIES)
+    throw new ZipError('too_large', `The archive has more than ${MAX_ZIP_ENTRIES} entries.`);
+  if (directoryStart + directorySize > endStart) throw corrupt('central directory out of bounds');
+
+  const entries: ZipEntry[] = [];
+  let at = directoryStart;
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > endStart || data.readUInt32LE(at) !== 0x02014b50)
+      throw corrupt('bad central directory entry');
+    const nameLength = data.readUInt16LE(at + 28);
+    const centralEnd = at + 46 + nameLength + data.readUInt16LE(at + 30) + data.readUInt16LE(at + 32);
+    if (centralEnd > endStart) throw corrupt('central directory entry out of bounds');
+    const flags = data.readUInt16LE(at + 8);
+    const compressedSize = data.readUInt32LE(at + 20);
+    const size = data.readUInt32LE(at + 24);
+    const localStart = data.readUInt32LE(at + 42);
+    if (compressedSize === 0xffffffff || size === 0xffffffff || localStart === 0xffffffff) {
+      throw new ZipError('unsupported', 'ZIP64 archives are not read.');
+    }
+    if (localStart + 30 > directoryStart || data.readUInt32LE(localStart) !== 0x04034b50)
+      throw corrupt('bad local header');
+    const dataStart =
+      localStart + 30 + data.readUInt16LE(localStart + 26) + data.readUInt16LE(localStart + 28);
+    let localEnd = dataStart + compressedSize;
+    if (localEnd > directoryStart) throw corrupt('entry data out of bounds');
+    if (flags & 0x08) {
+      // A data descriptor follows the data: crc, sizes, with or without its signature.
+      localEnd += localEnd + 4 <= directoryStart && data.readUInt32LE(localEnd) === 0x08074b50 ? 16 : 12;
+      if (localEnd > directoryStart) throw corrupt('data descriptor out of bounds');
+    }
+    entries.push({
+      name: data.toString(flags & 0x0800 ? 'utf8' : 'latin1', at + 46, at + 46 + nameLength),
+      flags,
+      method: data.readUInt16LE(at + 10),
+      compressedSize,
+      size,
+      crc: data.readUInt32LE(at + 16),
+      centralStart: at,
+      centralEnd,
+      localStart,
+      dataStart,
+      localEnd,
+    });
+    at = centralEnd;
+  }
+  return { entries, endStart };
+}
+
+/** An entry's content, at most `maxBytes` once inflated (else a `too_large` ZipError), its CRC checked. */
+export function readZipEntry(data: Buffer, entry: ZipEntry, maxBytes: number): Buffer {
+  if (entry.flags & 0x01) throw new ZipError('unsupported', `${entry.name} is encrypted.`);
+  const packed = data.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+  let content: Buffer;
+  if (entry.method === 0) content = Buffer.from(packed);
+  else if (entry.method === 8) {
+    try {
+      content = inflateRawSync(packed, { maxOutputLength: maxBytes + 1 });
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+        throw new ZipError('too_large', `${entry.name} is larger than ${maxBytes} bytes once uncompressed.`);
+      }
+      throw new ZipError('corrupt', `${entry.name} cannot be uncompressed.`);
+    }
+  } else throw new ZipError('unsupported', `${entry.name} uses compression method ${entry.method}.`);
+  if (content.length > maxBytes) {
+    throw new ZipError('too_large', `${entry.name} is larger than ${maxBytes} bytes once uncompressed.`);
+  }
+  if (crc32(content) !== entry.crc) throw new ZipError('corrupt', `${entry.name} fails its checksum.`);
+  return content;
+}
+
+/**
+ * A new archive with the entries named in `replacements` holding new content (deflated), every other entry's
+ * local record and directory record copied byte for byte, in the same order. The input is not modified.
+ */
+export function replaceZipEntries(
+  data: Buffer,
+  directory: ZipDirectory,
+  replacements: Map<string, Uint8Array>,
+): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of directory.entries) {
+    const central = Buffer.from(data.subarray(entry.centralStart, entry.centralEnd));
+    const replacement = replacements.get(entry.name);
+    if (replacement === undefined) {
+      locals.push(data.subarray(entry.localStart, entry.localEnd));
+      central.writeUInt32LE(offset, 42);
+      centrals.push(central);
+      offset += entry.localEnd - entry.localStart;
+      continue;
+    }
+    const packed = deflateRawSync(replacement);
+    const crc = crc32(replacement);
+    const header = Buffer.from(data.subarray(entry.localStart, entry.dataStart));
+    const flags = entry.flags & ~0x08; // sizes now in the header: no data descriptor
+    for (const [record, base] of [
+      [header, 0],
+      [central, 2],
+    ] as const) {
+      // The local header's fields sit 2 bytes earlier than the directory's (no "version made by").
+      record.writeUInt16LE(flags, 6 + base);
+      record.writeUInt16LE(8, 8 + base);
+      record.writeUInt32LE(crc, 14 + base);
+      record.writeUInt32LE(packed.length, 18 + base);
+      record.writeUInt32LE(replacement.length, 22 + base);
+    }
+    central.writeUInt32LE(offset, 42);
+    locals.push(header, packed);
+    centrals.push(central);
+    offset += header.length + packed.length;
+  }
+  const centralDirectory = Buffer.concat(centrals);
+  const end = Buffer.from(data.subarray(directory.endStart));
+  end.writeUInt32LE(centralDirectory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, centralDirectory, end]);
 }
