@@ -108,7 +108,8 @@ export class JobQueue {
   private readonly abort = new AbortController();
   private started = false;
   private stopping = false;
-  private pumping = false;
+  /** The claim loop under way, if any (stop() waits for it: a claim in flight may still bring a job). */
+  private pumping: Promise<void> | null = null;
   private again = false;
   private poll: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -211,7 +212,8 @@ export class JobQueue {
     for (;;) {
       const job = await this.claim();
       if (!job) return n;
-      await this.execute(job);
+      // Run by hand: not interrupted by a stop() of the started queue.
+      await this.execute(job, new AbortController().signal);
       n++;
     }
   }
@@ -260,6 +262,7 @@ export class JobQueue {
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = null;
     this.listening = false;
+    await this.pumping;
     await this.idle();
   }
 
@@ -321,19 +324,25 @@ export class JobQueue {
   }
 
   /** Claims and launches jobs while this process has room for them. */
-  private async pump(): Promise<void> {
+  private pump(): Promise<void> {
     if (this.pumping) {
       this.again = true;
-      return;
+      return this.pumping;
     }
-    this.pumping = true;
+    this.pumping = this.pumpLoop().finally(() => {
+      this.pumping = null;
+    });
+    return this.pumping;
+  }
+
+  private async pumpLoop(): Promise<void> {
     try {
       do {
         this.again = false;
         while (!this.stopping && this.running.size < (this.opts.concurrency ?? 4)) {
           const job = await this.claim();
           if (!job) break;
-          const run = this.execute(job).finally(() => {
+          const run = this.execute(job, this.abort.signal).finally(() => {
             this.running.delete(run);
             this.nudge([]);
           });
@@ -342,8 +351,6 @@ export class JobQueue {
       } while (this.again && !this.stopping);
     } catch (err) {
       this.opts.log.error({ err }, 'job queue: claiming a job failed');
-    } finally {
-      this.pumping = false;
     }
   }
 
@@ -408,7 +415,7 @@ export class JobQueue {
     return { ...free, status: 'done' as const, lastError: null, finishedAt: new Date(now) };
   }
 
-  private async execute(job: Claimed): Promise<void> {
+  private async execute(job: Claimed, signal: AbortSignal): Promise<void> {
     const def = this.definitions.get(job.name);
     const { log } = this.opts;
     if (!def) return; // not claimable: claims name only the defined
@@ -427,7 +434,7 @@ export class JobQueue {
     let completed = false;
     const ctx: JobContext = {
       job: info,
-      signal: this.abort.signal,
+      signal,
       complete: async (fn) =>
         this.db.transaction(async (tx) => {
           const result = await fn(tx);
