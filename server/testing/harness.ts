@@ -70,6 +70,8 @@ export interface TestContext {
    * after each request; a test that calls services directly calls it before looking at `mail`.
    */
   runJobs(): Promise<number>;
+  /** `app.inject` without running the jobs after it: for a test of what an answer does not wait for. */
+  injectOnly: FastifyInstance['inject'];
   /** Creates an account directly in the database. */
   createUser(opts: { role: Role; status: Status; username?: string; password?: string }): Promise<{
     id: number;
@@ -148,6 +150,7 @@ export async function createTestContext(
     dataDir,
     clock,
     runJobs: () => services.jobs.runDue(),
+    injectOnly: inject,
     async createUser({ role, status, username, password = 'password-123' }) {
       const name = username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
       const email = `${name}@example.org`;
