@@ -96,10 +96,7 @@ export class PendingDigest {
       return editors.length;
     });
     if (sent === null) return 0;
-    this.deps.log.info(
-      { waiting: waiting.length, editors: sent },
-      'pending-accounts digest queued',
-    );
+    this.deps.log.info({ waiting: waiting.length, editors: sent }, 'pending-accounts digest queued');
     return sent;
   }
 }

@@ -33,7 +33,8 @@ export function openSecrets(sealed: string, key: Buffer): string[] {
 }
 
 /** Longest first, so that a secret containing another is replaced whole. */
-const ordered = (secrets: string[]) => secrets.map((s, i) => ({ s, i })).sort((a, b) => b.s.length - a.s.length);
+const ordered = (secrets: string[]) =>
+  secrets.map((s, i) => ({ s, i })).sort((a, b) => b.s.length - a.s.length);
 
 function mapStrings(mail: Mail, f: (s: string) => string): Mail {
   return {
@@ -43,14 +44,18 @@ function mapStrings(mail: Mail, f: (s: string) => string): Mail {
     text: f(mail.text),
     ...(mail.html === undefined ? {} : { html: f(mail.html) }),
     ...(mail.replyTo === undefined ? {} : { replyTo: f(mail.replyTo) }),
-    ...(mail.headers ? { headers: Object.fromEntries(Object.entries(mail.headers).map(([k, v]) => [k, f(v)])) } : {}),
+    ...(mail.headers
+      ? { headers: Object.fromEntries(Object.entries(mail.headers).map(([k, v]) => [k, f(v)])) }
+      : {}),
   };
 }
 
 /** The message with each secret replaced by its marker (what the job payload keeps). */
 export function hideSecrets(mail: Mail, secrets: string[]): Mail {
   const list = ordered(secrets);
-  return mapStrings(mail, (s) => list.reduce((acc, { s: secret, i }) => acc.split(secret).join(marker(i)), s));
+  return mapStrings(mail, (s) =>
+    list.reduce((acc, { s: secret, i }) => acc.split(secret).join(marker(i)), s),
+  );
 }
 
 /** The message as it is to be sent: each marker replaced by its secret. */
@@ -58,12 +63,13 @@ export function revealSecrets(mail: Mail, secrets: string[]): Mail {
   return mapStrings(mail, (s) => secrets.reduce((acc, secret, i) => acc.split(marker(i)).join(secret), s));
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The text with every link (any run of characters up to a space, quote or bracket) holding a secret removed. */
 export function redactLinks(text: string, secrets: string[]): string {
   return ordered(secrets).reduce(
-    (acc, { s }) => acc.replace(new RegExp(`[^\\s<>"'()]*${escape(s)}[^\\s<>"'()]*`, 'g'), LINK_REMOVED),
+    (acc, { s }) =>
+      acc.replace(new RegExp(`[^\\s<>"'()]*${escapeRegExp(s)}[^\\s<>"'()]*`, 'g'), LINK_REMOVED),
     text,
   );
 }

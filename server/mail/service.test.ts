@@ -32,7 +32,14 @@ const SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
 function mailService(transport: Mailer, secret = SECRET) {
   const queue = new JobQueue(database.db, { clock, log: silentLog });
-  const mail = new MailService(database.db, { transport, jobs: queue, clock, secret, domain: 'journal.test', log: silentLog });
+  const mail = new MailService(database.db, {
+    transport,
+    jobs: queue,
+    clock,
+    secret,
+    domain: 'journal.test',
+    log: silentLog,
+  });
   return { queue, mail };
 }
 
@@ -56,14 +63,20 @@ describe('queued e-mail', () => {
   it('a full disk: no half-written file, retried with backoff on the clock, delivered once there is room; each attempt in the log', async () => {
     const dir = outbox();
     const faults = faultyFs();
-    const { queue, mail } = mailService(createMailer({ from: 'editorial@journal.test', outboxDir: dir, log: silentLog, fs: faults.fs }));
+    const { queue, mail } = mailService(
+      createMailer({ from: 'editorial@journal.test', outboxDir: dir, log: silentLog, fs: faults.fs }),
+    );
     faults.fail('ENOSPC');
     await mail.queue(database.db, message);
-    expect(await logRows()).toMatchObject([{ status: 'queued', attempts: 0, recipients: 'reader@example.org' }]);
+    expect(await logRows()).toMatchObject([
+      { status: 'queued', attempts: 0, recipients: 'reader@example.org' },
+    ]);
 
     await queue.runDue();
     expect(filesIn(dir)).toEqual([]); // the half-written .tmp is gone
-    expect(await logRows()).toMatchObject([{ status: 'queued', attempts: 1, lastError: 'the disk is full (ENOSPC)' }]);
+    expect(await logRows()).toMatchObject([
+      { status: 'queued', attempts: 1, lastError: 'the disk is full (ENOSPC)' },
+    ]);
 
     clock.advance(30 * SECOND - 1);
     expect(await queue.runDue()).toBe(0);
@@ -87,7 +100,9 @@ describe('queued e-mail', () => {
 
   it('gives up after its last attempt: failed in the log, with the reason, and kept as a failed job', async () => {
     const faults = faultyFs();
-    const { queue, mail } = mailService(createMailer({ from: 'a@journal.test', outboxDir: outbox(), log: silentLog, fs: faults.fs }));
+    const { queue, mail } = mailService(
+      createMailer({ from: 'a@journal.test', outboxDir: outbox(), log: silentLog, fs: faults.fs }),
+    );
     faults.fail('EROFS');
     await mail.queue(database.db, message);
     for (let i = 0; i < 8; i++) {
@@ -134,7 +149,11 @@ describe('queued e-mail', () => {
       await mail.queue(database.db, message);
       await queue.runDue();
       expect(received).toHaveLength(0);
-      expect((await logRows())[0]).toMatchObject({ status: 'queued', attempts: 1, lastError: expect.stringMatching(/451/) });
+      expect((await logRows())[0]).toMatchObject({
+        status: 'queued',
+        attempts: 1,
+        lastError: expect.stringMatching(/451/),
+      });
       clock.advance(30 * SECOND);
       await queue.runDue();
       expect(received).toHaveLength(1);
@@ -167,7 +186,12 @@ describe('queued e-mail', () => {
     const link = `http://journal.test/reset-password?token=${token}`;
     await mail.queue(
       database.db,
-      { ...message, text: `Choose a new password: ${link}\n\nThe link works for an hour.\n`, html: `<a href="${link}">Choose</a>`, headers: { 'List-Unsubscribe': `<${link}>` } },
+      {
+        ...message,
+        text: `Choose a new password: ${link}\n\nThe link works for an hour.\n`,
+        html: `<a href="${link}">Choose</a>`,
+        headers: { 'List-Unsubscribe': `<${link}>` },
+      },
       { secrets: [token], key: 'reset:1' },
     );
     const [job] = await database.db.select().from(jobs);
@@ -183,7 +207,9 @@ describe('queued e-mail', () => {
     expect(transport.sent[0].headers).toEqual({ 'List-Unsubscribe': `<${link}>` });
 
     // Queued again with its key: the same message, not a second one.
-    expect(await mail.queue(database.db, { ...message, text: link }, { secrets: [token], key: 'reset:1' })).toEqual({
+    expect(
+      await mail.queue(database.db, { ...message, text: link }, { secrets: [token], key: 'reset:1' }),
+    ).toEqual({
       logId: row.id,
       created: false,
     });
@@ -192,7 +218,9 @@ describe('queued e-mail', () => {
 
   it('refuses a secret the message does not contain, or one too short to be a secret', async () => {
     const { mail } = mailService(captureMailer());
-    await expect(mail.queue(database.db, message, { secrets: ['not-in-this-message-at-all'] })).rejects.toThrow(/does not contain/);
+    await expect(
+      mail.queue(database.db, message, { secrets: ['not-in-this-message-at-all'] }),
+    ).rejects.toThrow(/does not contain/);
     await expect(mail.queue(database.db, message, { secrets: ['reader'] })).rejects.toThrow(/16 characters/);
     expect(await logRows()).toEqual([]);
   });
@@ -201,11 +229,19 @@ describe('queued e-mail', () => {
     const transport = captureMailer();
     const before = mailService(transport, SECRET);
     const token = 'a-secret-token-of-some-length-0123456789';
-    await before.mail.queue(database.db, { ...message, text: `Confirm: http://journal.test/c?token=${token}` }, { secrets: [token] });
+    await before.mail.queue(
+      database.db,
+      { ...message, text: `Confirm: http://journal.test/c?token=${token}` },
+      { secrets: [token] },
+    );
     const after = mailService(transport, `${SECRET}-rotated`);
     await after.queue.runDue();
     expect(transport.sent).toEqual([]);
-    expect((await logRows())[0]).toMatchObject({ status: 'failed', attempts: 1, lastError: expect.stringMatching(/SESSION_SECRET/) });
+    expect((await logRows())[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: expect.stringMatching(/SESSION_SECRET/),
+    });
     expect(await after.queue.list('failed')).toHaveLength(1);
   });
 
@@ -213,9 +249,19 @@ describe('queued e-mail', () => {
     const transport = captureMailer();
     const { mail } = mailService(transport);
     const token = 'confirm-token-0123456789abcdef';
-    await mail.send({ ...message, text: `Confirm: http://journal.test/confirm?token=${token}\n` }, { secrets: [token] });
+    await mail.send(
+      { ...message, text: `Confirm: http://journal.test/confirm?token=${token}\n` },
+      { secrets: [token] },
+    );
     expect(transport.sent).toHaveLength(1);
-    const failing = mailService(createMailer({ smtpUrl: 'smtp://127.0.0.1:1', from: 'a@journal.test', outboxDir: '/x', log: silentLog }));
+    const failing = mailService(
+      createMailer({
+        smtpUrl: 'smtp://127.0.0.1:1',
+        from: 'a@journal.test',
+        outboxDir: '/x',
+        log: silentLog,
+      }),
+    );
     await expect(failing.mail.send(message)).rejects.toThrow();
     const rows = await logRows();
     expect(rows).toMatchObject([
@@ -234,12 +280,28 @@ describe('the communication log of a submission', () => {
     const { submissions } = await import('../submissions/tables.ts');
     const [user] = await database.db
       .insert(users)
-      .values({ username: 'logger', passwordHash: 'x', email: 'logger@example.org', fullName: 'L', contactNumber: '1', institution: 'I', role: 'author', status: 'approved' })
+      .values({
+        username: 'logger',
+        passwordHash: 'x',
+        email: 'logger@example.org',
+        fullName: 'L',
+        contactNumber: '1',
+        institution: 'I',
+        role: 'author',
+        status: 'approved',
+      })
       .returning({ id: users.id });
     const [a, b] = await database.db
       .insert(submissions)
       .values(
-        ['COL-2026-9001', 'COL-2026-9002'].map((reference) => ({ reference, userId: user.id, title: 'T', articleType: 'Research Article', keywords: 'k', abstract: 'a' })),
+        ['COL-2026-9001', 'COL-2026-9002'].map((reference) => ({
+          reference,
+          userId: user.id,
+          title: 'T',
+          articleType: 'Research Article',
+          keywords: 'k',
+          abstract: 'a',
+        })),
       )
       .returning({ id: submissions.id });
     await mail.queue(database.db, { ...message, subject: 'Received' }, { submissionId: a.id });

@@ -130,7 +130,10 @@ export class MailService {
     try {
       await this.deps.transport.send(mail, { messageId: this.messageId(row.id) });
     } catch (err) {
-      await this.db.update(mailLog).set({ status: 'failed', lastError: failure(err) }).where(eq(mailLog.id, row.id));
+      await this.db
+        .update(mailLog)
+        .set({ status: 'failed', lastError: failure(err) })
+        .where(eq(mailLog.id, row.id));
       throw err;
     }
     await this.db
@@ -172,8 +175,12 @@ export class MailService {
     try {
       mail = revealSecrets(payload.mail, payload.sealed ? openSecrets(payload.sealed, this.key) : []);
     } catch {
-      const lastError = "its links' secrets cannot be read: the server's secret (SESSION_SECRET) has changed since it was queued";
-      await this.db.update(mailLog).set({ status: 'failed', lastError, attempts: ctx.job.attempt }).where(where);
+      const lastError =
+        "its links' secrets cannot be read: the server's secret (SESSION_SECRET) has changed since it was queued";
+      await this.db
+        .update(mailLog)
+        .set({ status: 'failed', lastError, attempts: ctx.job.attempt })
+        .where(where);
       throw new PermanentJobError(lastError);
     }
     await this.db.update(mailLog).set({ attempts: ctx.job.attempt }).where(where);
@@ -181,9 +188,14 @@ export class MailService {
       await this.deps.transport.send(mail, { messageId: this.messageId(entry?.id ?? ctx.job.id) });
     } catch (err) {
       const status = ctx.job.attempt >= ctx.job.maxAttempts ? 'failed' : 'queued';
-      await this.db.update(mailLog).set({ status, lastError: failure(err) }).where(where);
+      await this.db
+        .update(mailLog)
+        .set({ status, lastError: failure(err) })
+        .where(where);
       throw err;
     }
-    await ctx.complete((tx) => tx.update(mailLog).set({ status: 'sent', sentAt: this.deps.clock.date() }).where(where));
+    await ctx.complete((tx) =>
+      tx.update(mailLog).set({ status: 'sent', sentAt: this.deps.clock.date() }).where(where),
+    );
   }
 }

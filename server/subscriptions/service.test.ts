@@ -98,34 +98,47 @@ describe('new-issue alerts', () => {
 
   it('refuses an issue without published articles, and one that does not exist', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const empty = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Empty', description: 'Nothing yet.', volume_id: volume.id },
-    );
+    const empty = await t.services.catalog.createIssue(admin, {
+      title: 'Empty',
+      description: 'Nothing yet.',
+      volume_id: volume.id,
+    });
     await expect(t.services.subscriptions.sendIssueAlert(admin, empty.id)).rejects.toMatchObject({
       status: 409,
       message: expect.stringMatching(/no published articles/),
     });
-    expect(await t.services.db.select().from(issueAlerts).where(eq(issueAlerts.issueId, empty.id))).toHaveLength(0);
-    await expect(t.services.subscriptions.sendIssueAlert(admin, 99_999_999)).rejects.toMatchObject({ status: 404 });
+    expect(
+      await t.services.db.select().from(issueAlerts).where(eq(issueAlerts.issueId, empty.id)),
+    ).toHaveLength(0);
+    await expect(t.services.subscriptions.sendIssueAlert(admin, 99_999_999)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('resumes an interrupted alert without a second copy to anyone already handled', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const issue = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Interrupted', description: 'Half sent.', volume_id: volume.id },
-    );
+    const issue = await t.services.catalog.createIssue(admin, {
+      title: 'Interrupted',
+      description: 'Half sent.',
+      volume_id: volume.id,
+    });
     const [article] = await t.services.catalog.issueArticles(issueId);
     const { articles } = await import('../catalog/tables.ts');
     await t.services.db.update(articles).set({ issueId: issue.id }).where(eq(articles.id, article.id));
     try {
       const done = await subscriber('approved');
       const claimedBeforeCrash = await subscriber('approved');
-      await t.services.db.insert(issueAlerts).values({ issueId: issue.id, requestedByUsername: 'admin', recipients: 9 });
+      await t.services.db
+        .insert(issueAlerts)
+        .values({ issueId: issue.id, requestedByUsername: 'admin', recipients: 9 });
       await t.services.db.insert(issueAlertDeliveries).values([
         { issueId: issue.id, userId: done.id, email: done.email, status: 'sent' },
-        { issueId: issue.id, userId: claimedBeforeCrash.id, email: claimedBeforeCrash.email, status: 'sending' },
+        {
+          issueId: issue.id,
+          userId: claimedBeforeCrash.id,
+          email: claimedBeforeCrash.email,
+          status: 'sending',
+        },
       ]);
       t.mail.length = 0;
       await t.services.subscriptions.resumeAlerts();
@@ -135,7 +148,9 @@ describe('new-issue alerts', () => {
       expect(to).not.toContain(claimedBeforeCrash.email);
       expect(to.length).toBe(new Set(to).size);
       expect(to.length).toBeGreaterThan(0);
-      expect((await t.services.subscriptions.alertStatuses([issue.id])).get(issue.id)?.finishedAt).not.toBeNull();
+      expect(
+        (await t.services.subscriptions.alertStatuses([issue.id])).get(issue.id)?.finishedAt,
+      ).not.toBeNull();
     } finally {
       await t.services.db.update(articles).set({ issueId }).where(eq(articles.id, article.id));
     }
@@ -143,17 +158,22 @@ describe('new-issue alerts', () => {
 
   it('answers 202 through the API, then 409', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const issue = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Via the API', description: 'API.', volume_id: volume.id },
-    );
+    const issue = await t.services.catalog.createIssue(admin, {
+      title: 'Via the API',
+      description: 'API.',
+      volume_id: volume.id,
+    });
     const [article] = await t.services.catalog.issueArticles(issueId);
     const { articles } = await import('../catalog/tables.ts');
     await t.services.db.update(articles).set({ issueId: issue.id }).where(eq(articles.id, article.id));
     try {
       const token = await t.login('admin', 'admin-pass-123');
       const call = () =>
-        t.app.inject({ method: 'POST', url: `/api/editor/issues/${issue.id}/alert`, headers: { authorization: `Bearer ${token}` } });
+        t.app.inject({
+          method: 'POST',
+          url: `/api/editor/issues/${issue.id}/alert`,
+          headers: { authorization: `Bearer ${token}` },
+        });
       const first = await call();
       expect(first.statusCode).toBe(202);
       expect(first.json().message).toMatch(/is being sent to \d+ subscribers?\./);
@@ -189,7 +209,8 @@ describe('shutting down', () => {
     try {
       const [first] = await fresh.services.catalog.papers();
       const demoIssue = (await fresh.services.catalog.article(first.id)).issue_id;
-      const actor = (await fresh.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
+      const actor = (await fresh.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 }))
+        .users[0];
       for (let i = 0; i < 5; i++) {
         const u = await fresh.createUser({ role: 'author', status: 'approved' });
         await fresh.services.subscriptions.subscribe(u.id);

@@ -157,7 +157,13 @@ export class SubscriptionsService {
           requestedByUsername: actor.username,
           recipients,
         });
-        await deps.audit.record(tx, actor, 'issue.alert', { type: 'issue', id: issueId }, { label, recipients });
+        await deps.audit.record(
+          tx,
+          actor,
+          'issue.alert',
+          { type: 'issue', id: issueId },
+          { label, recipients },
+        );
         await deps.jobs.enqueue(tx, ALERT_JOB, { issueId }, { key: `issue-alert:${issueId}` });
       });
     } catch (err) {
@@ -215,7 +221,10 @@ export class SubscriptionsService {
                 .select({ one: sql`1` })
                 .from(issueAlertDeliveries)
                 .where(
-                  and(eq(issueAlertDeliveries.issueId, issueId), eq(issueAlertDeliveries.userId, subscriptions.userId)),
+                  and(
+                    eq(issueAlertDeliveries.issueId, issueId),
+                    eq(issueAlertDeliveries.userId, subscriptions.userId),
+                  ),
                 ),
             ),
           ),
@@ -260,7 +269,8 @@ export class SubscriptionsService {
   }
 
   private required() {
-    if (!this.deps) throw new Error('SubscriptionsService needs its mailer, audit log and catalog to send alerts.');
+    if (!this.deps)
+      throw new Error('SubscriptionsService needs its mailer, audit log and catalog to send alerts.');
     return this.deps;
   }
 }
@@ -350,5 +360,8 @@ ${articles
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
