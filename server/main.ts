@@ -3,7 +3,6 @@ import path from 'node:path';
 import pino from 'pino';
 import { logRequest } from './accounts/links.ts';
 import { type PagesOptions, buildApp } from './app.ts';
-import { MINUTE } from './clock.ts';
 import { publicUrl } from './config.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
@@ -55,9 +54,9 @@ export async function startServer(
     try {
       await app.close();
       clearInterval(maintenance);
-      clearInterval(digest);
-      await services.subscriptions.stop();
       await services.passwordReset.idle();
+      // No new job is taken; the running ones finish (a long one stops between items and is put back).
+      await services.jobs.stop();
       await services.mailer.close();
       await database.close();
     } finally {
@@ -81,14 +80,6 @@ export async function startServer(
     6 * 3600 * 1000,
   );
   maintenance.unref();
-
-  // The editors' digest of accounts waiting for approval: checked every few minutes, sent at most once a day
-  // (the day is claimed in the database, so restarts and a second process do not repeat it).
-  const sendDigest = () =>
-    void services.pendingDigest.run().catch((err) => log.error({ err }, 'pending-accounts digest failed'));
-  const digest = setInterval(sendDigest, 10 * MINUTE);
-  digest.unref();
-  setTimeout(sendDigest, MINUTE).unref();
 
   await app.listen({ port: config.PORT, host: config.HOST });
   steps.mark('listen');
@@ -124,8 +115,8 @@ export async function startServer(
  * What a start resumes once the site answers (none of it is needed for the first page, and all of it
  * competes with it for the CPU): the similarity corpus (the whole of it when it is empty: a first start, an
  * upgrade; otherwise the article PDFs it has not read yet or that changed, then the search index's full
- * text from it), new-issue alerts a previous run left half-sent (each subscriber still gets one copy at
- * most), and the citation styles. Each is queued here and works in the background.
+ * text from it), the job queue (e-mail, alerts, digests: work a previous run left is taken up), and the
+ * citation styles. Each is queued here and works in the background.
  */
 function startBackgroundWork(services: Services, log: pino.Logger) {
   void (async () => {
@@ -134,9 +125,12 @@ function startBackgroundWork(services: Services, log: pino.Logger) {
       await services.similarity.startupCatchUp();
     }
   })().catch((err) => log.error({ err }, 'start-up indexing could not be queued'));
+  // The job queue: e-mail, new-issue alerts, the editors' pending digest and the other recurring passes
+  // (decision 0022). Jobs left by a previous run are taken up here, by this process or any other.
   void services.subscriptions
     .resumeAlerts()
-    .catch((err) => log.error({ err }, 'resuming new-issue alerts failed'));
+    .then(() => services.jobs.start())
+    .catch((err) => log.error({ err }, 'the job queue could not start'));
   // The citation styles compile on first use (about a quarter of a second): now, rather than in the first
   // reader's request for an article.
   setImmediate(() => services.citations.warmUp());

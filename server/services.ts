@@ -17,7 +17,9 @@ import { type Clock, systemClock } from './clock.ts';
 import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
+import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
+import { MailService } from './mail/service.ts';
 import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
 import { SettingsService } from './settings/service.ts';
@@ -41,6 +43,8 @@ export function createServices(
   const db = database.db;
   const clock = overrides.clock ?? systemClock;
   const baseUrl = publicUrl(config);
+  // Background work: durable jobs in the database, run by any server process (decision 0022).
+  const jobs = new JobQueue(db, { clock, log, listen: database.listen });
   const mailer =
     overrides.mailer ??
     createMailer({
@@ -49,6 +53,15 @@ export function createServices(
       outboxDir: path.join(config.dataDir, 'outbox'),
       log,
     });
+  // Every e-mail goes through it: queued as a job, retried, logged (a submission's communication log).
+  const mail = new MailService(db, {
+    transport: mailer,
+    jobs,
+    clock,
+    secret: config.sessionSecret,
+    domain: new URL(baseUrl).hostname,
+    log,
+  });
   const settings = new SettingsService(db);
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
@@ -68,7 +81,7 @@ export function createServices(
     secret: config.sessionSecret,
     sessionTtlSeconds: config.SESSION_TTL,
     audit,
-    mailer,
+    mail,
     journalName,
     publicUrl: baseUrl,
     clock,
@@ -91,6 +104,9 @@ export function createServices(
     database,
     db,
     log,
+    jobs,
+    mail,
+    /** The transport (SMTP or the outbox): services send through `mail`; closed at shutdown. */
     mailer,
     baseUrl,
     settings,
@@ -99,7 +115,7 @@ export function createServices(
     accounts,
     passwordReset: new PasswordResetService(db, {
       clock,
-      mailer,
+      mail,
       journalName,
       publicUrl: baseUrl,
       store: attempts,
@@ -108,32 +124,33 @@ export function createServices(
     }),
     myAccount: new MyAccountService(db, {
       clock,
-      mailer,
+      mail,
       journalName,
       publicUrl: baseUrl,
       throttle,
       store: attempts,
     }),
-    pendingDigest: new PendingDigest(db, { clock, mailer, settings, publicUrl: baseUrl, log }),
+    pendingDigest: new PendingDigest(db, { clock, mail, jobs, settings, publicUrl: baseUrl, log }),
     catalog,
     submissions: new SubmissionsService(db, {
       files,
       audit,
-      mailer,
+      mail,
       editorialEmail: config.EDITORIAL_EMAIL,
       journalName,
       publicUrl: baseUrl,
       similarity,
     }),
     contact: new ContactService(db, {
-      mailer,
+      mail,
       editorialEmail: config.EDITORIAL_EMAIL,
       limiter: limiter(config.RATE_LIMIT_CONTACT),
       journalName,
       audit,
     }),
     subscriptions: new SubscriptionsService(db, {
-      mailer,
+      mail,
+      jobs,
       audit,
       catalog,
       journalName,

@@ -11,7 +11,7 @@ import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { type AttemptStore, tooManyAttempts, waitText } from '../http/rate-limit.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { MailService } from '../mail/service.ts';
 import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { confirmEmailMail, emailChangeRequestedMail, emailChangedMail, passwordChangedMail } from './mail.ts';
@@ -67,7 +67,7 @@ export class MyAccountService {
     private readonly db: Db,
     private readonly deps: {
       clock: Clock;
-      mailer: Mailer;
+      mail: MailService;
       journalName: () => Promise<string>;
       publicUrl: string;
       /** A wrong current password counts as a failed sign-in for that username and address. */
@@ -145,8 +145,7 @@ export class MyAccountService {
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
       return revokeSessions(tx, user.id, now, auth.sessionId);
     });
-    await this.deps.mailer.sendQuietly(
-      passwordChangedMail({
+    await this.deps.mail.queue(this.db, passwordChangedMail({
         to: user.email,
         fullName: user.fullName,
         username: user.username,
@@ -195,16 +194,17 @@ export class MyAccountService {
     });
     const journal = await this.deps.journalName();
     const common = { fullName: user.fullName, username: user.username, journal };
-    await this.deps.mailer.send(
+    // Sent at once: the page tells the user if the confirmation could not go out.
+    await this.deps.mail.send(
       confirmEmailMail({
         ...common,
         to: input.email,
         link: `${this.deps.publicUrl}/account/email/confirm?${new URLSearchParams({ token })}`,
         validMs: EMAIL_LINK_VALID_MS,
       }),
+      { secrets: [token] },
     );
-    await this.deps.mailer.sendQuietly(
-      emailChangeRequestedMail({
+    await this.deps.mail.queue(this.db, emailChangeRequestedMail({
         ...common,
         to: user.email,
         newEmail: input.email,
@@ -283,8 +283,7 @@ export class MyAccountService {
       const problem = state.ok ? 'used' : state.problem;
       throw new HttpError(400, LINK_PROBLEMS[problem], { token: LINK_PROBLEMS[problem] });
     }
-    await this.deps.mailer.sendQuietly(
-      emailChangedMail({
+    await this.deps.mail.queue(this.db, emailChangedMail({
         to: previous.email,
         fullName: updated.fullName,
         username: updated.username,

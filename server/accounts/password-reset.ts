@@ -6,7 +6,7 @@ import type { RateLimit } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { HttpError } from '../http/errors.ts';
 import { type AttemptStore, tooManyAttempts } from '../http/rate-limit.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { MailService } from '../mail/service.ts';
 import type { Logger } from '../services.ts';
 import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
 import { passwordChangedMail, passwordResetMail } from './mail.ts';
@@ -34,7 +34,7 @@ export class PasswordResetService {
     private readonly db: Db,
     private readonly deps: {
       clock: Clock;
-      mailer: Mailer;
+      mail: MailService;
       journalName: () => Promise<string>;
       publicUrl: string;
       store: AttemptStore;
@@ -84,21 +84,27 @@ export class PasswordResetService {
     const sent = await this.deps.store.add(`reset-account:${user.id}`, HOUR, now);
     if (sent.count > RESETS_PER_ACCOUNT_PER_HOUR) return;
     const { token, hash } = newLinkSecret();
-    await this.db.insert(passwordResets).values({
-      userId: user.id,
-      tokenHash: hash,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + RESET_LINK_VALID_MS),
+    const journal = await this.deps.journalName();
+    // The link and its e-mail commit together; the token is kept only sealed in the queued job.
+    await this.db.transaction(async (tx) => {
+      await tx.insert(passwordResets).values({
+        userId: user.id,
+        tokenHash: hash,
+        createdAt: new Date(now),
+        expiresAt: new Date(now + RESET_LINK_VALID_MS),
+      });
+      await this.deps.mail.queue(
+        tx,
+        passwordResetMail({
+          to: user.email,
+          fullName: user.fullName,
+          username: user.username,
+          journal,
+          link: `${this.deps.publicUrl}/reset-password?${new URLSearchParams({ token })}`,
+        }),
+        { secrets: [token] },
+      );
     });
-    await this.deps.mailer.send(
-      passwordResetMail({
-        to: user.email,
-        fullName: user.fullName,
-        username: user.username,
-        journal: await this.deps.journalName(),
-        link: `${this.deps.publicUrl}/reset-password?${new URLSearchParams({ token })}`,
-      }),
-    );
   }
 
   /** Whether a link can still be used (the page shows the form, or says why not). */
@@ -160,8 +166,7 @@ export class PasswordResetService {
       const problem = state.ok ? 'used' : state.problem;
       throw new HttpError(400, LINK_PROBLEMS[problem], { token: LINK_PROBLEMS[problem] });
     }
-    await this.deps.mailer.sendQuietly(
-      passwordChangedMail({
+    await this.deps.mail.queue(this.db, passwordChangedMail({
         to: done.email,
         fullName: done.fullName,
         username: done.username,

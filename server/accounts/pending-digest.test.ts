@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DAY, HOUR } from '../clock.ts';
+import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { type TestContext, createTestContext, silentLog } from '../testing/harness.ts';
 import { PendingDigest } from './pending-digest.ts';
 
@@ -16,7 +16,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const digests = () => t.mail.filter((m) => /waiting for approval/.test(m.subject));
-const run = () => t.services.pendingDigest.run();
+/** One pass of the digest, then its queued e-mails sent. */
+const run = async () => {
+  const n = await t.services.pendingDigest.run();
+  await t.runJobs();
+  return n;
+};
 
 async function setDigest(on: boolean) {
   const { settings } = await t.services.content.journalSettingsForEdit();
@@ -50,12 +55,13 @@ describe("the editors' digest of accounts waiting for approval", () => {
     t.clock.advance(10 * HOUR);
     const restarted = new PendingDigest(t.services.db, {
       clock: t.clock,
-      mailer: t.services.mailer,
+      mail: t.services.mail,
       settings: t.services.settings,
       publicUrl: 'http://journal.test',
       log: silentLog,
     });
     expect(await Promise.all([run(), restarted.run()])).toEqual([0, 0]);
+    await t.runJobs();
     expect(digests()).toHaveLength(2);
   });
 
@@ -87,5 +93,19 @@ describe("the editors' digest of accounts waiting for approval", () => {
     await setDigest(true);
     expect(await run()).toBe(2);
     expect(digests()).toHaveLength(6);
+  });
+
+  it('runs by itself on the job queue, ten minutes apart, one pass whatever the number of processes', async () => {
+    await t.createUser({ role: 'author', status: 'pending' });
+    t.clock.advance(DAY);
+    await Promise.all([t.services.jobs.ensureRecurring(), t.services.jobs.ensureRecurring()]);
+    const [pass] = await t.services.jobs.byKeys(['every:accounts.pending-digest']);
+    expect(pass.runAt.getTime()).toBe(t.clock.now() + MINUTE);
+    t.clock.advance(MINUTE);
+    await t.runJobs();
+    expect(digests()).toHaveLength(8);
+    const [next] = await t.services.jobs.byKeys(['every:accounts.pending-digest']);
+    expect(next).toMatchObject({ status: 'queued', lastError: null });
+    expect(next.runAt.getTime()).toBe(t.clock.now() + 10 * MINUTE);
   });
 });

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
-import type { Clock } from '../clock.ts';
+import { type Clock, MINUTE } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { MailService } from '../mail/service.ts';
 import type { Logger } from '../services.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { pendingDigestMail } from './mail.ts';
@@ -15,23 +16,29 @@ export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 /**
  * The editors' daily e-mail about accounts waiting for approval: at most one a UTC day, only when accounts
  * registered since the last digest are waiting, and only while the journal setting is on. The day is claimed
- * with one conditional UPDATE before anything is sent, so two processes, or a restart in the middle, never
- * send a day's digest twice (a failure after the claim loses that day's digest rather than repeat it).
- * Driven by a timer in server/main.ts; the clock decides what "today" is.
+ * with one conditional UPDATE, in the transaction that queues the e-mails, so two processes, or a restart in
+ * the middle, never send a day's digest twice, and a claimed day always has its e-mails. A recurring job
+ * (every ten minutes, on the job queue) runs it; the clock decides what "today" is.
  */
 export class PendingDigest {
   constructor(
     private readonly db: Db,
     private readonly deps: {
       clock: Clock;
-      mailer: Mailer;
+      mail: MailService;
+      /** The queue that runs it every ten minutes (a second instance for the same queue passes none). */
+      jobs?: JobQueue;
       settings: SettingsService;
       publicUrl: string;
       log: Logger;
     },
-  ) {}
+  ) {
+    deps.jobs?.recurring('accounts.pending-digest', { every: 10 * MINUTE, firstAfter: MINUTE }, async () => {
+      await this.run();
+    });
+  }
 
-  /** Sends the digest when one is due; returns how many editors it went to (0: none was due). */
+  /** Queues the digest when one is due; returns how many editors it goes to (0: none was due). */
   async run(): Promise<number> {
     const journal = await this.deps.settings.journal();
     if (!journal.pendingAccountsDigest) return 0;
@@ -55,42 +62,41 @@ export class PendingDigest {
     if (newest <= previous) return 0;
     const now = this.deps.clock.date();
     const today = utcDay(now);
-    const [claimed] = await this.db
-      .update(dailyDigests)
-      .set({ sentOn: today, sentAt: now, lastUserId: newest })
-      .where(
-        and(
-          eq(dailyDigests.name, DIGEST),
-          or(isNull(dailyDigests.sentOn), lt(dailyDigests.sentOn, today)),
-          eq(dailyDigests.lastUserId, previous),
-        ),
-      )
-      .returning({ name: dailyDigests.name });
-    if (!claimed) return 0;
-
-    const editors = await this.db
-      .select({ email: users.email })
-      .from(users)
-      .where(and(inArray(users.role, ['editor', 'admin']), eq(users.status, 'approved')))
-      .orderBy(asc(users.id));
     const accounts = waiting.map((u) => ({ ...u, isNew: u.id > previous }));
-    let sent = 0;
-    for (const editor of editors) {
-      const ok = await this.deps.mailer.sendQuietly(
-        pendingDigestMail({
-          to: editor.email,
-          journal: journal.name,
-          accounts,
-          link: `${this.deps.publicUrl}/editor-dashboard`,
-          settingsLink: `${this.deps.publicUrl}/editor-dashboard/settings`,
-        }),
-      );
-      if (ok) sent++;
-    }
-    this.deps.log.info(
-      { waiting: waiting.length, editors: editors.length, sent },
-      'pending-accounts digest sent',
-    );
+    const sent = await this.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(dailyDigests)
+        .set({ sentOn: today, sentAt: now, lastUserId: newest })
+        .where(
+          and(
+            eq(dailyDigests.name, DIGEST),
+            or(isNull(dailyDigests.sentOn), lt(dailyDigests.sentOn, today)),
+            eq(dailyDigests.lastUserId, previous),
+          ),
+        )
+        .returning({ name: dailyDigests.name });
+      if (!claimed) return null;
+      const editors = await tx
+        .select({ email: users.email })
+        .from(users)
+        .where(and(inArray(users.role, ['editor', 'admin']), eq(users.status, 'approved')))
+        .orderBy(asc(users.id));
+      for (const editor of editors) {
+        await this.deps.mail.queue(
+          tx,
+          pendingDigestMail({
+            to: editor.email,
+            journal: journal.name,
+            accounts,
+            link: `${this.deps.publicUrl}/editor-dashboard`,
+            settingsLink: `${this.deps.publicUrl}/editor-dashboard/settings`,
+          }),
+        );
+      }
+      return editors.length;
+    });
+    if (sent === null) return 0;
+    this.deps.log.info({ waiting: waiting.length, editors: sent }, 'pending-accounts digest queued');
     return sent;
   }
 }

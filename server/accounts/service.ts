@@ -10,7 +10,8 @@ import type { Db } from '../db/client.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import { HttpError, conflict, notFound } from '../http/errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { MailService } from '../mail/service.ts';
+import type { Tx } from '../db/client.ts';
 import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
 import { failedSignInsMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
@@ -72,7 +73,7 @@ export class AccountsService {
       secret: string;
       sessionTtlSeconds: number;
       audit: AuditService;
-      mailer: Mailer;
+      mail: MailService;
       journalName: () => Promise<string>;
       publicUrl: string;
       clock: Clock;
@@ -243,7 +244,8 @@ export class AccountsService {
 
   /** Tells the account holder about repeated wrong passwords (how many, from how many addresses). */
   private async notifyFailedSignIns(user: typeof users.$inferSelect, alarm: FailureAlarm): Promise<void> {
-    await this.deps.mailer.sendQuietly(
+    await this.deps.mail.queue(
+      this.db,
       failedSignInsMail({
         to: user.email,
         fullName: user.fullName,
@@ -334,6 +336,8 @@ export class AccountsService {
     ) {
       throw new HttpError(409, 'You cannot change your own role or suspend your own account.');
     }
+    // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
+    const journal = await this.deps.journalName();
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
@@ -355,14 +359,12 @@ export class AccountsService {
           to: { role: row.role, status: row.status },
         },
       );
-      return presentUser(row);
+      const user = presentUser(row);
+      if (user.status !== before.status && (user.status === 'approved' || user.status === 'rejected')) {
+        await this.notifyDecision(tx, user, journal);
+      }
+      return user;
     });
-    if (
-      updated.status !== before.status &&
-      (updated.status === 'approved' || updated.status === 'rejected')
-    ) {
-      await this.notifyDecision(updated);
-    }
     return updated;
   }
 
@@ -379,10 +381,9 @@ export class AccountsService {
     return this.update(actor, id, { status });
   }
 
-  private async notifyDecision(user: PublicUser): Promise<void> {
-    const journal = await this.deps.journalName();
+  private async notifyDecision(tx: Tx, user: PublicUser, journal: string): Promise<void> {
     const approved = user.status === 'approved';
-    await this.deps.mailer.sendQuietly({
+    await this.deps.mail.queue(tx, {
       to: user.email,
       subject: approved ? `Your ${journal} account is approved` : `Your ${journal} registration`,
       text: approved

@@ -19,6 +19,32 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: LISTEN on a connection of its own (notifications arrive when the sending transaction
+   * commits, from any process). PGlite has one connection, which a LISTEN would hold: none there.
+   */
+  listen?(channel: string, onNotify: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
+}
+
+/** LISTEN on a dedicated connection to `url`; resolves with the function that ends it. */
+async function listenOn(url: string, channel: string, onNotify: () => void, onError: (err: Error) => void) {
+  const client = new pg.Client({ connectionString: url });
+  let ended = false;
+  client.on('notification', (msg) => {
+    if (msg.channel === channel) onNotify();
+  });
+  client.on('error', (err) => {
+    if (!ended) onError(err);
+  });
+  client.on('end', () => {
+    if (!ended) onError(new Error('the LISTEN connection closed'));
+  });
+  await client.connect();
+  await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+  return async () => {
+    ended = true;
+    await client.end();
+  };
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -112,5 +138,11 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     // The next new database (a new data folder, every test's) starts from this one: a lost copy costs time only.
     await thread.keepCopy(copy).catch(() => {});
   }
-  return { db, kind: thread ? 'pglite' : 'postgres', close };
+  const url = 'url' in target ? target.url : null;
+  return {
+    db,
+    kind: thread ? 'pglite' : 'postgres',
+    close,
+    ...(url ? { listen: (channel, onNotify, onError) => listenOn(url, channel, onNotify, onError) } : {}),
+  };
 }

@@ -10,3 +10,5 @@ export * from '../subscriptions/tables.ts';
 export * from '../similarity/tables.ts';
 export * from '../metrics/tables.ts';
 export * from '../search/tables.ts';
+export * from '../jobs/tables.ts';
+export * from '../mail/tables.ts';

@@ -17,10 +17,10 @@ import { badRequest, conflict, notFound } from '../http/errors.ts';
 import type { SubmissionFields } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import type { FileService } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { MailService } from '../mail/service.ts';
 import type { SimilarityService } from '../similarity/service.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
 
@@ -35,7 +35,7 @@ export class SubmissionsService {
     private readonly deps: {
       files: FileService;
       audit: AuditService;
-      mailer: Mailer;
+      mail: MailService;
       editorialEmail: string;
       journalName: () => Promise<string>;
       publicUrl: string;
@@ -55,6 +55,8 @@ export class SubmissionsService {
     additional?: CheckedUpload,
   ): Promise<{ id: number; reference: string }> {
     const uploads = additional ? [manuscript, additional] : [manuscript];
+    // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
+    const journal = await this.deps.journalName();
     const created = await this.deps.files.withStoredFiles(uploads, async (tx, files) => {
       const result = await tx.execute<{ id: string | number }>(
         sql`select nextval(pg_get_serial_sequence('submissions', 'id')) as id`,
@@ -92,37 +94,40 @@ export class SubmissionsService {
         toStatus: 'submitted',
       });
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
+      await this.acknowledge(tx, journal, user, fields, { id, reference }, manuscript, additional);
       return { id, reference };
     });
     this.deps.similarity?.afterCommit({ type: 'submission', submissionId: created.id });
-    await this.acknowledge(user, fields, created.reference, manuscript, additional);
     return created;
   }
 
+  /** The author's receipt and the editors' notice, queued in the submission's transaction. */
   private async acknowledge(
+    tx: Tx,
+    journal: string,
     user: SessionUser,
     fields: SubmissionFields,
-    reference: string,
+    { id, reference }: { id: number; reference: string },
     manuscript: CheckedUpload,
     additional?: CheckedUpload,
   ) {
-    const journal = await this.deps.journalName();
     const authors = fields.authors.map((a) => `  - ${a.name} (${a.affiliation})`).join('\n');
     const files = [manuscript, additional]
       .filter(Boolean)
       .map((f) => `  - ${f!.filename} (${Math.ceil(f!.data.length / 1024)} KB)`)
       .join('\n');
-    await this.deps.mailer.sendQuietly({
+    const about = { submissionId: id };
+    await this.deps.mail.queue(tx, {
       to: user.email,
       subject: `[${reference}] Your submission to ${journal} has been received`,
       text: `Dear ${user.fullName},\n\nThank you for submitting your manuscript to ${journal}. It has been received and will be reviewed by the editorial board.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nAuthors:\n${authors}\nFiles:\n${files}\n\nPlease quote the reference ${reference} in any message about this manuscript.\n\nWith best regards,\nThe editorial office\n${this.deps.publicUrl}\n`,
-    });
-    await this.deps.mailer.sendQuietly({
+    }, about);
+    await this.deps.mail.queue(tx, {
       to: this.deps.editorialEmail,
       replyTo: user.email,
       subject: `[${reference}] New submission: ${fields.title}`,
       text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n`,
-    });
+    }, about);
   }
 
   // ---- Reading ------------------------------------------------------------------------------------
@@ -305,7 +310,8 @@ export class SubmissionsService {
 
   /** An editor moves a submission on, with a message the author sees and receives by e-mail. */
   async decide(actor: SessionUser, id: number, input: DecisionInput) {
-    const updated = await this.db.transaction(async (tx) => {
+    const journal = await this.deps.journalName();
+    await this.db.transaction(async (tx) => {
       const [current] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update');
       if (!current) throw notFound('Submission not found.');
       if (!canMove(current.status, input.status)) {
@@ -331,11 +337,10 @@ export class SubmissionsService {
         from: current.status,
         to: input.status,
       });
-      return row;
-    });
-    const [owner] = await this.db.select().from(users).where(eq(users.id, updated.userId));
-    const journal = await this.deps.journalName();
-    await this.deps.mailer.sendQuietly({
+      const updated = row;
+      const [owner] = await tx.select().from(users).where(eq(users.id, updated.userId));
+      // The author's e-mail commits with the decision.
+      await this.deps.mail.queue(tx, {
       to: owner.email,
       subject: `[${updated.reference}] ${STATUS_LABELS[updated.status]}: ${updated.title}`,
       text: `Dear ${owner.fullName},
@@ -353,6 +358,7 @@ ${updated.status === 'revisions_requested' ? `Please upload your revised manuscr
 With best regards,
 The editorial office
 `,
+      }, { submissionId: id });
     });
     return this.detail(id, actor);
   }
@@ -368,7 +374,7 @@ The editorial office
       throw conflict('A revised manuscript can be uploaded only when the editors have requested revisions.');
     }
     const uploads = additional ? [manuscript, additional] : [manuscript];
-    const version = await this.deps.files.withStoredFiles(uploads, async (tx, files) => {
+    await this.deps.files.withStoredFiles(uploads, async (tx, files) => {
       // Lock the row: two revision uploads at once must not both pass the status check.
       const [locked] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update');
       if (locked.status !== 'revisions_requested') {
@@ -400,14 +406,12 @@ The editorial office
         reference: current.reference,
         version: next,
       });
-      return next;
-    });
-    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: id });
-    await this.deps.mailer.sendQuietly({
+      // The editors' notice and the author's receipt commit with the new version.
+    await this.deps.mail.queue(tx, {
       to: this.deps.editorialEmail,
       replyTo: user.email,
-      subject: `[${current.reference}] Revised manuscript (version ${version}): ${current.title}`,
-      text: `${user.fullName} (${user.username}) uploaded version ${version} of "${current.title}".
+      subject: `[${current.reference}] Revised manuscript (version ${next}): ${current.title}`,
+      text: `${user.fullName} (${user.username}) uploaded version ${next} of "${current.title}".
 
 ${note ? `Their note:
 
@@ -415,18 +419,21 @@ ${note}
 
 ` : ''}Open the submission: ${this.deps.publicUrl}/editor-dashboard
 `,
-    });
-    await this.deps.mailer.sendQuietly({
+    }, { submissionId: id });
+    await this.deps.mail.queue(tx, {
       to: user.email,
       subject: `[${current.reference}] Your revised manuscript has been received`,
       text: `Dear ${user.fullName},
 
-Thank you: version ${version} of "${current.title}" (${current.reference}) has been received and is with the editors again.
+Thank you: version ${next} of "${current.title}" (${current.reference}) has been received and is with the editors again.
 
 With best regards,
 The editorial office
 `,
+    }, { submissionId: id });
+      return next;
     });
+    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: id });
     return this.detail(id, user);
   }
 
@@ -469,7 +476,7 @@ The editorial office
       authors: detail.authors,
       pdf,
     });
-    await this.deps.mailer.sendQuietly({
+    await this.deps.mail.queue(this.db, {
       to: detail.submitter.email,
       subject: `[${detail.reference}] Your article is published: ${detail.title}`,
       text: `Dear ${detail.submitter.fullName},
@@ -483,7 +490,7 @@ Thank you for publishing with us.
 With best regards,
 The editorial office
 `,
-    });
+    }, { submissionId: id });
     return articleId;
   }
 }

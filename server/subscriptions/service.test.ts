@@ -37,7 +37,7 @@ describe('new-issue alerts', () => {
     const { recipients, label } = await t.services.subscriptions.sendIssueAlert(admin, issueId);
     expect(recipients).toBe(2);
     expect(label).toBe('Volume 1, issue 1');
-    await t.services.subscriptions.idle();
+    await t.runJobs();
 
     const to = t.mail.map((m) => m.to).sort();
     expect(to).toEqual([a.email, b.email].sort());
@@ -90,7 +90,7 @@ describe('new-issue alerts', () => {
       t.services.subscriptions.sendIssueAlert(admin, issue.id),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
-    await t.services.subscriptions.idle();
+    await t.runJobs();
     const recipients = t.mail.map((m) => m.to);
     expect(new Set(recipients).size).toBe(recipients.length);
     await t.services.db.update(articles).set({ issueId }).where(eq(articles.id, article.id));
@@ -98,44 +98,59 @@ describe('new-issue alerts', () => {
 
   it('refuses an issue without published articles, and one that does not exist', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const empty = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Empty', description: 'Nothing yet.', volume_id: volume.id },
-    );
+    const empty = await t.services.catalog.createIssue(admin, {
+      title: 'Empty',
+      description: 'Nothing yet.',
+      volume_id: volume.id,
+    });
     await expect(t.services.subscriptions.sendIssueAlert(admin, empty.id)).rejects.toMatchObject({
       status: 409,
       message: expect.stringMatching(/no published articles/),
     });
-    expect(await t.services.db.select().from(issueAlerts).where(eq(issueAlerts.issueId, empty.id))).toHaveLength(0);
-    await expect(t.services.subscriptions.sendIssueAlert(admin, 99_999_999)).rejects.toMatchObject({ status: 404 });
+    expect(
+      await t.services.db.select().from(issueAlerts).where(eq(issueAlerts.issueId, empty.id)),
+    ).toHaveLength(0);
+    await expect(t.services.subscriptions.sendIssueAlert(admin, 99_999_999)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('resumes an interrupted alert without a second copy to anyone already handled', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const issue = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Interrupted', description: 'Half sent.', volume_id: volume.id },
-    );
+    const issue = await t.services.catalog.createIssue(admin, {
+      title: 'Interrupted',
+      description: 'Half sent.',
+      volume_id: volume.id,
+    });
     const [article] = await t.services.catalog.issueArticles(issueId);
     const { articles } = await import('../catalog/tables.ts');
     await t.services.db.update(articles).set({ issueId: issue.id }).where(eq(articles.id, article.id));
     try {
       const done = await subscriber('approved');
       const claimedBeforeCrash = await subscriber('approved');
-      await t.services.db.insert(issueAlerts).values({ issueId: issue.id, requestedByUsername: 'admin', recipients: 9 });
+      await t.services.db
+        .insert(issueAlerts)
+        .values({ issueId: issue.id, requestedByUsername: 'admin', recipients: 9 });
       await t.services.db.insert(issueAlertDeliveries).values([
         { issueId: issue.id, userId: done.id, email: done.email, status: 'sent' },
-        { issueId: issue.id, userId: claimedBeforeCrash.id, email: claimedBeforeCrash.email, status: 'sending' },
+        {
+          issueId: issue.id,
+          userId: claimedBeforeCrash.id,
+          email: claimedBeforeCrash.email,
+          status: 'sending',
+        },
       ]);
       t.mail.length = 0;
       await t.services.subscriptions.resumeAlerts();
-      await t.services.subscriptions.idle();
+      await t.runJobs();
       const to = t.mail.map((m) => m.to);
       expect(to).not.toContain(done.email);
       expect(to).not.toContain(claimedBeforeCrash.email);
       expect(to.length).toBe(new Set(to).size);
       expect(to.length).toBeGreaterThan(0);
-      expect((await t.services.subscriptions.alertStatuses([issue.id])).get(issue.id)?.finishedAt).not.toBeNull();
+      expect(
+        (await t.services.subscriptions.alertStatuses([issue.id])).get(issue.id)?.finishedAt,
+      ).not.toBeNull();
     } finally {
       await t.services.db.update(articles).set({ issueId }).where(eq(articles.id, article.id));
     }
@@ -143,21 +158,26 @@ describe('new-issue alerts', () => {
 
   it('answers 202 through the API, then 409', async () => {
     const volume = (await t.services.catalog.editorVolumes())[0];
-    const issue = await t.services.catalog.createIssue(
-      admin,
-      { title: 'Via the API', description: 'API.', volume_id: volume.id },
-    );
+    const issue = await t.services.catalog.createIssue(admin, {
+      title: 'Via the API',
+      description: 'API.',
+      volume_id: volume.id,
+    });
     const [article] = await t.services.catalog.issueArticles(issueId);
     const { articles } = await import('../catalog/tables.ts');
     await t.services.db.update(articles).set({ issueId: issue.id }).where(eq(articles.id, article.id));
     try {
       const token = await t.login('admin', 'admin-pass-123');
       const call = () =>
-        t.app.inject({ method: 'POST', url: `/api/editor/issues/${issue.id}/alert`, headers: { authorization: `Bearer ${token}` } });
+        t.app.inject({
+          method: 'POST',
+          url: `/api/editor/issues/${issue.id}/alert`,
+          headers: { authorization: `Bearer ${token}` },
+        });
       const first = await call();
       expect(first.statusCode).toBe(202);
       expect(first.json().message).toMatch(/is being sent to \d+ subscribers?\./);
-      await t.services.subscriptions.idle();
+      await t.runJobs();
       expect((await call()).statusCode).toBe(409);
     } finally {
       await t.services.db.update(articles).set({ issueId }).where(eq(articles.id, article.id));
@@ -184,26 +204,31 @@ describe('unsubscribe links', () => {
 });
 
 describe('shutting down', () => {
-  it('stops an alert between two messages and leaves the rest for the next start', async () => {
+  it('stops with the queue: what was sent is recorded as sent, the rest goes out at the next start', async () => {
     const fresh = await createTestContext({}, { demo: true });
     try {
       const [first] = await fresh.services.catalog.papers();
       const demoIssue = (await fresh.services.catalog.article(first.id)).issue_id;
-      const actor = (await fresh.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
+      const actor = (await fresh.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 }))
+        .users[0];
       for (let i = 0; i < 5; i++) {
         const u = await fresh.createUser({ role: 'author', status: 'approved' });
         await fresh.services.subscriptions.subscribe(u.id);
       }
+      await fresh.services.jobs.start();
       await fresh.services.subscriptions.sendIssueAlert(actor, demoIssue);
-      await fresh.services.subscriptions.stop();
+      await fresh.services.jobs.stop();
       const status = (await fresh.services.subscriptions.alertStatuses()).get(demoIssue)!;
-      // Whatever was sent is recorded as sent; nothing is left half-done.
+      // Whatever was sent is recorded as sent; nothing is left running.
       expect(status.sent).toBe(fresh.mail.length);
-      const stuck = await fresh.services.db
-        .select()
-        .from(issueAlertDeliveries)
-        .where(eq(issueAlertDeliveries.status, 'sending'));
-      expect(stuck).toHaveLength(0);
+      expect(await fresh.services.jobs.list('running')).toHaveLength(0);
+      // The next start (here: the queue run by hand) sends the rest, each subscriber once.
+      await fresh.runJobs();
+      const after = (await fresh.services.subscriptions.alertStatuses()).get(demoIssue)!;
+      expect(after).toMatchObject({ recipients: 5, sent: 5, failed: 0 });
+      expect(after.finishedAt).not.toBeNull();
+      expect(new Set(fresh.mail.map((m) => m.to)).size).toBe(5);
+      expect(fresh.mail).toHaveLength(5);
     } finally {
       await fresh.close();
     }

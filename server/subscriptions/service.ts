@@ -1,13 +1,16 @@
-import { and, asc, count, eq, gt, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
 import { users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import type { PublicArticle } from '../catalog/present.ts';
 import { issues, volumes } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
+import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { conflict, notFound } from '../http/errors.ts';
-import type { Mail, Mailer } from '../mail/mailer.ts';
+import type { Mail } from '../mail/mailer.ts';
+import type { MailService } from '../mail/service.ts';
+import { mailLog } from '../mail/tables.ts';
 import { issueAlertDeliveries, issueAlerts, subscriptions } from './tables.ts';
 
 interface Logger {
@@ -25,8 +28,10 @@ export interface AlertStatus {
   finishedAt: string | null;
 }
 
-/** How many alerts go out per database round trip. */
+/** How many alerts are queued per transaction. */
 const BATCH = 50;
+
+const ALERT_JOB = 'subscriptions.issue-alert';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,25 +39,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * New-issue alerts: who subscribed, the one alert per issue an editor sends, and the unsubscribe links in
  * them. Alerts go to subscribers whose accounts are approved (an address the editorial board has vetted),
  * from the journal's own address, each with the issue's contents and a link that unsubscribes without
- * signing in.
+ * signing in. The alert is a job on the queue (decision 0022): it queues one e-mail per subscriber, each
+ * retried and logged as every e-mail is.
  */
 export class SubscriptionsService {
-  /** Deliveries under way in this process, by issue (tests and shutdown can wait for them). */
-  private readonly running = new Map<number, Promise<void>>();
-  /** Set at shutdown: deliveries stop after the message in hand and resume at the next start. */
-  private stopping = false;
-
   constructor(
     private readonly db: Db,
     private readonly deps?: {
-      mailer: Mailer;
+      mail: MailService;
+      jobs: JobQueue;
       audit: AuditService;
       catalog: CatalogService;
       journalName: () => Promise<string>;
       publicUrl: string;
       log: Logger;
     },
-  ) {}
+  ) {
+    deps?.jobs.define<{ issueId: number }>(ALERT_JOB, (p, ctx) => this.deliver(p.issueId, ctx));
+  }
 
   async isSubscribed(userId: number): Promise<boolean> {
     const [row] = await this.db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
@@ -109,8 +113,8 @@ export class SubscriptionsService {
     const rows = await this.db
       .select({
         alert: issueAlerts,
-        sent: sql<number>`(select count(*)::int from "issue_alert_deliveries" d where d."issue_id" = "issue_alerts"."issue_id" and d."status" = 'sent')`,
-        failed: sql<number>`(select count(*)::int from "issue_alert_deliveries" d where d."issue_id" = "issue_alerts"."issue_id" and d."status" = 'failed')`,
+        sent: sql<number>`(select count(*)::int from "issue_alert_deliveries" d left join ${mailLog} m on m."id" = d."mail_id" where d."issue_id" = "issue_alerts"."issue_id" and coalesce(m."status", d."status") = 'sent')`,
+        failed: sql<number>`(select count(*)::int from "issue_alert_deliveries" d left join ${mailLog} m on m."id" = d."mail_id" where d."issue_id" = "issue_alerts"."issue_id" and coalesce(m."status", d."status") = 'failed')`,
       })
       .from(issueAlerts)
       .where(issueIds ? inArray(issueAlerts.issueId, issueIds.length ? issueIds : [-1]) : undefined);
@@ -131,8 +135,8 @@ export class SubscriptionsService {
   }
 
   /**
-   * Records the new-issue alert of an issue (once: a second request is refused with 409) and starts sending
-   * it in the background; answers at once with the number of subscribers it goes to.
+   * Records the new-issue alert of an issue (once: a second request is refused with 409) and queues its
+   * sending in the same transaction; answers at once with the number of subscribers it goes to.
    */
   async sendIssueAlert(actor: Actor, issueId: number): Promise<{ recipients: number; label: string }> {
     const deps = this.required();
@@ -153,7 +157,14 @@ export class SubscriptionsService {
           requestedByUsername: actor.username,
           recipients,
         });
-        await deps.audit.record(tx, actor, 'issue.alert', { type: 'issue', id: issueId }, { label, recipients });
+        await deps.audit.record(
+          tx,
+          actor,
+          'issue.alert',
+          { type: 'issue', id: issueId },
+          { label, recipients },
+        );
+        await deps.jobs.enqueue(tx, ALERT_JOB, { issueId }, { key: `issue-alert:${issueId}` });
       });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -162,44 +173,36 @@ export class SubscriptionsService {
         `The new-issue alert for ${label} was already sent on ${existing?.requestedAt.toISOString().slice(0, 10) ?? 'an earlier day'} by ${existing?.requestedByUsername ?? 'an editor'}.`,
       );
     }
-    this.startDelivery(issueId);
     return { recipients, label };
   }
 
-  /** Waits until the alerts this process is sending are done (tests; graceful shutdown). */
-  async idle(): Promise<void> {
-    while (this.running.size) await Promise.allSettled([...this.running.values()]);
-  }
-
-  /** Lets the deliveries under way finish the message in hand, then stop (before the database closes). */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await this.idle();
-  }
-
-  /** Picks up alerts a previous run left unfinished (call once at start-up). */
+  /**
+   * Queues the job of every alert left unfinished without one (alerts recorded before the job queue; the
+   * key makes it a no-op for the others). Called once at start-up.
+   */
   async resumeAlerts(): Promise<void> {
-    const open = await this.db.select({ issueId: issueAlerts.issueId }).from(issueAlerts).where(isNull(issueAlerts.finishedAt));
-    for (const { issueId } of open) this.startDelivery(issueId);
-  }
-
-  private startDelivery(issueId: number): void {
-    if (this.running.has(issueId) || this.stopping) return;
     const deps = this.required();
-    const run = this.deliver(issueId)
-      .catch((err) => deps.log.error({ err, issueId }, 'new-issue alert delivery stopped; it resumes on the next start'))
-      .finally(() => this.running.delete(issueId));
-    this.running.set(issueId, run);
+    const open = await this.db
+      .select({ issueId: issueAlerts.issueId })
+      .from(issueAlerts)
+      .where(isNull(issueAlerts.finishedAt));
+    for (const { issueId } of open) {
+      await deps.jobs.enqueue(this.db, ALERT_JOB, { issueId }, { key: `issue-alert:${issueId}` });
+    }
   }
 
-  /** Sends the alert to every recipient who has not had it, in batches; each recipient at most once. */
-  private async deliver(issueId: number): Promise<void> {
+  /**
+   * The alert job: queues the e-mail of every recipient who has not had one, a batch per transaction (the
+   * delivery rows and their e-mails commit together: each recipient at most once, whatever restarts or
+   * takeovers happen), then marks the alert finished. Stops between batches when the server stops.
+   */
+  private async deliver(issueId: number, ctx: JobContext): Promise<void> {
     const deps = this.required();
     const issue = await this.issueOf(issueId);
     const articles = await deps.catalog.issueArticles(issueId);
     const journal = await deps.journalName();
-    let lastUserId = 0;
     for (;;) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
       const batch = await this.db
         .select({
           userId: users.id,
@@ -213,13 +216,15 @@ export class SubscriptionsService {
         .where(
           and(
             this.recipientsWhere(),
-            gt(subscriptions.userId, lastUserId),
             notExists(
               this.db
                 .select({ one: sql`1` })
                 .from(issueAlertDeliveries)
                 .where(
-                  and(eq(issueAlertDeliveries.issueId, issueId), eq(issueAlertDeliveries.userId, subscriptions.userId)),
+                  and(
+                    eq(issueAlertDeliveries.issueId, issueId),
+                    eq(issueAlertDeliveries.userId, subscriptions.userId),
+                  ),
                 ),
             ),
           ),
@@ -227,32 +232,23 @@ export class SubscriptionsService {
         .orderBy(asc(subscriptions.userId))
         .limit(BATCH);
       if (!batch.length) break;
-      for (const r of batch) {
-        if (this.stopping) return;
-        lastUserId = r.userId;
-        // Claim first: if this process dies after sending, the row says so and nobody gets a second copy.
-        const claimed = await this.db
-          .insert(issueAlertDeliveries)
-          .values({ issueId, userId: r.userId, email: r.email, status: 'sending' })
-          .onConflictDoNothing()
-          .returning({ userId: issueAlertDeliveries.userId });
-        if (!claimed.length) continue;
-        const mail = alertMail({ journal, issue, articles, recipient: r, publicUrl: deps.publicUrl });
-        let error: string | null = null;
-        try {
-          await deps.mailer.send(mail);
-        } catch (err) {
-          error = err instanceof Error ? err.message.slice(0, 500) : 'could not be sent';
-          deps.log.error({ err, issueId, to: r.email }, 'new-issue alert could not be sent');
+      await this.db.transaction(async (tx) => {
+        for (const r of batch) {
+          const mail = alertMail({ journal, issue, articles, recipient: r, publicUrl: deps.publicUrl });
+          const { logId } = await deps.mail.queue(tx, mail, {
+            secrets: [r.token],
+            key: `issue-alert:${issueId}:${r.userId}`,
+          });
+          await tx
+            .insert(issueAlertDeliveries)
+            .values({ issueId, userId: r.userId, email: r.email, status: 'sending', mailId: logId });
         }
-        await this.db
-          .update(issueAlertDeliveries)
-          .set({ status: error ? 'failed' : 'sent', error, at: new Date() })
-          .where(and(eq(issueAlertDeliveries.issueId, issueId), eq(issueAlertDeliveries.userId, r.userId)));
-      }
+      });
     }
-    await this.db.update(issueAlerts).set({ finishedAt: new Date() }).where(eq(issueAlerts.issueId, issueId));
-    deps.log.info({ issueId }, 'new-issue alert delivered');
+    await ctx.complete((tx) =>
+      tx.update(issueAlerts).set({ finishedAt: new Date() }).where(eq(issueAlerts.issueId, issueId)),
+    );
+    deps.log.info({ issueId }, 'new-issue alert queued for every subscriber');
   }
 
   private async issueOf(issueId: number) {
@@ -273,7 +269,8 @@ export class SubscriptionsService {
   }
 
   private required() {
-    if (!this.deps) throw new Error('SubscriptionsService needs its mailer, audit log and catalog to send alerts.');
+    if (!this.deps)
+      throw new Error('SubscriptionsService needs its mailer, audit log and catalog to send alerts.');
     return this.deps;
   }
 }
@@ -363,5 +360,8 @@ ${articles
 }
 
 function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }

@@ -35,8 +35,9 @@ export const issueAlerts = pgTable('issue_alerts', {
 });
 
 /**
- * One subscriber's copy of one alert. The row is claimed before the message goes out, so a subscriber never
- * gets the same alert twice, whatever restarts or retries happen.
+ * One subscriber's copy of one alert. The row is written in the transaction that queues the message, so a
+ * subscriber never gets the same alert twice, whatever restarts or retries happen. Rows from before the
+ * job queue (no `mail_id`) were claimed, then sent, and say so in `status`.
  */
 export const issueAlertDeliveries = pgTable(
   'issue_alert_deliveries',
@@ -51,6 +52,11 @@ export const issueAlertDeliveries = pgTable(
     status: text('status', { enum: ['sending', 'sent', 'failed'] }).notNull(),
     error: text('error'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The queued message (mail_log): its status is the delivery's from then on. */
+    mailId: integer('mail_id'),
   },
-  (t) => [primaryKey({ columns: [t.issueId, t.userId] }), index('issue_alert_deliveries_status_idx').on(t.issueId, t.status)],
+  (t) => [
+    primaryKey({ columns: [t.issueId, t.userId] }),
+    index('issue_alert_deliveries_status_idx').on(t.issueId, t.status),
+  ],
 );

@@ -19,17 +19,13 @@ import { type Services, createServices } from '../services.ts';
 
 export const silentLog = { info() {}, warn() {}, error() {} };
 
-/** A mailer that keeps what it was asked to send, for assertions. */
+/** A transport that keeps what it was asked to send, for assertions. */
 export function captureMailer(): Mailer & { sent: Mail[] } {
   const sent: Mail[] = [];
   return {
     sent,
     async send(mail) {
       sent.push(mail);
-    },
-    async sendQuietly(mail) {
-      sent.push(mail);
-      return true;
     },
     async close() {},
   };
@@ -69,6 +65,13 @@ export interface TestContext {
   dataDir: string;
   /** The services' clock: stands still until a test moves it (`clock.advance(ms)`). */
   clock: ManualClock;
+  /**
+   * Runs every job due at the clock's now (e-mail, alerts...), as a started queue would. `app.inject` does it
+   * after each request; a test that calls services directly calls it before looking at `mail`.
+   */
+  runJobs(): Promise<number>;
+  /** `app.inject` without running the jobs after it: for a test of what an answer does not wait for. */
+  injectOnly: FastifyInstance['inject'];
   /** Creates an account directly in the database. */
   createUser(opts: { role: Role; status: Status; username?: string; password?: string }): Promise<{
     id: number;
@@ -131,6 +134,14 @@ export async function createTestContext(
       : {}),
   });
   await app.ready();
+  // The queue is not started in tests (no timers): what a request queued runs as soon as it has answered.
+  const inject = app.inject.bind(app);
+  app.inject = (async (...args: Parameters<typeof inject>) => {
+    if (!args.length) return inject();
+    const res = await (inject as (...a: unknown[]) => Promise<unknown>)(...args);
+    await services.jobs.runDue();
+    return res;
+  }) as typeof app.inject;
 
   const ctx: TestContext = {
     services,
@@ -138,6 +149,8 @@ export async function createTestContext(
     mail: mailer.sent,
     dataDir,
     clock,
+    runJobs: () => services.jobs.runDue(),
+    injectOnly: inject,
     async createUser({ role, status, username, password = 'password-123' }) {
       const name = username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
       const email = `${name}@example.org`;

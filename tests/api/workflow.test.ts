@@ -77,6 +77,15 @@ describe('the submissions desk', () => {
       expect.objectContaining({ to: author.email, subject: expect.stringContaining(reference) }),
     ]);
     expect(t.mail.at(-1)!.text).toContain('Please add an energy breakdown per task.');
+    // Every e-mail about it is in its communication log, newest first, with what became of it.
+    const log = await t.services.mail.log(id);
+    expect(log.map((m) => [m.recipients, m.subject, m.status])).toEqual([
+      [author.email, expect.stringMatching(/Revisions requested/i), 'sent'],
+      [author.email, expect.stringMatching(/Under review/i), 'sent'],
+      ['editorial@colophon-journal.org', `[${reference}] New submission: Energy-aware task offloading for battery-powered IoT gateways`, 'sent'],
+      [author.email, expect.stringContaining('has been received'), 'sent'],
+    ]);
+    expect(log[0].body).toContain('Please add an energy breakdown per task.');
 
     const mine = await t.app.inject({ method: 'GET', url: '/api/submissions/mine', headers: author.h });
     expect(mine.json()).toContainEqual(

@@ -1,0 +1,542 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { type Clock, DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
+import type { Db, Tx } from '../db/client.ts';
+import type { Logger } from '../services.ts';
+import { type JobStatus, jobs } from './tables.ts';
+
+/** What a handler knows of the job it runs. */
+export interface JobInfo {
+  id: number;
+  name: string;
+  key: string | null;
+  /** 1 for the first attempt. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+export interface JobContext {
+  job: JobInfo;
+  /**
+   * Runs `fn` in one transaction that also marks the job done: its changes commit exactly when the job is
+   * recorded as completed, so a retry or a takeover never applies them twice. Throws `LeaseLostError` (and
+   * rolls back) when another process has taken the job over meanwhile.
+   */
+  complete<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Aborted when the queue stops: a long job stops between two items by throwing `signal.reason`. */
+  signal: AbortSignal;
+}
+
+export type JobHandler<P = unknown> = (payload: P, ctx: JobContext) => Promise<void>;
+
+export interface HandlerOptions {
+  /** The wait before retry n (1 = after the first failure), in milliseconds. */
+  backoff?: (attempt: number) => number;
+  /** Attempts before the job is kept as failed (default 6: the first and five retries). */
+  maxAttempts?: number;
+}
+
+export interface EnqueueOptions {
+  /** Not before this moment (default: now). */
+  runAt?: Date | number;
+  /** Idempotency key: a job with this key already exists (whatever its state) → that job, nothing new. */
+  key?: string;
+  maxAttempts?: number;
+}
+
+/** Thrown by `ctx.complete` when the job's lease was lost (another process took it over). */
+export class LeaseLostError extends Error {}
+
+/** Thrown by a handler for a failure that no retry can mend: the job is kept as failed at once. */
+export class PermanentJobError extends Error {}
+
+/** The reason a stopped job's signal carries: the job is put back as it was, not counted as a failure. */
+export class JobInterruptedError extends Error {}
+
+/** Retries after 30 s, 2 min, 10 min, 30 min, then every hour: a full disk freed, an SMTP server back up. */
+export const DEFAULT_BACKOFF = (attempt: number): number =>
+  [30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE][attempt - 1] ?? HOUR;
+
+const DEFAULT_MAX_ATTEMPTS = 6;
+/** How long a claim holds a job; renewed while it runs (a third of it), taken over when it runs out. */
+export const DEFAULT_LEASE_MS = 5 * MINUTE;
+/** Done jobs are kept this long (their keys keep a repeated enqueue from running them again), then pruned. */
+export const KEEP_DONE_MS = 30 * DAY;
+
+interface Definition {
+  handler: JobHandler<never>;
+  backoff: (attempt: number) => number;
+  maxAttempts: number;
+  /** Recurring passes: the interval, and the wait before the first run. */
+  every?: number;
+  firstAfter?: number;
+}
+
+interface Claimed {
+  id: number;
+  name: string;
+  key: string | null;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+}
+
+/** Listens for the queue's notifications (PostgreSQL's LISTEN on a connection of its own). */
+export type Listen = (
+  channel: string,
+  onNotify: () => void,
+  onError: (err: Error) => void,
+) => Promise<() => Promise<void>>;
+
+export const CHANNEL = 'colophon_jobs';
+
+const errorText = (err: unknown) =>
+  (err instanceof Error ? err.message || err.name : String(err)).slice(0, 2000) || 'failed';
+
+/**
+ * The durable job queue (decision 0022). `enqueue` inserts a job in the caller's transaction; any process
+ * that has a handler for its name runs it (`start()`: promptly when enqueued here or notified, otherwise at
+ * the next poll), retrying with backoff and keeping it as failed after its last attempt. `runDue()` runs
+ * everything due at the clock's now, one job after another: tests drive the queue with it.
+ */
+export class JobQueue {
+  private readonly definitions = new Map<string, Definition>();
+  /** This instance's name in `locked_by`: the lease is its own. */
+  readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private started = false;
+  private stopping = false;
+  /** The claim loop under way, if any (stop() waits for it: a claim in flight may still bring a job). */
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private poll: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private listening = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly opts: {
+      clock: Clock;
+      log: Logger;
+      /** Jobs run at once by this process (default 4). */
+      concurrency?: number;
+      /** The poll when nothing was notified (default 5 s). */
+      pollMs?: number;
+      leaseMs?: number;
+      /** PostgreSQL: notifications on commit, from any process (PGlite has one connection: no LISTEN). */
+      listen?: Listen;
+    },
+  ) {
+    // Done jobs are kept a month for their keys, then deleted; failed ones stay until someone looks.
+    this.recurring('jobs.prune', { every: 6 * HOUR, firstAfter: 10 * MINUTE }, async () => {
+      const before = new Date(this.opts.clock.now() - KEEP_DONE_MS);
+      await this.db.delete(jobs).where(and(eq(jobs.status, 'done'), lt(jobs.finishedAt, before)));
+    });
+  }
+
+  private get leaseMs() {
+    return this.opts.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** Registers the handler of the jobs named `name` (one per name). */
+  define<P>(name: string, handler: JobHandler<P>, options: HandlerOptions = {}): void {
+    if (this.definitions.has(name)) throw new Error(`The job "${name}" is defined twice.`);
+    this.definitions.set(name, {
+      handler: handler as JobHandler<never>,
+      backoff: options.backoff ?? DEFAULT_BACKOFF,
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    });
+  }
+
+  /**
+   * A periodic pass: one row (key `every:NAME`) whatever the number of processes, run every `every` ms
+   * (the first time `firstAfter` ms after the first start), rescheduled when it ends, failed or not.
+   */
+  recurring(
+    name: string,
+    when: { every: number; firstAfter?: number },
+    handler: JobHandler<void>,
+    options: HandlerOptions = {},
+  ): void {
+    this.define(name, handler, options);
+    const def = this.definitions.get(name)!;
+    def.every = when.every;
+    def.firstAfter = when.firstAfter ?? when.every;
+  }
+
+  /**
+   * Adds a job, inside the caller's transaction when `dbOrTx` is one: the job exists exactly when that
+   * transaction commits. With a `key` already used, nothing is added and that job's id is returned.
+   */
+  async enqueue(
+    dbOrTx: Tx,
+    name: string,
+    payload: unknown = {},
+    options: EnqueueOptions = {},
+  ): Promise<{ id: number; created: boolean }> {
+    const now = this.opts.clock.now();
+    const runAt =
+      options.runAt === undefined
+        ? now
+        : typeof options.runAt === 'number'
+          ? options.runAt
+          : options.runAt.getTime();
+    const [row] = await dbOrTx
+      .insert(jobs)
+      .values({
+        name,
+        key: options.key ?? null,
+        payload: payload ?? {},
+        runAt: new Date(runAt),
+        maxAttempts: options.maxAttempts ?? this.definitions.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        createdAt: new Date(now),
+      })
+      .onConflictDoNothing({ target: jobs.key })
+      .returning({ id: jobs.id });
+    if (!row) {
+      const [existing] = await dbOrTx.select({ id: jobs.id }).from(jobs).where(eq(jobs.key, options.key!));
+      return { id: existing.id, created: false };
+    }
+    if (this.listening) await dbOrTx.execute(sql`select pg_notify(${CHANNEL}, '')`);
+    // Here: looked for at once (on PGlite the claim waits behind the caller's transaction on the one
+    // connection; on PostgreSQL the notification arrives when it commits).
+    if (runAt <= now) this.nudge();
+    return { id: row.id, created: true };
+  }
+
+  /** Runs every job due now, one after another, until none is left; returns how many ran. */
+  async runDue(): Promise<number> {
+    let n = 0;
+    for (;;) {
+      const job = await this.claim();
+      if (!job) return n;
+      // Run by hand: not interrupted by a stop() of the started queue.
+      await this.execute(job, new AbortController().signal);
+      n++;
+    }
+  }
+
+  /** Makes sure each recurring pass has its row (idempotent: the key is the pass's name). */
+  async ensureRecurring(): Promise<void> {
+    const now = this.opts.clock.now();
+    for (const [name, def] of this.definitions) {
+      if (def.every === undefined) continue;
+      await this.db
+        .insert(jobs)
+        .values({
+          name,
+          key: `every:${name}`,
+          runAt: new Date(now + (def.firstAfter ?? def.every)),
+          maxAttempts: def.maxAttempts,
+          createdAt: new Date(now),
+        })
+        .onConflictDoNothing({ target: jobs.key });
+    }
+  }
+
+  /** Starts taking jobs: now, on every enqueue here, on notifications, and at each poll. */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    await this.ensureRecurring();
+    await this.startListening();
+    this.poll = setInterval(
+      () => {
+        if (this.opts.listen && !this.listening) void this.startListening();
+        void this.pump();
+      },
+      this.opts.pollMs ?? 5 * SECOND,
+    );
+    this.poll.unref();
+    void this.pump();
+  }
+
+  /** Stops taking jobs; the jobs running finish (or stop between items and are put back), then it resolves. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.poll) clearInterval(this.poll);
+    if (this.followUp) clearTimeout(this.followUp);
+    this.abort.abort(new JobInterruptedError('the server is stopping'));
+    await this.unlisten?.().catch(() => undefined);
+    this.unlisten = null;
+    this.listening = false;
+    await this.pumping;
+    await this.idle();
+  }
+
+  /** Resolves when the jobs this process is running have ended. */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.allSettled([...this.running]);
+  }
+
+  /** Jobs in one state, newest first (a failed job keeps its attempts and last error). */
+  async list(status: JobStatus, limit = 100) {
+    return this.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.status, status))
+      .orderBy(sql`${jobs.id} desc`)
+      .limit(limit);
+  }
+
+  /** The jobs with these keys (tests, and a service asking after its own jobs). */
+  async byKeys(keys: string[]) {
+    if (!keys.length) return [];
+    return this.db.select().from(jobs).where(inArray(jobs.key, keys));
+  }
+
+  private async startListening(): Promise<void> {
+    if (!this.opts.listen || this.stopping) return;
+    try {
+      this.unlisten = await this.opts.listen(
+        CHANNEL,
+        () => this.nudge([]),
+        (err) => {
+          this.listening = false;
+          this.opts.log.warn({ err }, 'job queue: lost its LISTEN connection; polling until it is back');
+        },
+      );
+      this.listening = true;
+    } catch (err) {
+      this.opts.log.warn({ err }, 'job queue: could not LISTEN; polling instead');
+    }
+  }
+
+  private followUp: NodeJS.Timeout | null = null;
+
+  /**
+   * Looks for work now, and again shortly: a job enqueued in a transaction still open is seen once it
+   * commits (on PGlite the claim waits behind it on the one connection; on PostgreSQL the notification
+   * brings it, and the follow-ups catch a short transaction where nothing listens).
+   */
+  private nudge(followUps = [100, 1000]): void {
+    if (!this.started || this.stopping) return;
+    setImmediate(() => void this.pump());
+    if (this.followUp || !followUps.length) return;
+    const [next, ...rest] = followUps;
+    this.followUp = setTimeout(() => {
+      this.followUp = null;
+      this.nudge(rest);
+    }, next);
+    this.followUp.unref();
+  }
+
+  /** Claims and launches jobs while this process has room for them. */
+  private pump(): Promise<void> {
+    if (this.pumping) {
+      this.again = true;
+      return this.pumping;
+    }
+    this.pumping = this.pumpLoop().finally(() => {
+      this.pumping = null;
+    });
+    return this.pumping;
+  }
+
+  private async pumpLoop(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        while (!this.stopping && this.running.size < (this.opts.concurrency ?? 4)) {
+          const job = await this.claim();
+          if (!job) break;
+          const run = this.execute(job, this.abort.signal).finally(() => {
+            this.running.delete(run);
+            this.nudge([]);
+          });
+          this.running.add(run);
+        }
+      } while (this.again && !this.stopping);
+    } catch (err) {
+      this.opts.log.error({ err }, 'job queue: claiming a job failed');
+    }
+  }
+
+  /**
+   * Takes the oldest due job this process has a handler for: a queued one whose time has come, or a running
+   * one whose lease ran out (its process died: taken over, the attempt counted). SKIP LOCKED lets claims
+   * from several processes pass each other without waiting or taking the same job.
+   */
+  private async claim(): Promise<Claimed | null> {
+    const names = [...this.definitions.keys()];
+    const now = new Date(this.opts.clock.now()).toISOString();
+    const until = new Date(this.opts.clock.now() + this.leaseMs).toISOString();
+    const result = await this.db.execute(sql`
+      update ${jobs} set
+        status = 'running',
+        attempts = ${jobs.attempts} + 1,
+        locked_by = ${this.workerId},
+        locked_until = ${until}::timestamptz,
+        last_error = case when ${jobs.status} = 'running'
+          then 'attempt ' || ${jobs.attempts} || ' did not finish: the process running it stopped'
+          else ${jobs.lastError} end
+      where ${jobs.id} = (
+        select id from ${jobs}
+        where name in (${sql.join(
+          names.map((n) => sql`${n}`),
+          sql`, `,
+        )})
+          and run_at <= ${now}::timestamptz
+          and (status = 'queued' or (status = 'running' and locked_until <= ${now}::timestamptz))
+        order by run_at, id
+        limit 1
+        for update skip locked
+      )
+      returning id, name, key, payload, attempts, max_attempts, last_error`);
+    return (result as unknown as { rows: Claimed[] }).rows[0] ?? null;
+  }
+
+  /** The row is still ours: this attempt's claim, not taken over since. */
+  private mine(job: Claimed) {
+    return and(
+      eq(jobs.id, job.id),
+      eq(jobs.status, 'running'),
+      eq(jobs.lockedBy, this.workerId),
+      eq(jobs.attempts, job.attempts),
+    );
+  }
+
+  /** The row after a successful attempt: done, or (a recurring pass) queued for its next time. */
+  private doneValues(def: Definition | undefined) {
+    const now = this.opts.clock.now();
+    const free = { lockedBy: null, lockedUntil: null };
+    if (def?.every !== undefined) {
+      return {
+        ...free,
+        status: 'queued' as const,
+        attempts: 0,
+        lastError: null,
+        runAt: new Date(now + def.every),
+        finishedAt: new Date(now),
+      };
+    }
+    return { ...free, status: 'done' as const, lastError: null, finishedAt: new Date(now) };
+  }
+
+  private async execute(job: Claimed, signal: AbortSignal): Promise<void> {
+    const def = this.definitions.get(job.name);
+    const { log } = this.opts;
+    if (!def) return; // not claimable: claims name only the defined
+    const info: JobInfo = {
+      id: job.id,
+      name: job.name,
+      key: job.key,
+      attempt: job.attempts,
+      maxAttempts: job.max_attempts,
+    };
+    if (job.attempts > job.max_attempts) {
+      // Taken over after its last attempt's process died: no attempt is left.
+      await this.settle(job, def, new PermanentJobError(job.last_error ?? 'no attempts left'));
+      return;
+    }
+    let completed = false;
+    const ctx: JobContext = {
+      job: info,
+      signal,
+      complete: async (fn) =>
+        this.db.transaction(async (tx) => {
+          const result = await fn(tx);
+          const [row] = await tx
+            .update(jobs)
+            .set(this.doneValues(def))
+            .where(this.mine(job))
+            .returning({ id: jobs.id });
+          if (!row) throw new LeaseLostError(`job ${job.id} (${job.name}) was taken over by another process`);
+          completed = true;
+          return result;
+        }),
+    };
+    // The lease is renewed while the handler runs, so only a process that died loses its jobs.
+    const heartbeat = setInterval(() => {
+      void this.db
+        .update(jobs)
+        .set({ lockedUntil: new Date(this.opts.clock.now() + this.leaseMs) })
+        .where(this.mine(job))
+        .catch((err) => log.warn({ err, job: info }, 'job queue: renewing a lease failed'));
+    }, this.leaseMs / 3);
+    heartbeat.unref();
+    try {
+      await def.handler(job.payload as never, ctx);
+      clearInterval(heartbeat);
+      if (!completed) {
+        const [row] = await this.db
+          .update(jobs)
+          .set(this.doneValues(def))
+          .where(this.mine(job))
+          .returning({ id: jobs.id });
+        if (!row)
+          log.warn({ job: info }, 'job queue: a job finished after another process had taken it over');
+      }
+    } catch (err) {
+      clearInterval(heartbeat);
+      if (completed) {
+        log.error({ err, job: info }, 'job queue: a job failed after it had completed; kept as done');
+        return;
+      }
+      await this.settle(job, def, err).catch((e) =>
+        log.error({ err: e, job: info }, 'job queue: recording a failure failed'),
+      );
+    }
+  }
+
+  /** After a failed attempt: put back (stopping), retried later, or kept as failed. */
+  private async settle(job: Claimed, def: Definition, err: unknown): Promise<void> {
+    const { log } = this.opts;
+    const now = this.opts.clock.now();
+    const info = { id: job.id, name: job.name, key: job.key, attempt: job.attempts };
+    if (err instanceof JobInterruptedError || err === this.abort.signal.reason) {
+      await this.db
+        .update(jobs)
+        .set({
+          status: 'queued',
+          attempts: job.attempts - 1,
+          lockedBy: null,
+          lockedUntil: null,
+          runAt: new Date(now),
+        })
+        .where(this.mine(job));
+      log.info({ job: info }, 'job queue: a job was stopped by the shutdown; it resumes on the next start');
+      return;
+    }
+    const lastError = errorText(err);
+    // A recurring pass is not retried: its next time is its retry.
+    const retry =
+      def.every === undefined && !(err instanceof PermanentJobError) && job.attempts < job.max_attempts;
+    if (err instanceof LeaseLostError) {
+      log.warn({ err, job: info }, 'job queue: lease lost; the other process finishes the job');
+      return;
+    }
+    if (retry) {
+      const delay = def.backoff(job.attempts);
+      await this.db
+        .update(jobs)
+        .set({ status: 'queued', lockedBy: null, lockedUntil: null, lastError, runAt: new Date(now + delay) })
+        .where(this.mine(job));
+      log[job.attempts === 1 ? 'error' : 'warn'](
+        { err, job: info, retryInSeconds: delay / 1000 },
+        `job ${job.name} failed (attempt ${job.attempts} of ${job.max_attempts}); retrying in ${delay / 1000} s`,
+      );
+    } else if (def.every !== undefined) {
+      await this.db
+        .update(jobs)
+        .set({
+          status: 'queued',
+          attempts: 0,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError,
+          runAt: new Date(now + def.every),
+        })
+        .where(this.mine(job));
+      log.error({ err, job: info }, `recurring job ${job.name} failed; it runs again at its next time`);
+    } else {
+      await this.db
+        .update(jobs)
+        .set({ status: 'failed', lockedBy: null, lockedUntil: null, lastError, finishedAt: new Date(now) })
+        .where(this.mine(job));
+      log.error({ err, job: info }, `job ${job.name} failed after ${job.attempts} attempts; kept as failed`);
+    }
+  }
+}
