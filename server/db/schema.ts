@@ -10,3 +10,4 @@ export * from '../subscriptions/tables.ts';
 export * from '../similarity/tables.ts';
 export * from '../metrics/tables.ts';
 export * from '../search/tables.ts';
+export * from '../review/tables.ts';

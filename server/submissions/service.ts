@@ -23,6 +23,26 @@ import type { CheckedUpload } from '../files/uploads.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { SimilarityService } from '../similarity/service.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
+import type { ReviewFilter, RevisionKind } from '../../common/review.ts';
+import type { SQL } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
+
+/** Peer review's part of the desk's moves (server/review), wired in server/services.ts. */
+export interface ReviewHooks {
+  onDecision(
+    tx: Tx,
+    o: {
+      submissionId: number;
+      from: SubmissionStatus;
+      to: SubmissionStatus;
+      revisions?: RevisionKind;
+      shareReviews?: number[];
+      authorDue?: string;
+    },
+  ): Promise<{ mailAppendix: string; label: string }>;
+  onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
+  deskCondition(filter: ReviewFilter): Promise<SQL>;
+}
 
 /** COL-2026-0007: the year of arrival and the submission's number. */
 export function referenceFor(id: number, year: number): string {
@@ -30,6 +50,9 @@ export function referenceFor(id: number, year: number): string {
 }
 
 export class SubmissionsService {
+  /** Peer review's hooks (set once by server/services.ts). */
+  reviewHooks?: ReviewHooks;
+
   constructor(
     private readonly db: Db,
     private readonly deps: {
@@ -130,6 +153,7 @@ export class SubmissionsService {
   /** The editors' desk: every submission, filtered and searched, newest first. */
   async list(filter: SubmissionFilter) {
     const conditions = [
+      filter.review && this.reviewHooks ? await this.reviewHooks.deskCondition(filter.review) : undefined,
       filter.status ? eq(submissions.status, filter.status) : undefined,
       filter.articleType ? eq(submissions.articleType, filter.articleType) : undefined,
       filter.from ? gte(submissions.createdAt, new Date(`${filter.from}T00:00:00Z`)) : undefined,
@@ -326,27 +350,39 @@ export class SubmissionsService {
         toStatus: input.status,
         message: input.message,
       });
+      const review = await this.reviewHooks?.onDecision(tx, {
+        submissionId: id,
+        from: current.status,
+        to: input.status,
+        revisions: input.revisions,
+        shareReviews: input.shareReviews,
+        authorDue: input.authorDue,
+      });
       await this.deps.audit.record(tx, actor, 'submission.decide', { type: 'submission', id }, {
         reference: current.reference,
         from: current.status,
         to: input.status,
+        ...(input.revisions ? { revisions: input.revisions } : {}),
+        ...(input.shareReviews?.length ? { sharedReviews: input.shareReviews } : {}),
       });
-      return row;
+      return { ...row, label: review?.label ?? STATUS_LABELS[row.status], appendix: review?.mailAppendix ?? '' };
     });
     const [owner] = await this.db.select().from(users).where(eq(users.id, updated.userId));
     const journal = await this.deps.journalName();
     await this.deps.mailer.sendQuietly({
       to: owner.email,
-      subject: `[${updated.reference}] ${STATUS_LABELS[updated.status]}: ${updated.title}`,
+      subject: `[${updated.reference}] ${updated.label}: ${updated.title}`,
       text: `Dear ${owner.fullName},
 
-Your manuscript "${updated.title}" (${updated.reference}) submitted to ${journal} is now: ${STATUS_LABELS[updated.status]}.
+Your manuscript "${updated.title}" (${updated.reference}) submitted to ${journal} is now: ${updated.label}.
 
 Message from the editorial office:
 
 ${input.message}
 
-${updated.status === 'revisions_requested' ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
+${updated.appendix ? `${updated.appendix}
+
+` : ''}${updated.status === 'revisions_requested' ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
 
 ` : ''}You can follow your submissions at ${this.deps.publicUrl}/my-submissions
 
@@ -361,7 +397,14 @@ The editorial office
    * The author uploads a revised manuscript while revisions are requested: a new version beside the
    * earlier ones (which are kept), and the submission becomes "revised".
    */
-  async revise(user: SessionUser, id: number, note: string, manuscript: CheckedUpload, additional?: CheckedUpload) {
+  async revise(
+    user: SessionUser,
+    id: number,
+    note: string,
+    manuscript: CheckedUpload,
+    additional?: CheckedUpload,
+    responseToReviewers = '',
+  ) {
     const [current] = await this.db.select().from(submissions).where(eq(submissions.id, id));
     if (!current || current.userId !== user.id) throw notFound('Submission not found.');
     if (current.status !== 'revisions_requested') {
@@ -396,6 +439,7 @@ The editorial office
         toStatus: 'revised',
         message: note,
       });
+      await this.reviewHooks?.onRevision(tx, id, responseToReviewers);
       await this.deps.audit.record(tx, user, 'submission.revise', { type: 'submission', id }, {
         reference: current.reference,
         version: next,
@@ -494,6 +538,7 @@ export interface SubmissionFilter {
   from?: string;
   to?: string;
   q?: string;
+  review?: ReviewFilter;
   limit: number;
   offset: number;
 }
