@@ -4,6 +4,7 @@ import {
   type Recommendation,
   type ReviewMode,
 } from '../../common/review.ts';
+import { formatDay } from '../../common/dates.ts';
 import type { Mail } from '../mail/mailer.ts';
 
 /**
@@ -14,18 +15,8 @@ import type { Mail } from '../mail/mailer.ts';
 
 const signature = '\nWith best regards,\nThe editorial office\n';
 
-/** "Friday 13 March 2026" for a due day (a calendar day, shown as written). */
-export function longDay(day: string): string {
-  return new Date(`${day}T12:00:00Z`).toLocaleDateString('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-}
-
-const dueLine = (day: string, zone: string) => `${longDay(day)} (end of the day, ${zone} time)`;
+/** "9 March 2026 (end of the day, UTC time)": a due day is the end of that day in the journal's zone. */
+export const dueLine = (day: string, zone: string) => `${formatDay(day)} (end of the day, ${zone} time)`;
 
 export interface ManuscriptRef {
   reference: string;

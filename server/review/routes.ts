@@ -34,6 +34,7 @@ import { sendNamedFile } from '../submissions/routes.ts';
 import type { ReviewerAccess } from './service.ts';
 
 const refusals = {
+  401: { description: 'No token and not signed in', schema: messageResponse },
   404: {
     description: 'No such assignment (or not yours, or a link that does not open it)',
     schema: messageResponse,

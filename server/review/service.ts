@@ -33,6 +33,7 @@ import type { SettingsService } from '../settings/service.ts';
 import { submissionAuthors, submissionFiles, submissions } from '../submissions/tables.ts';
 import {
   assignmentNoticeMail,
+  dueLine,
   editorNoticeMail,
   invitationMail,
   newAccountMail,
@@ -1424,17 +1425,24 @@ export class ReviewService {
         .where(inArray(reviewAssignments.id, [...share]));
     }
     const shared = rows.filter(({ a }) => share.has(a.id));
+    const reviews = shared.map(({ a, p }, i) => {
+      const who = round.mode === 'open' ? `Reviewer ${i + 1} (${p.name})` : `Reviewer ${i + 1}`;
+      const recommendation = a.recommendation
+        ? ` — recommendation: ${RECOMMENDATION_LABELS[a.recommendation]}`
+        : '';
+      const file = a.attachmentFileId
+        ? '\n\n(This reviewer attached a file: download it from My submissions.)'
+        : '';
+      return `${who}${recommendation}\n\n${a.commentsForAuthor}${file}`;
+    });
     const appendix = [
       revisionDue
-        ? `Please upload your revised manuscript by ${revisionDue} (end of the day, ${settings.timeZone} time), with a response to the reviewers.`
+        ? `Please upload your revised manuscript by ${dueLine(revisionDue, settings.timeZone)}, with a response to the reviewers.`
         : '',
-      ...shared.map(({ a, p }, i) => {
-        const who = round.mode === 'open' ? `Reviewer ${i + 1} (${p.name})` : `Reviewer ${i + 1}`;
-        return `${who}${a.recommendation ? ` — recommendation: ${RECOMMENDATION_LABELS[a.recommendation]}` : ''}\n\n${a.commentsForAuthor}${a.attachmentFileId ? '\n\n(This reviewer attached a file: download it from My submissions.)' : ''}`;
-      }),
+      reviews.length ? `The reviewers' comments:\n\n${reviews.join('\n\n---\n\n')}` : '',
     ]
       .filter(Boolean)
-      .join('\n\n---\n\n');
+      .join('\n\n');
     const final = o.to === 'accepted' || o.to === 'rejected';
     const told =
       final && settings.tellReviewersDecision ? rows.filter(({ a }) => a.state === 'submitted') : [];
