@@ -19,7 +19,10 @@ let authorToken = '';
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const at = (iso: string) => new Date(iso);
 
-const asUser = async (p: { id: number; username: string; email: string }, fullName: string): Promise<SessionUser> => ({
+const asUser = async (
+  p: { id: number; username: string; email: string },
+  fullName: string,
+): Promise<SessionUser> => ({
   id: p.id,
   username: p.username,
   email: p.email,
@@ -44,20 +47,29 @@ afterAll(() => t?.close());
 /** A fresh submission under review with Rita invited at `T0` (response due 03-09, review due 04-06). */
 async function invited(opts: { responseDue?: string; reviewDue?: string } = {}) {
   t.clock.set(T0);
-  const id = await submitManuscript(t, { id: author.id, username: author.username, email: author.email, token: authorToken }, [
-    { name: 'Al Author', email: author.email, affiliation: 'Authorton' },
-  ]);
+  const id = await submitManuscript(
+    t,
+    { id: author.id, username: author.username, email: author.email, token: authorToken },
+    [{ name: 'Al Author', email: author.email, affiliation: 'Authorton' }],
+  );
   await t.services.submissions.decide(editor, id, { status: 'under_review', message: 'Reviewing.' });
   const { assignmentId } = await t.services.review.invite(editor, id, { userId: reviewer.id, ...opts });
   return { submissionId: id, assignmentId };
 }
 
-const remindersTo = (to: string, since: number) => t.mail.slice(since).filter((m) => m.to === to && /Reminder/.test(m.subject));
+const remindersTo = (to: string, since: number) =>
+  t.mail.slice(since).filter((m) => m.to === to && /Reminder/.test(m.subject));
 
-async function setZone(timeZone: string, reminders?: { response: number[]; review: number[]; revision: number[] }) {
+async function setZone(
+  timeZone: string,
+  reminders?: { response: number[]; review: number[]; revision: number[] },
+) {
   const journal = await t.services.settings.journal();
   await t.services.db.transaction((tx) =>
-    t.services.settings.set(tx, 'journal', { ...journal, review: { ...journal.review, timeZone, ...(reminders ? { reminders } : {}) } }),
+    t.services.settings.set(tx, 'journal', {
+      ...journal,
+      review: { ...journal.review, timeZone, ...(reminders ? { reminders } : {}) },
+    }),
   );
 }
 
@@ -125,12 +137,19 @@ describe('reminderPass', () => {
     expect((await review.reminderPass(at('2026-03-20T00:00:00Z'))).sent).toBe(0);
 
     const declined = await invited();
-    await review.decline({ user: reviewer }, declined.assignmentId, { reason: 'too-busy', comment: '', suggestion: '' });
+    await review.decline({ user: reviewer }, declined.assignmentId, {
+      reason: 'too-busy',
+      comment: '',
+      suggestion: '',
+    });
     expect((await review.reminderPass(at('2026-03-20T00:00:00Z'))).sent).toBe(0);
 
     const submitted = await invited();
     await review.accept({ user: reviewer }, submitted.assignmentId);
-    await review.submit({ user: reviewer }, submitted.assignmentId, { recommendation: 'accept', commentsForAuthor: 'Good.' });
+    await review.submit({ user: reviewer }, submitted.assignmentId, {
+      recommendation: 'accept',
+      commentsForAuthor: 'Good.',
+    });
     expect((await review.reminderPass(at('2026-05-20T00:00:00Z'))).sent).toBe(0);
 
     const decided = await invited();
@@ -144,8 +163,13 @@ describe('reminderPass', () => {
     // Down from 1 March to the 12th: both invitation reminders (-2 and +1) fell due meanwhile.
     expect((await t.services.review.reminderPass(at('2026-03-12T08:00:00Z'))).sent).toBe(1);
     expect((await t.services.review.reminderPass(at('2026-03-12T08:01:00Z'))).sent).toBe(0);
-    expect(remindersTo(reviewer.email, start).map((m) => m.subject)).toEqual([expect.stringMatching(/overdue/)]);
-    const claims = await t.services.db.select().from(reviewReminders).where(eq(reviewReminders.subjectId, assignmentId));
+    expect(remindersTo(reviewer.email, start).map((m) => m.subject)).toEqual([
+      expect.stringMatching(/overdue/),
+    ]);
+    const claims = await t.services.db
+      .select()
+      .from(reviewReminders)
+      .where(eq(reviewReminders.subjectId, assignmentId));
     expect(claims.map((c) => [c.kind, c.offsetDays, c.mailed]).sort()).toEqual([
       ['response', -2, false],
       ['response', 1, true],
@@ -174,7 +198,10 @@ describe('reminderPass', () => {
   it('reminds the author of a revision due, and stops once it arrives', async () => {
     const { submissionId, assignmentId } = await invited();
     await t.services.review.accept({ user: reviewer }, assignmentId);
-    await t.services.review.submit({ user: reviewer }, assignmentId, { recommendation: 'major-revisions', commentsForAuthor: 'Redo.' });
+    await t.services.review.submit({ user: reviewer }, assignmentId, {
+      recommendation: 'major-revisions',
+      commentsForAuthor: 'Redo.',
+    });
     t.clock.set(at('2026-03-10T09:00:00Z'));
     await t.services.submissions.decide(editor, submissionId, {
       status: 'revisions_requested',
@@ -196,7 +223,13 @@ describe('reminderPass', () => {
       author,
       submissionId,
       'Revised.',
-      { field: 'submissionFile', filename: 'v2.pdf', data: fixture('manuscript.pdf'), kind: 'pdf', mediaType: 'application/pdf' },
+      {
+        field: 'submissionFile',
+        filename: 'v2.pdf',
+        data: fixture('manuscript.pdf'),
+        kind: 'pdf',
+        mediaType: 'application/pdf',
+      },
       undefined,
       'Done as asked.',
     );

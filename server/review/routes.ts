@@ -22,12 +22,13 @@ import {
   reviewerProfileSchema,
   reviewerViewResponse,
 } from '../../common/review.ts';
+import { can } from '../../common/roles.ts';
 import { idField, idParamSchema } from '../../common/schemas.ts';
 import { REVIEW_ATTACHMENT_RULE, fileLimit } from '../../common/upload-rules.ts';
 import type { AuthContext } from '../accounts/service.ts';
 import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
-import { badRequest, unauthorized } from '../http/errors.ts';
+import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 import { sendNamedFile } from '../submissions/routes.ts';
@@ -35,6 +36,10 @@ import type { ReviewerAccess } from './service.ts';
 
 const refusals = {
   401: { description: 'No token and not signed in', schema: messageResponse },
+  403: {
+    description: 'The account may not act (suspended or rejected), or the step needs acceptance first',
+    schema: messageResponse,
+  },
   404: {
     description: 'No such assignment (or not yours, or a link that does not open it)',
     schema: messageResponse,
@@ -53,7 +58,11 @@ const editorRefusals = {
 /** A reviewer comes with the invitation link's token or signed in as the reviewer. */
 function accessOf(auth: AuthContext | null, token: string | undefined): ReviewerAccess {
   if (token) return { token };
-  if (auth) return { user: auth.user };
+  if (auth) {
+    // A suspended or rejected account reaches nothing through its session (the link still works).
+    if (!can('signedIn', auth.user)) throw forbidden();
+    return { user: auth.user };
+  }
   throw unauthorized('Open the link from your invitation e-mail, or sign in.');
 }
 
@@ -199,11 +208,7 @@ export function reviewRoutes(api: Api, services: Services) {
     auth: 'optional',
     params: fileParams,
     query: reviewTokenQuery,
-    responses: {
-      200: { description: 'The file', binary: 'application/octet-stream' },
-      403: { description: 'The invitation is not accepted (yet)', schema: messageResponse },
-      ...refusals,
-    },
+    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
     handler: async ({ auth, params, query, reply }) => {
       const { name, file } = await review.file(accessOf(auth, query.token), params.id, params.fileId);
       return sendNamedFile(services, reply, name, file);

@@ -234,7 +234,8 @@ export class ReviewService {
         submissionId,
         number: (previous?.number ?? 0) + 1,
         version,
-        mode: settings.defaultMode,
+        // A later round keeps the mode its predecessor used (the editor may change it before inviting).
+        mode: previous?.mode ?? settings.defaultMode,
         formId: form?.id ?? null,
         reviewerFileIds: files.filter((f) => f.version === version).map((f) => f.fileId),
         authorResponse: previous?.authorResponse && previous.revisedAt ? previous.authorResponse : '',
