@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../accounts/service.ts';
-import { HOUR } from '../clock.ts';
 import { type TestContext, createTestContext } from '../testing/harness.ts';
 import { person, submitManuscript } from '../../tests/api/review-helpers.ts';
 import { reviewReminders } from './tables.ts';
