@@ -15,6 +15,7 @@ import {
   type RevisionKind,
   answerProblems,
 } from '../../common/review.ts';
+import { formatDay } from '../../common/dates.ts';
 import { STATUS_LABELS, type SubmissionStatus } from '../../common/submissions.ts';
 import { newLinkSecret } from '../accounts/links.ts';
 import { hashPassword } from '../accounts/passwords.ts';
@@ -54,6 +55,7 @@ import {
   ReviewLinks,
   assignmentStatus,
   conflicts,
+  dayIn,
   defaultDueDay,
   dueInstant,
   nextState,
@@ -294,6 +296,14 @@ export class ReviewService {
 
   private async openRoundOf(submissionId: number, tx: Tx) {
     const round = await this.currentRound(submissionId, tx);
+    if (!round) {
+      // A submission put under review before peer review existed gets its first round when first needed.
+      const [s] = await tx
+        .select({ status: submissions.status })
+        .from(submissions)
+        .where(eq(submissions.id, submissionId));
+      if (s?.status === 'under_review') return this.openRound(tx, submissionId);
+    }
     if (!round || round.decidedAt) {
       throw conflict('This submission has no open review round: move it to "Under review" first.');
     }
@@ -323,6 +333,12 @@ export class ReviewService {
       const { facts, submitter } = await this.submissionFacts(submissionId, tx);
       const check = conflicts(profile, facts.authors, submitter);
       if (check.refusal) throw new HttpError(422, check.refusal, { reviewer: check.refusal });
+      const today = dayIn(now, settings.timeZone);
+      const away =
+        profile.unavailableUntil && profile.unavailableUntil >= today
+          ? `The reviewer said they are unavailable until ${formatDay(profile.unavailableUntil)}.`
+          : null;
+      const warning = [check.warning, away].filter(Boolean).join(' ') || null;
       const [open] = await tx
         .select({ id: reviewAssignments.id })
         .from(reviewAssignments)
@@ -355,7 +371,7 @@ export class ReviewService {
           responseDue,
           reviewDue,
           linkNonce: randomBytes(16).toString('base64url'),
-          warning: check.warning ?? null,
+          warning,
           invitedAt: new Date(now),
         })
         .returning();
@@ -388,7 +404,7 @@ export class ReviewService {
         }),
         { submissionId, secrets: [token], tx },
       );
-      return { id: a.id, warning: check.warning ?? null };
+      return { id: a.id, warning };
     });
     return { assignmentId: result.id, warning: result.warning, review: await this.editorView(submissionId) };
   }

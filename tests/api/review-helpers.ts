@@ -93,12 +93,12 @@ export async function decide(
   return res.json();
 }
 
-/** The invitation link's token from the last mail to `to` that carries one. */
-export function linkToken(t: TestContext, to: string): { id: number; token: string } {
+/** The invitation link's token from the last mail to `to` that carries one (for assignment `id`, if given). */
+export function linkToken(t: TestContext, to: string, id?: number): { id: number; token: string } {
   for (const mail of [...t.mail].reverse()) {
     if (mail.to !== to) continue;
     const m = /\/reviews\/(\d+)\?token=([\w.-]+)/.exec(mail.text);
-    if (m) return { id: Number(m[1]), token: m[2] };
+    if (m && (id === undefined || Number(m[1]) === id)) return { id: Number(m[1]), token: m[2] };
   }
   throw new Error(`no review link mailed to ${to}`);
 }

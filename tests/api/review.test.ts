@@ -440,6 +440,28 @@ describe('peer review through the API', () => {
     expect(byName.json).toHaveLength(1);
   });
 
+  it('warns when inviting a reviewer who said they are unavailable, and gives an older submission its first round', async () => {
+    const id = await submitManuscript(
+      t,
+      author,
+      [{ ...AUTHORS[0], email: author.email }],
+      'Older manuscript',
+    );
+    await decide(t, editor.token, id, { status: 'under_review' });
+    // As if it had gone under review before peer review existed: no round yet.
+    const { reviewRounds } = await import('../../server/review/tables.ts');
+    const { eq } = await import('drizzle-orm');
+    await t.services.db.delete(reviewRounds).where(eq(reviewRounds.submissionId, id));
+    const res = await api('POST', `/api/editor/submissions/${id}/review/invitations`, {
+      token: editor.token,
+      payload: { userId: rex.id },
+    });
+    expect(res.status, res.body).toBe(201);
+    expect(res.json.warning).toBe('The reviewer said they are unavailable until 1 June 2026.');
+    expect(res.json.review.rounds).toHaveLength(1);
+    await decide(t, editor.token, id, { status: 'rejected' });
+  });
+
   it('filters the desk: needs reviewers, reviews overdue, reviews complete', async () => {
     const ids = async (filter: string, token = editor.token) => {
       const res = await api('GET', `/api/editor/submissions?review=${filter}`, { token });
@@ -512,7 +534,7 @@ describe('peer review through the API', () => {
     expect(att.status).toBe(200);
     expect(att.headers['content-disposition']).toContain('round-1-reviewer-1.pdf');
     // The round is decided: the reviewer's link closes.
-    const { token } = linkToken(t, rex.email);
+    const { token } = linkToken(t, rex.email, rexAssignment);
     expect((await api('GET', `/api/reviews/${rexAssignment}?token=${token}`)).status).toBe(410);
 
     const revision = await postMultipart(
