@@ -11,6 +11,7 @@ import {
   type ReviewSettings,
   type ReviewerProfileInput,
   type ReviewFilter,
+  DECLINE_REASON_LABELS,
   RECOMMENDATION_LABELS,
   type RevisionKind,
   answerProblems,
@@ -610,7 +611,13 @@ export class ReviewService {
       const { a, p } = await this.reach(access, id, tx);
       await this.move(tx, a, 'accept', { respondedAt: now });
       if (p.userId === null) await this.createReviewerAccount(tx, p, journal.name, a.submissionId);
-      await this.deps.audit.record(tx, null, 'review.accept', { type: 'review_assignment', id }, {});
+      await this.deps.audit.record(
+        tx,
+        actorOf(access),
+        'review.accept',
+        { type: 'review_assignment', id },
+        {},
+      );
       const { facts } = await this.submissionFacts(a.submissionId, tx);
       await this.deps.send(
         editorNoticeMail({
@@ -706,7 +713,7 @@ export class ReviewService {
       });
       await this.deps.audit.record(
         tx,
-        null,
+        actorOf(access),
         'review.decline',
         { type: 'review_assignment', id },
         { reason: input.reason },
@@ -718,7 +725,7 @@ export class ReviewService {
           reviewer: `${p.name} <${p.email}>`,
           what: 'declined',
           detail: [
-            `Reason: ${input.reason}`,
+            `Reason: ${DECLINE_REASON_LABELS[input.reason]}`,
             input.comment ? `Comment: ${input.comment}` : '',
             input.suggestion ? `Suggested reviewer: ${input.suggestion}` : '',
           ]
@@ -791,7 +798,13 @@ export class ReviewService {
       if (!a.commentsForAuthor.trim()) problems.commentsForAuthor = 'Write your comments for the author.';
       if (Object.keys(problems).length) throw badRequest(Object.values(problems)[0], problems);
       await this.move(tx, a, 'submit', { submittedAt: this.deps.clock.date() });
-      await this.deps.audit.record(tx, null, 'review.submit', { type: 'review_assignment', id }, {});
+      await this.deps.audit.record(
+        tx,
+        actorOf(access),
+        'review.submit',
+        { type: 'review_assignment', id },
+        {},
+      );
       const { facts } = await this.submissionFacts(a.submissionId, tx);
       await this.deps.send(
         editorNoticeMail({
@@ -1408,7 +1421,9 @@ export class ReviewService {
     const now = this.deps.clock.date();
     const decision =
       o.to === 'revisions_requested'
-        ? `${o.revisions ?? 'major'}-revisions`
+        ? o.revisions
+          ? `${o.revisions}-revisions`
+          : 'revisions'
         : o.to === 'accepted'
           ? 'accepted'
           : 'rejected';
@@ -1416,6 +1431,11 @@ export class ReviewService {
       o.to === 'revisions_requested'
         ? (o.authorDue ?? defaultDueDay(now.getTime(), settings.revisionDays, settings.timeZone))
         : null;
+    if (revisionDue && revisionDue < dayIn(now.getTime(), settings.timeZone)) {
+      throw badRequest('The revision cannot be due before today.', {
+        authorDue: 'The revision cannot be due before today.',
+      });
+    }
     await tx
       .update(reviewRounds)
       .set({ decision, decidedAt: now, revisionDue })
@@ -1569,7 +1589,8 @@ export class ReviewService {
             .where(inArray(reviewRounds.id, roundIds))
         : [];
       for (const c of claimed) {
-        const overdue = c.offset_days > 0;
+        // From the due day's end on (offset 0 and after), the reminder says it is overdue.
+        const overdue = c.offset_days >= 0;
         if (c.kind === 'revision') {
           const row = rounds.find((x) => x.r.id === c.subject_id)!;
           await this.deps.send(
@@ -1633,6 +1654,11 @@ export class ReviewService {
     return sql`exists (select 1 from review_assignments a where ${inCurrent} and a.state = 'submitted')
       and not exists (select 1 from review_assignments a where ${inCurrent} and a.state in ('invited', 'accepted'))`;
   }
+}
+
+/** Who acted, for the audit log: the signed-in reviewer, or nobody named (the invitation link). */
+function actorOf(access: ReviewerAccess): Actor | null {
+  return 'user' in access ? access.user : null;
 }
 
 export function revisionLabel(kind?: RevisionKind): string {
