@@ -90,23 +90,18 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+const days = (label: string, max: number) =>
+  z
+    .number(`${label} must be a number.`)
+    .int(`${label} must be a whole number.`)
+    .min(1, `${label} must be at least 1.`)
+    .max(max, `${label} must be at most ${max}.`);
+
 /** The journal's review defaults (Journal settings). Stored inside the journal settings as `review`. */
 export const reviewSettingsSchema = z.object({
-  respondDays: z
-    .number('Days to respond must be a number.')
-    .int('Days to respond must be a whole number.')
-    .min(1, 'Days to respond must be at least 1.')
-    .max(90, 'Days to respond must be at most 90.'),
-  reviewDays: z
-    .number('Days to review must be a number.')
-    .int('Days to review must be a whole number.')
-    .min(1, 'Days to review must be at least 1.')
-    .max(180, 'Days to review must be at most 180.'),
-  revisionDays: z
-    .number('Days for a revision must be a number.')
-    .int('Days for a revision must be a whole number.')
-    .min(1, 'Days for a revision must be at least 1.')
-    .max(365, 'Days for a revision must be at most 365.'),
+  respondDays: days('Days to respond', 90),
+  reviewDays: days('Days to review', 180),
+  revisionDays: days('Days for a revision', 365),
   defaultMode: z.enum(REVIEW_MODES, 'Choose the default review mode.'),
   reminders: z.object({
     response: offsets('Invitation reminders'),

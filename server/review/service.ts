@@ -17,7 +17,7 @@ import {
   answerProblems,
 } from '../../common/review.ts';
 import { formatDay } from '../../common/dates.ts';
-import { STATUS_LABELS, type SubmissionStatus } from '../../common/submissions.ts';
+import { STATUS_LABELS } from '../../common/submissions.ts';
 import { newLinkSecret } from '../accounts/links.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { SessionUser } from '../accounts/service.ts';
@@ -32,6 +32,7 @@ import type { CheckedUpload } from '../files/uploads.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { SettingsService } from '../settings/service.ts';
+import type { ReviewHooks } from '../submissions/service.ts';
 import { submissionAuthors, submissionFiles, submissions } from '../submissions/tables.ts';
 import {
   assignmentNoticeMail,
@@ -618,22 +619,34 @@ export class ReviewService {
         { type: 'review_assignment', id },
         {},
       );
-      const { facts } = await this.submissionFacts(a.submissionId, tx);
-      await this.deps.send(
-        editorNoticeMail({
-          to: this.deps.editorialEmail,
-          reviewer: `${p.name} <${p.email}>`,
-          what: 'accepted',
-          reference: facts.reference,
-          title: facts.title,
-          journal: journal.name,
-          publicUrl: this.deps.publicUrl,
-          submissionId: a.submissionId,
-        }),
-        { submissionId: a.submissionId, secrets: [], tx },
-      );
+      await this.tellEditors(tx, a, p, 'accepted');
     });
     return this.view(access, id);
+  }
+
+  /** Tells the editorial office that a reviewer answered or submitted (editors see reviewer names). */
+  private async tellEditors(
+    tx: Tx,
+    a: AssignmentRow,
+    p: ProfileRow,
+    what: 'accepted' | 'declined' | 'submitted',
+    extra: { detail?: string; recommendation?: AssignmentRow['recommendation'] } = {},
+  ) {
+    const { facts } = await this.submissionFacts(a.submissionId, tx);
+    await this.deps.send(
+      editorNoticeMail({
+        to: this.deps.editorialEmail,
+        reviewer: `${p.name} <${p.email}>`,
+        what,
+        ...extra,
+        reference: facts.reference,
+        title: facts.title,
+        journal: (await this.journal()).name,
+        publicUrl: this.deps.publicUrl,
+        submissionId: a.submissionId,
+      }),
+      { submissionId: a.submissionId, secrets: [], tx },
+    );
   }
 
   private async createReviewerAccount(tx: Tx, p: ProfileRow, journal: string, submissionId: number) {
@@ -702,7 +715,6 @@ export class ReviewService {
 
   /** The reviewer declines with a reason, and may suggest someone else (the editor sees both). */
   async decline(access: ReviewerAccess, id: number, input: DeclineInput) {
-    const journal = await this.journal();
     await this.db.transaction(async (tx) => {
       const { a, p } = await this.reach(access, id, tx);
       await this.move(tx, a, 'decline', {
@@ -718,27 +730,15 @@ export class ReviewService {
         { type: 'review_assignment', id },
         { reason: input.reason },
       );
-      const { facts } = await this.submissionFacts(a.submissionId, tx);
-      await this.deps.send(
-        editorNoticeMail({
-          to: this.deps.editorialEmail,
-          reviewer: `${p.name} <${p.email}>`,
-          what: 'declined',
-          detail: [
-            `Reason: ${DECLINE_REASON_LABELS[input.reason]}`,
-            input.comment ? `Comment: ${input.comment}` : '',
-            input.suggestion ? `Suggested reviewer: ${input.suggestion}` : '',
-          ]
-            .filter(Boolean)
-            .join('\n'),
-          reference: facts.reference,
-          title: facts.title,
-          journal: journal.name,
-          publicUrl: this.deps.publicUrl,
-          submissionId: a.submissionId,
-        }),
-        { submissionId: a.submissionId, secrets: [], tx },
-      );
+      await this.tellEditors(tx, a, p, 'declined', {
+        detail: [
+          `Reason: ${DECLINE_REASON_LABELS[input.reason]}`,
+          input.comment ? `Comment: ${input.comment}` : '',
+          input.suggestion ? `Suggested reviewer: ${input.suggestion}` : '',
+        ]
+          .filter(Boolean)
+          .join('\n'),
+      });
     });
     return { message: 'Thank you for letting us know. The editors have been told.' };
   }
@@ -784,7 +784,6 @@ export class ReviewService {
   /** Submits the review once (with any last changes): complete by the form's rules, then read-only. */
   async submit(access: ReviewerAccess, id: number, draft: ReviewDraft) {
     await this.saveDraft(access, id, draft);
-    const journal = await this.journal();
     await this.db.transaction(async (tx) => {
       const { a, p, r } = await this.reach(access, id, tx);
       const problems: Record<string, string> = answerProblems(
@@ -805,21 +804,9 @@ export class ReviewService {
         { type: 'review_assignment', id },
         {},
       );
-      const { facts } = await this.submissionFacts(a.submissionId, tx);
-      await this.deps.send(
-        editorNoticeMail({
-          to: this.deps.editorialEmail,
-          reviewer: `${p.name} <${p.email}>`,
-          what: 'submitted',
-          recommendation: a.recommendation,
-          reference: facts.reference,
-          title: facts.title,
-          journal: journal.name,
-          publicUrl: this.deps.publicUrl,
-          submissionId: a.submissionId,
-        }),
-        { submissionId: a.submissionId, secrets: [], tx },
-      );
+      await this.tellEditors(tx, a, p, 'submitted', {
+        recommendation: a.recommendation,
+      });
     });
     return this.view(access, id);
   }
@@ -1396,14 +1383,7 @@ export class ReviewService {
    */
   async onDecision(
     tx: Tx,
-    o: {
-      submissionId: number;
-      from: SubmissionStatus;
-      to: SubmissionStatus;
-      revisions?: RevisionKind;
-      shareReviews?: number[];
-      authorDue?: string;
-    },
+    o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
     if (o.to === 'under_review') {
