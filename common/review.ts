@@ -409,15 +409,9 @@ export const inviteResponse = z.object({
 });
 
 export const poolResponse = z.array(
-  z.object({
+  reviewerProfileResponse.extend({
     profileId: z.number(),
     userId: z.number().nullable(),
-    name: z.string(),
-    email: z.string(),
-    affiliation: z.string(),
-    interests: z.array(z.string()),
-    orcid: z.string().nullable(),
-    unavailableUntil: z.string().nullable(),
     openAssignments: z.number(),
     completedReviews: z.number(),
     medianDaysToComplete: z.number().nullable(),

@@ -251,8 +251,7 @@ export class ReviewService {
 
   /** The editor changes a round's review mode while nobody has been invited in it yet. */
   async setMode(actor: Actor, submissionId: number, mode: RoundRow['mode']) {
-    await this.db.transaction(async (tx) => {
-      const round = await this.openRoundOf(submissionId, tx);
+    return this.roundAction(actor, submissionId, 'review.round.mode', { mode }, async (tx, round) => {
       const [any] = await tx
         .select({ id: reviewAssignments.id })
         .from(reviewAssignments)
@@ -260,38 +259,36 @@ export class ReviewService {
         .limit(1);
       if (any) throw conflict('The review mode can be changed only before the first reviewer is invited.');
       await tx.update(reviewRounds).set({ mode }).where(eq(reviewRounds.id, round.id));
-      await this.deps.audit.record(
-        tx,
-        actor,
-        'review.round.mode',
-        { type: 'submission', id: submissionId },
-        { mode },
-      );
     });
-    return this.editorView(submissionId);
   }
 
   /**
    * The seam for scrubbed copies (decision 0023): the files reviewers of the current round may download,
-   * as stored file ids. Each must be one of the round's version's files or a file stored for this purpose;
-   * the author's original stays as it was.
+   * as stored file ids (the version's own files, or a copy stored without its document properties); the
+   * author's original stays as it was.
    */
   async setReviewerFiles(actor: Actor, submissionId: number, fileIds: number[]) {
-    await this.db.transaction(async (tx) => {
-      const round = await this.openRoundOf(submissionId, tx);
+    return this.roundAction(actor, submissionId, 'review.round.files', { fileIds }, async (tx, round) => {
       const known = fileIds.length
         ? await tx.select({ id: storedFiles.id }).from(storedFiles).where(inArray(storedFiles.id, fileIds))
         : [];
       if (known.length !== new Set(fileIds).size)
         throw badRequest('Some of these files do not exist.', { fileIds: 'Choose stored files.' });
       await tx.update(reviewRounds).set({ reviewerFileIds: fileIds }).where(eq(reviewRounds.id, round.id));
-      await this.deps.audit.record(
-        tx,
-        actor,
-        'review.round.files',
-        { type: 'submission', id: submissionId },
-        { fileIds },
-      );
+    });
+  }
+
+  /** A change to the open round, audited, in one transaction; answers the editor's view. */
+  private async roundAction(
+    actor: Actor,
+    submissionId: number,
+    action: string,
+    details: Record<string, unknown>,
+    work: (tx: Tx, round: RoundRow) => Promise<void>,
+  ) {
+    await this.db.transaction(async (tx) => {
+      await work(tx, await this.openRoundOf(submissionId, tx));
+      await this.deps.audit.record(tx, actor, action, { type: 'submission', id: submissionId }, details);
     });
     return this.editorView(submissionId);
   }
