@@ -499,6 +499,17 @@ describe('peer review through the API', () => {
       },
     });
     expect(notShared.status).toBe(400);
+    const past = await api('POST', `/api/editor/submissions/${submissionId}/decision`, {
+      token: editor.token,
+      payload: {
+        status: 'revisions_requested',
+        message: 'Please revise.',
+        revisions: 'minor',
+        authorDue: '2026-01-01',
+      },
+    });
+    expect(past.status).toBe(400);
+    expect(past.json.errors.authorDue).toBe('The revision cannot be due before today.');
     await decide(t, editor.token, submissionId, {
       status: 'revisions_requested',
       revisions: 'minor',
