@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REVIEW_SETTINGS_DEFAULTS, reviewSettingsSchema } from './review.ts';
 
 /** The journal's settings: seeded on first run, edited by the office without a deploy. */
 export const journalSettingsSchema = z.object({
@@ -26,6 +27,8 @@ export const journalSettingsSchema = z.object({
   downloads: z.enum(['approved-accounts', 'open']),
   /** E-mail the editors a daily digest of accounts waiting for approval (on unless the admin turns it off). */
   pendingAccountsDigest: z.boolean().default(true),
+  /** Peer review's defaults: due dates, mode, reminders, time zone (decision 0023). */
+  review: reviewSettingsSchema.default(REVIEW_SETTINGS_DEFAULTS),
 });
 export type JournalSettings = z.infer<typeof journalSettingsSchema>;
 
@@ -51,7 +54,7 @@ export const DOWNLOAD_POLICIES = ['approved-accounts', 'open'] as const;
  * What the admin edits in the dashboard's Journal settings (the rest of the settings are the journal's
  * fixed facts: start year, frequency, language, licence). Shared by the page's form and the API.
  */
-export const journalSettingsEditSchema = z.object({
+const journalSettingsTextSchema = z.object({
   name: required('The journal title', 200),
   abbreviation: required('The abbreviation', 40),
   issnOnline: z
@@ -76,7 +79,12 @@ export const journalSettingsEditSchema = z.object({
     .boolean('Say whether editors get the daily digest of accounts waiting for approval (true or false).')
     .optional(),
 });
+/** The form's own fields, plus peer review's defaults (left out by a client that does not know them: kept). */
+export const journalSettingsEditSchema = journalSettingsTextSchema.extend({
+  review: reviewSettingsSchema.optional(),
+});
 export type JournalSettingsEdit = z.infer<typeof journalSettingsEditSchema>;
-export const JOURNAL_SETTINGS_FIELDS = Object.keys(
-  journalSettingsEditSchema.shape,
-) as (keyof JournalSettingsEdit)[];
+/** The page form's single-value fields (peer review's defaults are a group of their own). */
+export const JOURNAL_SETTINGS_FIELDS = Object.keys(journalSettingsTextSchema.shape) as (keyof z.infer<
+  typeof journalSettingsTextSchema
+>)[];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
+import { REVIEW_FILTERS, REVISION_KINDS } from './review.ts';
 import { doiField, idField, pagesField } from './schemas.ts';
 
 /** A manuscript's road from arrival to decision. */
@@ -46,6 +47,15 @@ export const decisionSchema = z.object({
     .trim()
     .min(1, 'A message to the author is required.')
     .max(LIMITS.message, `The message must be at most ${LIMITS.message} characters.`),
+  /** With "revisions requested": minor or major. */
+  revisions: z.enum(REVISION_KINDS, 'Choose minor or major revisions.').optional(),
+  /** Submitted reviews of the current round whose comments for the author go with the message. */
+  shareReviews: z
+    .array(z.number('Choose reviews to share.').int().positive(), 'Choose reviews to share.')
+    .max(50)
+    .optional(),
+  /** With "revisions requested": the author's due day (default from Journal settings). */
+  authorDue: z.iso.date('Revision due: use a date such as 2026-01-31.').optional(),
 });
 export type DecisionInput = z.infer<typeof decisionSchema>;
 
@@ -54,6 +64,13 @@ export const revisionFieldsSchema = z.object({
     .string()
     .trim()
     .max(LIMITS.message, `The note must be at most ${LIMITS.message} characters.`)
+    .optional()
+    .default(''),
+  /** The author's response to the reviewers, which the next round's reviewers see. */
+  responseToReviewers: z
+    .string()
+    .trim()
+    .max(50_000, 'The response to the reviewers must be at most 50000 characters.')
     .optional()
     .default(''),
 });
@@ -68,6 +85,8 @@ export const deskFilterSchema = z.object({
   from: z.iso.date('Use a date such as 2026-01-31.').optional(),
   to: z.iso.date('Use a date such as 2026-01-31.').optional(),
   q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),
+  /** Peer review: needs reviewers, reviews overdue, reviews complete. */
+  review: z.enum(REVIEW_FILTERS, 'Choose a review filter from the list.').optional(),
 });
 export type DeskFilter = z.infer<typeof deskFilterSchema>;
 

@@ -39,6 +39,16 @@ export const ADDITIONAL_RULE: FileRule = {
   wrongType: 'The additional file must be a .zip archive.',
 };
 
+/** A reviewer's attached file (an annotated manuscript, say): PDF or Word. */
+export const REVIEW_ATTACHMENT_RULE: FileRule<'file'> = {
+  field: 'file',
+  label: 'The attached file',
+  accept: ['pdf', 'doc', 'docx'],
+  extensions: ['.pdf', '.doc', '.docx'],
+  acceptAttr: MANUSCRIPT_RULE.acceptAttr,
+  wrongType: 'The attached file must be a Word document (.doc, .docx) or a PDF (.pdf).',
+};
+
 /** An article's PDF, uploaded or replaced on the dashboard or given when a submission is published. */
 export const ARTICLE_PDF_RULE: FileRule<'pdf'> = {
   field: 'pdf',

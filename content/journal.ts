@@ -1,4 +1,5 @@
 import type { JournalSettings } from '../common/journal.ts';
+import { REVIEW_SETTINGS_DEFAULTS } from '../common/review.ts';
 
 /**
  * The journal's settings as first seeded. After the first run they live in the database (settings key
@@ -40,5 +41,6 @@ export function journalDefaults(contact: { email: string }): JournalSettings {
     depositorEmail: contact.email,
     downloads: 'approved-accounts',
     pendingAccountsDigest: true,
+    review: REVIEW_SETTINGS_DEFAULTS,
   };
 }

@@ -18,6 +18,7 @@ import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './similarity/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
+import { reviewRoutes } from './review/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 
 export interface PagesOptions {
@@ -105,6 +106,7 @@ export async function buildApp(
   catalogRoutes(api, services);
   searchRoutes(api, services);
   submissionRoutes(api, services);
+  reviewRoutes(api, services);
   subscriptionRoutes(api, services);
   contactInboxRoutes(api, services);
   auditRoutes(api, services);

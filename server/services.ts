@@ -22,6 +22,7 @@ import { type Mailer, createMailer } from './mail/mailer.ts';
 import { MailService } from './mail/service.ts';
 import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
+import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
@@ -65,11 +66,16 @@ export function createServices(
   const settings = new SettingsService(db);
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
-  const files = new FileService(db, overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files'), { log }), {
-    clock,
-    log,
-  });
-  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) => new RateLimiter(limit, MESSAGES.tooManyRequests, clock);
+  const files = new FileService(
+    db,
+    overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files'), { log }),
+    {
+      clock,
+      log,
+    },
+  );
+  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) =>
+    new RateLimiter(limit, MESSAGES.tooManyRequests, clock);
   // Sign-in, reset and address-change counters: in this process's memory (one server per data folder).
   const attempts = new MemoryAttemptStore();
   const throttle = new LoginThrottle(
@@ -97,6 +103,31 @@ export function createServices(
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
   const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, cache });
+  const submissions = new SubmissionsService(db, {
+    files,
+    audit,
+    mail,
+    editorialEmail: config.EDITORIAL_EMAIL,
+    journalName,
+    publicUrl: baseUrl,
+    similarity,
+  });
+  const review = new ReviewService(db, {
+    clock,
+    settings,
+    audit,
+    files,
+    secret: config.sessionSecret,
+    publicUrl: baseUrl,
+    editorialEmail: config.EDITORIAL_EMAIL,
+    // Queued in the transaction of the change it reports (a reminder's claim and its mail commit together:
+    // exactly once), logged on the submission, the invitation links' tokens sealed (decisions 0022, 0023).
+    send: async (message, { submissionId, secrets, tx }) => {
+      await mail.queue(tx ?? db, message, { submissionId, secrets });
+    },
+    jobs,
+  });
+  submissions.reviewHooks = review;
   return {
     config,
     clock,
@@ -132,15 +163,8 @@ export function createServices(
     }),
     pendingDigest: new PendingDigest(db, { clock, mail, jobs, settings, publicUrl: baseUrl, log }),
     catalog,
-    submissions: new SubmissionsService(db, {
-      files,
-      audit,
-      mail,
-      editorialEmail: config.EDITORIAL_EMAIL,
-      journalName,
-      publicUrl: baseUrl,
-      similarity,
-    }),
+    submissions,
+    review,
     contact: new ContactService(db, {
       mail,
       editorialEmail: config.EDITORIAL_EMAIL,

@@ -24,7 +24,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
   const { settings, version } = await context.services.content.journalSettingsForEdit();
-  const { pendingAccountsDigest, ...text } = settings;
+  // Peer review's defaults are edited elsewhere (their own group); this form keeps them as stored.
+  const { pendingAccountsDigest, review: _review, ...text } = settings;
   return { values: { ...text, pendingAccountsDigest: pendingAccountsDigest ? 'on' : '' }, base: version };
 }
 
@@ -84,6 +85,7 @@ const LABELS: Record<keyof JournalSettingsEdit, string> = {
   depositorEmail: 'Depositor e-mail',
   downloads: 'Who may download articles',
   pendingAccountsDigest: 'Daily digest of accounts waiting for approval',
+  review: 'Peer review defaults',
 };
 
 const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: string; hint: string }[] = [

@@ -198,9 +198,10 @@ export class ContentService {
   async journalSettingsForEdit(): Promise<{ settings: JournalSettingsEdit; version: string }> {
     const journal = await this.settings.journal();
     return {
-      settings: Object.fromEntries(
-        JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]]),
-      ) as JournalSettingsEdit,
+      settings: {
+        ...Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]])),
+        review: journal.review,
+      } as JournalSettingsEdit,
       version: await this.version(JOURNAL_KEY),
     };
   }
@@ -213,8 +214,9 @@ export class ContentService {
   async editJournalSettings(actor: Actor, input: JournalSettingsEdit, base?: string): Promise<string[]> {
     const edit = valid(journalSettingsEditSchema, input);
     const current = await this.settings.journal();
-    const next: JournalSettings = { ...current, ...edit };
-    const changed = JOURNAL_SETTINGS_FIELDS.filter((k) => current[k] !== next[k]);
+    const next: JournalSettings = { ...current, ...edit, review: edit.review ?? current.review };
+    const changed: string[] = JOURNAL_SETTINGS_FIELDS.filter((k) => current[k] !== next[k]);
+    if (JSON.stringify(current.review) !== JSON.stringify(next.review)) changed.push('review');
     await this.edit(actor, JOURNAL_KEY, base, 'settings.journal.update', { changed }, (tx) =>
       this.settings.set(tx, JOURNAL_KEY, next),
     );

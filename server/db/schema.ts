@@ -12,3 +12,4 @@ export * from '../metrics/tables.ts';
 export * from '../search/tables.ts';
 export * from '../jobs/tables.ts';
 export * from '../mail/tables.ts';
+export * from '../review/tables.ts';

@@ -58,8 +58,12 @@ const readManuscriptForm = (services: Services, request: Parameters<typeof readM
   });
 
 async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
+  return sendNamedFile(services, reply, `${reference}-${file.originalName}`, file);
+}
+
+/** A stored file as a private download under the name given. */
+export async function sendNamedFile(services: Services, reply: FastifyReply, name: string, file: StoredFile) {
   const stream = await services.files.open(file);
-  const name = `${reference}-${file.originalName}`;
   return reply
     .header('content-type', file.mediaType)
     .header('content-length', String(file.size))
@@ -162,7 +166,14 @@ export function submissionRoutes(api: Api, services: Services) {
       const body = await readManuscriptForm(services, request);
       const fields = parseInput(revisionFieldsSchema, body.fields);
       const { manuscript, additional } = await manuscriptFiles(services, body);
-      return submissions.revise(auth!.user, params.id, fields.message, manuscript, additional);
+      return submissions.revise(
+        auth!.user,
+        params.id,
+        fields.message,
+        manuscript,
+        additional,
+        fields.responseToReviewers,
+      );
     },
   });
 

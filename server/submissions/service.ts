@@ -23,6 +23,25 @@ import type { CheckedUpload } from '../files/uploads.ts';
 import type { MailService } from '../mail/service.ts';
 import type { SimilarityService } from '../similarity/service.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
+import type { SQL } from 'drizzle-orm';
+import type { ReviewFilter, RevisionKind } from '../../common/review.ts';
+
+/** Peer review's part of the desk's moves (server/review), wired in server/services.ts. */
+export interface ReviewHooks {
+  onDecision(
+    tx: Tx,
+    o: {
+      submissionId: number;
+      from: SubmissionStatus;
+      to: SubmissionStatus;
+      revisions?: RevisionKind;
+      shareReviews?: number[];
+      authorDue?: string;
+    },
+  ): Promise<{ mailAppendix: string; label: string }>;
+  onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
+  deskCondition(filter: ReviewFilter): Promise<SQL>;
+}
 
 /** COL-2026-0007: the year of arrival and the submission's number. */
 export function referenceFor(id: number, year: number): string {
@@ -30,6 +49,9 @@ export function referenceFor(id: number, year: number): string {
 }
 
 export class SubmissionsService {
+  /** Peer review's hooks (set once by server/services.ts). */
+  reviewHooks?: ReviewHooks;
+
   constructor(
     private readonly db: Db,
     private readonly deps: {
@@ -75,9 +97,9 @@ export class SubmissionsService {
         fundingStatement: fields.fundingStatement,
         dataAvailabilityStatement: fields.dataAvailabilityStatement,
       });
-      await tx.insert(submissionAuthors).values(
-        fields.authors.map((a, i) => ({ submissionId: id, position: i + 1, ...a })),
-      );
+      await tx
+        .insert(submissionAuthors)
+        .values(fields.authors.map((a, i) => ({ submissionId: id, position: i + 1, ...a })));
       await tx.insert(submissionFiles).values(
         files.map((f, i) => ({
           submissionId: id,
@@ -117,17 +139,25 @@ export class SubmissionsService {
       .map((f) => `  - ${f!.filename} (${Math.ceil(f!.data.length / 1024)} KB)`)
       .join('\n');
     const about = { submissionId: id };
-    await this.deps.mail.queue(tx, {
-      to: user.email,
-      subject: `[${reference}] Your submission to ${journal} has been received`,
-      text: `Dear ${user.fullName},\n\nThank you for submitting your manuscript to ${journal}. It has been received and will be reviewed by the editorial board.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nAuthors:\n${authors}\nFiles:\n${files}\n\nPlease quote the reference ${reference} in any message about this manuscript.\n\nWith best regards,\nThe editorial office\n${this.deps.publicUrl}\n`,
-    }, about);
-    await this.deps.mail.queue(tx, {
-      to: this.deps.editorialEmail,
-      replyTo: user.email,
-      subject: `[${reference}] New submission: ${fields.title}`,
-      text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n`,
-    }, about);
+    await this.deps.mail.queue(
+      tx,
+      {
+        to: user.email,
+        subject: `[${reference}] Your submission to ${journal} has been received`,
+        text: `Dear ${user.fullName},\n\nThank you for submitting your manuscript to ${journal}. It has been received and will be reviewed by the editorial board.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nAuthors:\n${authors}\nFiles:\n${files}\n\nPlease quote the reference ${reference} in any message about this manuscript.\n\nWith best regards,\nThe editorial office\n${this.deps.publicUrl}\n`,
+      },
+      about,
+    );
+    await this.deps.mail.queue(
+      tx,
+      {
+        to: this.deps.editorialEmail,
+        replyTo: user.email,
+        subject: `[${reference}] New submission: ${fields.title}`,
+        text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n`,
+      },
+      about,
+    );
   }
 
   // ---- Reading ------------------------------------------------------------------------------------
@@ -135,10 +165,13 @@ export class SubmissionsService {
   /** The editors' desk: every submission, filtered and searched, newest first. */
   async list(filter: SubmissionFilter) {
     const conditions = [
+      filter.review && this.reviewHooks ? await this.reviewHooks.deskCondition(filter.review) : undefined,
       filter.status ? eq(submissions.status, filter.status) : undefined,
       filter.articleType ? eq(submissions.articleType, filter.articleType) : undefined,
       filter.from ? gte(submissions.createdAt, new Date(`${filter.from}T00:00:00Z`)) : undefined,
-      filter.to ? lt(submissions.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000)) : undefined,
+      filter.to
+        ? lt(submissions.createdAt, new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000))
+        : undefined,
       filter.q
         ? or(
             ilike(submissions.title, `%${escapeLike(filter.q)}%`),
@@ -183,7 +216,12 @@ export class SubmissionsService {
       ? await this.db
           .select({ submissionId: submissionAuthors.submissionId, name: submissionAuthors.name })
           .from(submissionAuthors)
-          .where(inArray(submissionAuthors.submissionId, rows.map((r) => r.id)))
+          .where(
+            inArray(
+              submissionAuthors.submissionId,
+              rows.map((r) => r.id),
+            ),
+          )
           .orderBy(asc(submissionAuthors.submissionId), asc(submissionAuthors.position))
       : [];
     return {
@@ -200,11 +238,17 @@ export class SubmissionsService {
   /** One submission with its authors, files (every version), history and article; for its author or editors. */
   async detail(id: number, viewer: SessionUser) {
     const [row] = await this.db
-      .select({ s: submissions, submitter: users.username, submitterName: users.fullName, submitterEmail: users.email })
+      .select({
+        s: submissions,
+        submitter: users.username,
+        submitterName: users.fullName,
+        submitterEmail: users.email,
+      })
       .from(submissions)
       .innerJoin(users, eq(users.id, submissions.userId))
       .where(eq(submissions.id, id));
-    if (!row || (row.s.userId !== viewer.id && !can('editorial', viewer))) throw notFound('Submission not found.');
+    if (!row || (row.s.userId !== viewer.id && !can('editorial', viewer)))
+      throw notFound('Submission not found.');
     const [authors, files, events, [article]] = await Promise.all([
       this.db
         .select()
@@ -247,7 +291,12 @@ export class SubmissionsService {
       createdAt: s.createdAt.toISOString(),
       updatedAt: s.updatedAt.toISOString(),
       submitter: { username: row.submitter, fullName: row.submitterName, email: row.submitterEmail },
-      authors: authors.map((a) => ({ name: a.name, email: a.email, affiliation: a.affiliation, superscript: a.superscript })),
+      authors: authors.map((a) => ({
+        name: a.name,
+        email: a.email,
+        affiliation: a.affiliation,
+        superscript: a.superscript,
+      })),
       files: files.map((f) => ({ ...f, createdAt: f.createdAt.toISOString() })),
       history: events.map((e) => ({
         at: e.createdAt.toISOString(),
@@ -280,7 +329,15 @@ export class SubmissionsService {
       ? await this.db
           .select()
           .from(submissionEvents)
-          .where(and(inArray(submissionEvents.submissionId, rows.map((r) => r.id)), sql`${submissionEvents.message} <> ''`))
+          .where(
+            and(
+              inArray(
+                submissionEvents.submissionId,
+                rows.map((r) => r.id),
+              ),
+              sql`${submissionEvents.message} <> ''`,
+            ),
+          )
           .orderBy(desc(submissionEvents.id))
       : [];
     return rows.map((r) => {
@@ -289,7 +346,9 @@ export class SubmissionsService {
         ...r,
         createdAt: r.createdAt.toISOString(),
         updatedAt: r.updatedAt.toISOString(),
-        lastMessage: last ? { at: last.createdAt.toISOString(), by: last.actorUsername, message: last.message } : null,
+        lastMessage: last
+          ? { at: last.createdAt.toISOString(), by: last.actorUsername, message: last.message }
+          : null,
       };
     });
   }
@@ -332,33 +391,67 @@ export class SubmissionsService {
         toStatus: input.status,
         message: input.message,
       });
-      await this.deps.audit.record(tx, actor, 'submission.decide', { type: 'submission', id }, {
-        reference: current.reference,
+      const review = await this.reviewHooks?.onDecision(tx, {
+        submissionId: id,
         from: current.status,
         to: input.status,
+        revisions: input.revisions,
+        shareReviews: input.shareReviews,
+        authorDue: input.authorDue,
       });
-      const updated = row;
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'submission.decide',
+        { type: 'submission', id },
+        {
+          reference: current.reference,
+          from: current.status,
+          to: input.status,
+          ...(input.revisions ? { revisions: input.revisions } : {}),
+          ...(input.shareReviews?.length ? { sharedReviews: input.shareReviews } : {}),
+        },
+      );
+      const updated = {
+        ...row,
+        label: review?.label ?? STATUS_LABELS[row.status],
+        appendix: review?.mailAppendix ?? '',
+      };
       const [owner] = await tx.select().from(users).where(eq(users.id, updated.userId));
       // The author's e-mail commits with the decision.
-      await this.deps.mail.queue(tx, {
-      to: owner.email,
-      subject: `[${updated.reference}] ${STATUS_LABELS[updated.status]}: ${updated.title}`,
-      text: `Dear ${owner.fullName},
+      await this.deps.mail.queue(
+        tx,
+        {
+          to: owner.email,
+          subject: `[${updated.reference}] ${updated.label}: ${updated.title}`,
+          text: `Dear ${owner.fullName},
 
-Your manuscript "${updated.title}" (${updated.reference}) submitted to ${journal} is now: ${STATUS_LABELS[updated.status]}.
+Your manuscript "${updated.title}" (${updated.reference}) submitted to ${journal} is now: ${updated.label}.
 
 Message from the editorial office:
 
 ${input.message}
 
-${updated.status === 'revisions_requested' ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
+${
+  updated.appendix
+    ? `${updated.appendix}
 
-` : ''}You can follow your submissions at ${this.deps.publicUrl}/my-submissions
+`
+    : ''
+}${
+  updated.status === 'revisions_requested'
+    ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
+
+`
+    : ''
+}You can follow your submissions at ${this.deps.publicUrl}/my-submissions
 
 With best regards,
 The editorial office
 `,
-      }, { submissionId: id });
+        },
+        { submissionId: id },
+      );
     });
     return this.detail(id, actor);
   }
@@ -367,7 +460,14 @@ The editorial office
    * The author uploads a revised manuscript while revisions are requested: a new version beside the
    * earlier ones (which are kept), and the submission becomes "revised".
    */
-  async revise(user: SessionUser, id: number, note: string, manuscript: CheckedUpload, additional?: CheckedUpload) {
+  async revise(
+    user: SessionUser,
+    id: number,
+    note: string,
+    manuscript: CheckedUpload,
+    additional?: CheckedUpload,
+    responseToReviewers = '',
+  ) {
     const [current] = await this.db.select().from(submissions).where(eq(submissions.id, id));
     if (!current || current.userId !== user.id) throw notFound('Submission not found.');
     if (current.status !== 'revisions_requested') {
@@ -378,7 +478,9 @@ The editorial office
       // Lock the row: two revision uploads at once must not both pass the status check.
       const [locked] = await tx.select().from(submissions).where(eq(submissions.id, id)).for('update');
       if (locked.status !== 'revisions_requested') {
-        throw conflict('A revised manuscript can be uploaded only when the editors have requested revisions.');
+        throw conflict(
+          'A revised manuscript can be uploaded only when the editors have requested revisions.',
+        );
       }
       const [{ max }] = await tx
         .select({ max: sql<number>`coalesce(max(${submissionFiles.version}), 0)::int` })
@@ -393,7 +495,10 @@ The editorial office
           version: next,
         })),
       );
-      await tx.update(submissions).set({ status: 'revised', updatedAt: new Date() }).where(eq(submissions.id, id));
+      await tx
+        .update(submissions)
+        .set({ status: 'revised', updatedAt: new Date() })
+        .where(eq(submissions.id, id));
       await tx.insert(submissionEvents).values({
         submissionId: id,
         actorId: user.id,
@@ -402,35 +507,54 @@ The editorial office
         toStatus: 'revised',
         message: note,
       });
-      await this.deps.audit.record(tx, user, 'submission.revise', { type: 'submission', id }, {
-        reference: current.reference,
-        version: next,
-      });
+      await this.reviewHooks?.onRevision(tx, id, responseToReviewers);
+      await this.deps.audit.record(
+        tx,
+        user,
+        'submission.revise',
+        { type: 'submission', id },
+        {
+          reference: current.reference,
+          version: next,
+        },
+      );
       // The editors' notice and the author's receipt commit with the new version.
-    await this.deps.mail.queue(tx, {
-      to: this.deps.editorialEmail,
-      replyTo: user.email,
-      subject: `[${current.reference}] Revised manuscript (version ${next}): ${current.title}`,
-      text: `${user.fullName} (${user.username}) uploaded version ${next} of "${current.title}".
+      await this.deps.mail.queue(
+        tx,
+        {
+          to: this.deps.editorialEmail,
+          replyTo: user.email,
+          subject: `[${current.reference}] Revised manuscript (version ${next}): ${current.title}`,
+          text: `${user.fullName} (${user.username}) uploaded version ${next} of "${current.title}".
 
-${note ? `Their note:
+${
+  note
+    ? `Their note:
 
 ${note}
 
-` : ''}Open the submission: ${this.deps.publicUrl}/editor-dashboard
+`
+    : ''
+}Open the submission: ${this.deps.publicUrl}/editor-dashboard
 `,
-    }, { submissionId: id });
-    await this.deps.mail.queue(tx, {
-      to: user.email,
-      subject: `[${current.reference}] Your revised manuscript has been received`,
-      text: `Dear ${user.fullName},
+        },
+        { submissionId: id },
+      );
+      await this.deps.mail.queue(
+        tx,
+        {
+          to: user.email,
+          subject: `[${current.reference}] Your revised manuscript has been received`,
+          text: `Dear ${user.fullName},
 
 Thank you: version ${next} of "${current.title}" (${current.reference}) has been received and is with the editors again.
 
 With best regards,
 The editorial office
 `,
-    }, { submissionId: id });
+        },
+        { submissionId: id },
+      );
       return next;
     });
     this.deps.similarity?.afterCommit({ type: 'submission', submissionId: id });
@@ -450,17 +574,26 @@ The editorial office
   ): Promise<number> {
     const detail = await this.detail(id, actor);
     if (detail.status !== 'accepted') throw conflict('Only an accepted submission can be published.');
-    if (detail.articleId) throw conflict(`This submission is already published as article ${detail.articleId}.`);
+    if (detail.articleId)
+      throw conflict(`This submission is already published as article ${detail.articleId}.`);
     let pdf = finalPdf;
     if (!pdf) {
       const latest = detail.files.find((f) => f.kind === 'manuscript');
       if (latest?.mediaType !== 'application/pdf') {
-        throw badRequest('Upload the final PDF: the latest manuscript is not a PDF.', { pdf: 'Upload the final PDF.' });
+        throw badRequest('Upload the final PDF: the latest manuscript is not a PDF.', {
+          pdf: 'Upload the final PDF.',
+        });
       }
       const { file } = await this.file(id, latest!.id, actor);
       const chunks: Buffer[] = [];
       for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
-      pdf = { field: 'pdf', filename: file.originalName, data: Buffer.concat(chunks), kind: 'pdf', mediaType: 'application/pdf' };
+      pdf = {
+        field: 'pdf',
+        filename: file.originalName,
+        data: Buffer.concat(chunks),
+        kind: 'pdf',
+        mediaType: 'application/pdf',
+      };
     }
     const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
     const articleId = await catalog.publishNew(actor, {
@@ -476,10 +609,12 @@ The editorial office
       authors: detail.authors,
       pdf,
     });
-    await this.deps.mail.queue(this.db, {
-      to: detail.submitter.email,
-      subject: `[${detail.reference}] Your article is published: ${detail.title}`,
-      text: `Dear ${detail.submitter.fullName},
+    await this.deps.mail.queue(
+      this.db,
+      {
+        to: detail.submitter.email,
+        subject: `[${detail.reference}] Your article is published: ${detail.title}`,
+        text: `Dear ${detail.submitter.fullName},
 
 "${detail.title}" (${detail.reference}) is now published, with DOI ${input.doi}:
 
@@ -490,7 +625,9 @@ Thank you for publishing with us.
 With best regards,
 The editorial office
 `,
-    }, { submissionId: id });
+      },
+      { submissionId: id },
+    );
     return articleId;
   }
 }
@@ -501,6 +638,7 @@ export interface SubmissionFilter {
   from?: string;
   to?: string;
   q?: string;
+  review?: ReviewFilter;
   limit: number;
   offset: number;
 }

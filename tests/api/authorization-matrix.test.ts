@@ -107,6 +107,25 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
   return { id, fileId: detail.json().files[0].id };
 }
 
+/**
+ * Peer review: a fresh assignment (for someone who is none of the personas) in a fresh submission under
+ * review, taken to `state` through its invitation link.
+ */
+async function newAssignment(state: 'invited' | 'accepted' | 'submitted' = 'invited') {
+  const { id: submissionId } = await newSubmission('under_review');
+  const admin = { id: 1, username: 'admin' };
+  const email = `reviewer${++seq}@matrix.example`;
+  const { assignmentId } = await t.services.review.invite(admin, submissionId, { name: 'Matrix Reviewer', email });
+  const token = /\/reviews\/\d+\?token=([\w.-]+)/.exec(t.mail.filter((m) => m.to === email).at(-1)!.text)![1];
+  if (state !== 'invited') await t.services.review.accept({ token }, assignmentId);
+  if (state === 'submitted') {
+    await t.services.review.submit({ token }, assignmentId, { recommendation: 'accept', commentsForAuthor: 'Good.' });
+  }
+  return { submissionId, assignmentId, token };
+}
+/** A reviewer's route reached by an account that is not the reviewer: nothing there (or no account). */
+const notReviewer = signedIn(404);
+
 async function call(c: Call, persona: Persona) {
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (tokens[persona]) headers.authorization = `Bearer ${tokens[persona]}`;
@@ -475,6 +494,221 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'GET /api/admin/journal-settings',
     build: () => ({ method: 'GET', url: '/api/admin/journal-settings' }),
     expect: adminOnly(200),
+  },
+  {
+    name: 'GET /api/reviews',
+    build: () => ({ method: 'GET', url: '/api/reviews' }),
+    expect: signedIn(200),
+  },
+  {
+    name: 'GET /api/reviews/:id',
+    build: async () => ({ method: 'GET', url: `/api/reviews/${(await newAssignment()).assignmentId}` }),
+    expect: notReviewer,
+  },
+  {
+    name: 'POST /api/reviews/:id/accept',
+    build: async () => ({ method: 'POST', url: `/api/reviews/${(await newAssignment()).assignmentId}/accept` }),
+    expect: notReviewer,
+  },
+  {
+    name: 'POST /api/reviews/:id/decline',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/reviews/${(await newAssignment()).assignmentId}/decline`,
+      payload: { reason: 'too-busy' },
+    }),
+    expect: notReviewer,
+  },
+  {
+    name: 'PUT /api/reviews/:id/draft',
+    build: async () => ({
+      method: 'PUT',
+      url: `/api/reviews/${(await newAssignment('accepted')).assignmentId}/draft`,
+      payload: { commentsForAuthor: 'Not mine to write.' },
+    }),
+    expect: notReviewer,
+  },
+  {
+    name: 'POST /api/reviews/:id/attachment',
+    build: async () => {
+      const body = await multipart({}, { file: { name: 'notes.pdf', data: pdf, type: 'application/pdf' } });
+      const { assignmentId } = await newAssignment('accepted');
+      return { method: 'POST', url: `/api/reviews/${assignmentId}/attachment`, headers: body.headers, payload: body.payload };
+    },
+    expect: notReviewer,
+  },
+  {
+    name: 'GET /api/reviews/:id/attachment',
+    build: async () => ({ method: 'GET', url: `/api/reviews/${(await newAssignment('submitted')).assignmentId}/attachment` }),
+    expect: notReviewer,
+  },
+  {
+    name: 'POST /api/reviews/:id/submit',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/reviews/${(await newAssignment('accepted')).assignmentId}/submit`,
+      payload: { recommendation: 'reject', commentsForAuthor: 'Not mine.' },
+    }),
+    expect: notReviewer,
+  },
+  {
+    name: 'GET /api/reviews/:id/files/:fileId',
+    build: async () => {
+      const { assignmentId, submissionId } = await newAssignment('accepted');
+      const round = (await t.services.review.editorView(submissionId)).rounds[0];
+      return { method: 'GET', url: `/api/reviews/${assignmentId}/files/${round.reviewerFileIds[0]}` };
+    },
+    expect: notReviewer,
+  },
+  {
+    name: 'GET /api/reviewer/profile',
+    build: () => ({ method: 'GET', url: '/api/reviewer/profile' }),
+    expect: signedIn(200),
+  },
+  {
+    name: 'PUT /api/reviewer/profile',
+    build: () => ({ method: 'PUT', url: '/api/reviewer/profile', payload: { name: 'A Reviewer', interests: [] } }),
+    expect: signedIn(200),
+  },
+  {
+    // The author's view of their own submission's review; nobody else's (editors have theirs).
+    name: 'GET /api/submissions/:id/reviews',
+    build: async () => ({ method: 'GET', url: `/api/submissions/${(await newSubmission('under_review')).id}/reviews` }),
+    expect: notOwner,
+  },
+  {
+    name: 'GET /api/submissions/:id/reviews/:assignmentId/attachment',
+    build: async () => {
+      const { submissionId, assignmentId } = await newAssignment('submitted');
+      return { method: 'GET', url: `/api/submissions/${submissionId}/reviews/${assignmentId}/attachment` };
+    },
+    expect: notOwner,
+  },
+  {
+    name: 'GET /api/articles/:id/reviews',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/reviews` }),
+    expect: all(200),
+  },
+  {
+    name: 'GET /api/editor/submissions/:id/review',
+    build: async () => ({ method: 'GET', url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/submissions/:id/review/invitations',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/invitations`,
+      payload: { name: 'Invited Person', email: `invited${++seq}@matrix.example` },
+    }),
+    expect: editorial(201),
+  },
+  {
+    name: 'PUT /api/editor/submissions/:id/review/mode',
+    build: async () => ({
+      method: 'PUT',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/mode`,
+      payload: { mode: 'open' },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/editor/submissions/:id/review/files',
+    build: async () => ({
+      method: 'PUT',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/files`,
+      payload: { fileIds: [] },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-assignments/:id/cancel',
+    build: async () => ({ method: 'POST', url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/cancel` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-assignments/:id/reinstate',
+    build: async () => {
+      const { assignmentId } = await newAssignment();
+      await t.services.review.cancel({ id: 1, username: 'admin' }, assignmentId);
+      return { method: 'POST', url: `/api/editor/review-assignments/${assignmentId}/reinstate` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-assignments/:id/remind',
+    build: async () => ({ method: 'POST', url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/remind` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-assignments/:id/read',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/review-assignments/${(await newAssignment('submitted')).assignmentId}/read`,
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-assignments/:id/thank',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/review-assignments/${(await newAssignment('submitted')).assignmentId}/thank`,
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/editor/review-assignments/:id/due-dates',
+    build: async () => ({
+      method: 'PUT',
+      url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/due-dates`,
+      payload: { reviewDue: '2099-12-31' },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/editor/review-assignments/:id/rating',
+    build: async () => ({
+      method: 'PUT',
+      url: `/api/editor/review-assignments/${(await newAssignment('submitted')).assignmentId}/rating`,
+      payload: { rating: 5 },
+    }),
+    expect: editorial(200),
+  },
+  {
+    // This review has no attached file: editors are told so; nobody else gets that far.
+    name: 'GET /api/editor/review-assignments/:id/attachment',
+    build: async () => ({
+      method: 'GET',
+      url: `/api/editor/review-assignments/${(await newAssignment('submitted')).assignmentId}/attachment`,
+    }),
+    expect: editorial(404),
+  },
+  {
+    name: 'GET /api/editor/reviewers',
+    build: () => ({ method: 'GET', url: '/api/editor/reviewers?q=matrix' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/review-forms',
+    build: () => ({ method: 'GET', url: '/api/editor/review-forms' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/review-forms',
+    build: () => ({
+      method: 'POST',
+      url: '/api/editor/review-forms',
+      payload: { name: `Form ${++seq}`, questions: [{ id: 'q1', type: 'long-text', label: 'Comments?' }] },
+    }),
+    expect: editorial(201),
+  },
+  {
+    name: 'PUT /api/editor/review-forms/:id',
+    build: async () => {
+      const form = await t.services.review.createForm({ id: 1, username: 'admin' }, { name: 'Draft form', questions: [] });
+      return { method: 'PUT', url: `/api/editor/review-forms/${form.id}`, payload: { name: 'Renamed form', questions: [] } };
+    },
+    expect: editorial(200),
   },
   {
     name: 'PUT /api/admin/journal-settings',

@@ -1,0 +1,485 @@
+import { z } from 'zod';
+import { orcidField } from './account.ts';
+import { LIMITS } from './limits.ts';
+
+/**
+ * Peer review (issue 14, decision 0023): the words, enums and input schemas shared by the API and the
+ * pages. Reviewing is an assignment, not a role: any account, or a person by name and e-mail, can be invited.
+ */
+
+export const REVIEW_MODES = ['double-anonymous', 'anonymous', 'open'] as const;
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+export const REVIEW_MODE_LABELS: Record<ReviewMode, string> = {
+  'double-anonymous': 'Double-anonymous (reviewers and authors do not see each other)',
+  anonymous: 'Anonymous (reviewers see the authors; authors do not see the reviewers)',
+  open: 'Open (reviewers and authors see each other)',
+};
+
+/** What is stored; "response overdue" and "review overdue" are derived from the due dates. */
+export const ASSIGNMENT_STATES = ['invited', 'accepted', 'declined', 'submitted', 'cancelled'] as const;
+export type AssignmentState = (typeof ASSIGNMENT_STATES)[number];
+/** What an editor or reviewer is shown: the stored state, or an overdue one derived from it and the clock. */
+export type AssignmentStatus = AssignmentState | 'response-overdue' | 'review-overdue';
+export const ASSIGNMENT_STATUS_LABELS: Record<AssignmentStatus, string> = {
+  invited: 'Invited, waiting for an answer',
+  'response-overdue': 'Response overdue',
+  accepted: 'Accepted, review in progress',
+  'review-overdue': 'Review overdue',
+  declined: 'Declined',
+  submitted: 'Review submitted',
+  cancelled: 'Cancelled',
+};
+
+export const RECOMMENDATIONS = ['accept', 'minor-revisions', 'major-revisions', 'reject'] as const;
+export type Recommendation = (typeof RECOMMENDATIONS)[number];
+export const RECOMMENDATION_LABELS: Record<Recommendation, string> = {
+  accept: 'Accept',
+  'minor-revisions': 'Minor revisions',
+  'major-revisions': 'Major revisions',
+  reject: 'Reject',
+};
+
+export const DECLINE_REASONS = ['too-busy', 'outside-expertise', 'conflict-of-interest', 'other'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+export const DECLINE_REASON_LABELS: Record<DeclineReason, string> = {
+  'too-busy': 'I do not have the time at the moment',
+  'outside-expertise': 'The manuscript is outside my expertise',
+  'conflict-of-interest': 'I have a conflict of interest',
+  other: 'Another reason',
+};
+
+/** The kinds of reminder; each fires once per (subject, offset): decision 0023. */
+export const REMINDER_KINDS = ['response', 'review', 'revision'] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
+
+export const QUESTION_TYPES = ['short-text', 'long-text', 'yes-no', 'choice', 'scale'] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+const text = (label: string, max: number) =>
+  z.string(`${label} must be text.`).trim().max(max, `${label} must be at most ${max} characters.`);
+const required = (label: string, max: number) =>
+  z
+    .string(`${label} is required.`)
+    .trim()
+    .min(1, `${label} is required.`)
+    .max(max, `${label} must be at most ${max} characters.`);
+
+/** A calendar day (the due dates are the end of that day in the journal's time zone). */
+export const dayField = (label: string) => z.iso.date(`${label}: use a date such as 2026-01-31.`);
+
+const offsets = (label: string) =>
+  z
+    .array(
+      z
+        .number(`${label}: each offset is a whole number of days.`)
+        .int(`${label}: each offset is a whole number of days.`)
+        .min(-60, `${label}: an offset is at most 60 days before.`)
+        .max(60, `${label}: an offset is at most 60 days after.`),
+      `${label}: give a list of day offsets (negative before the due date, positive after), or an empty list for none.`,
+    )
+    .max(5, `${label}: at most five reminders.`)
+    .refine((list) => new Set(list).size === list.length, `${label}: each offset once.`);
+
+/** Whether a time zone name is one this server's Intl knows (IANA names such as Europe/Berlin). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const days = (label: string, max: number) =>
+  z
+    .number(`${label} must be a number.`)
+    .int(`${label} must be a whole number.`)
+    .min(1, `${label} must be at least 1.`)
+    .max(max, `${label} must be at most ${max}.`);
+
+/** The journal's review defaults (Journal settings). Stored inside the journal settings as `review`. */
+export const reviewSettingsSchema = z.object({
+  respondDays: days('Days to respond', 90),
+  reviewDays: days('Days to review', 180),
+  revisionDays: days('Days for a revision', 365),
+  defaultMode: z.enum(REVIEW_MODES, 'Choose the default review mode.'),
+  reminders: z.object({
+    response: offsets('Invitation reminders'),
+    review: offsets('Review reminders'),
+    revision: offsets('Revision reminders'),
+  }),
+  tellReviewersDecision: z.boolean('Say whether reviewers are told the final decision (true or false).'),
+  timeZone: z
+    .string('The time zone is required.')
+    .trim()
+    .min(1, 'The time zone is required.')
+    .refine(isTimeZone, 'Use a time zone name such as UTC, Europe/Berlin or Asia/Kolkata.'),
+});
+export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
+
+export const REVIEW_SETTINGS_DEFAULTS: ReviewSettings = {
+  respondDays: 7,
+  reviewDays: 28,
+  revisionDays: 30,
+  defaultMode: 'double-anonymous',
+  reminders: { response: [-2, 1], review: [-3, 1, 7], revision: [-7, 1] },
+  tellReviewersDecision: true,
+  timeZone: 'UTC',
+};
+
+// ---- Inputs ------------------------------------------------------------------------------------------
+
+/** Inviting a reviewer: an account (`userId`), a profile from the pool (`profileId`), or a name and e-mail. */
+export const inviteSchema = z
+  .object({
+    userId: z.number('Choose a reviewer.').int().positive().optional(),
+    profileId: z.number('Choose a reviewer.').int().positive().optional(),
+    name: text("The reviewer's name", 200).optional(),
+    email: z.email("Enter the reviewer's e-mail address, such as name@example.org.").max(254).optional(),
+    affiliation: text("The reviewer's affiliation", 300).optional(),
+    responseDue: dayField('Response due').optional(),
+    reviewDue: dayField('Review due').optional(),
+    message: text('The message to the reviewer', LIMITS.message).optional(),
+  })
+  .refine((v) => v.userId !== undefined || v.profileId !== undefined || (v.name && v.email), {
+    message: "Choose a reviewer from the pool, or give the reviewer's name and e-mail address.",
+    path: ['email'],
+  });
+export type InviteInput = z.infer<typeof inviteSchema>;
+
+export const dueDatesSchema = z
+  .object({ responseDue: dayField('Response due').optional(), reviewDue: dayField('Review due').optional() })
+  .refine((v) => v.responseDue || v.reviewDue, {
+    message: 'Give a new response or review due date.',
+    path: ['reviewDue'],
+  });
+
+export const declineSchema = z.object({
+  reason: z.enum(DECLINE_REASONS, 'Choose a reason for declining.'),
+  comment: text('The comment', 2000).optional().default(''),
+  suggestion: text('The suggested reviewer', 500).optional().default(''),
+});
+export type DeclineInput = z.infer<typeof declineSchema>;
+
+export const answerValue = z.union([z.string().max(LIMITS.message), z.number(), z.boolean(), z.null()]);
+
+/** A draft: any part, saved as typed (nothing checked for completeness until submitting). */
+export const reviewDraftSchema = z.object({
+  recommendation: z.enum(RECOMMENDATIONS, 'Choose a recommendation from the list.').nullable().optional(),
+  commentsForAuthor: text('The comments for the author', 50_000).optional(),
+  confidentialComments: text('The confidential comments for the editor', 20_000).optional(),
+  answers: z.record(z.string().max(40), answerValue).optional(),
+  publishAgreed: z.boolean().optional(),
+});
+export type ReviewDraft = z.infer<typeof reviewDraftSchema>;
+
+export const ratingSchema = z.object({
+  rating: z
+    .number('Rate from 1 to 5.')
+    .int('Rate from 1 to 5.')
+    .min(1, 'Rate from 1 to 5.')
+    .max(5, 'Rate from 1 to 5.'),
+});
+
+export const reviewerProfileSchema = z.object({
+  name: required('Your name', 200),
+  affiliation: text('Your affiliation', 300).default(''),
+  interests: z.array(z.string().trim().min(1).max(200), 'Choose areas of interest.').max(20).default([]),
+  orcid: orcidField,
+  unavailableUntil: dayField('Unavailable until').nullable().optional(),
+});
+export type ReviewerProfileInput = z.infer<typeof reviewerProfileSchema>;
+
+export const questionSchema = z
+  .object({
+    id: z
+      .string('Each question needs an id.')
+      .regex(/^[a-z0-9-]{1,40}$/, 'A question id is 1 to 40 lower-case letters, digits or hyphens.'),
+    type: z.enum(QUESTION_TYPES, 'Choose the type of question.'),
+    label: required('The question', 500),
+    required: z.boolean().default(false),
+    options: z.array(required('An option', 200)).max(20).optional(),
+  })
+  .refine((q) => q.type !== 'choice' || (q.options && q.options.length >= 2), {
+    message: 'A question with a list of choices needs at least two options.',
+    path: ['options'],
+  });
+export type Question = z.infer<typeof questionSchema>;
+
+export const reviewFormSchema = z.object({
+  name: required('The form name', 200),
+  questions: z
+    .array(questionSchema)
+    .max(40, 'A form has at most 40 questions.')
+    .refine((qs) => new Set(qs.map((q) => q.id)).size === qs.length, 'Each question id must be different.'),
+});
+export type ReviewFormInput = z.infer<typeof reviewFormSchema>;
+
+/** The problems of an answer set against a form (required answered, types right); field → message. */
+export function answerProblems(
+  questions: readonly Question[],
+  answers: Record<string, unknown>,
+  { complete }: { complete: boolean },
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  for (const q of questions) {
+    const a = answers[q.id];
+    const empty = a === undefined || a === null || (typeof a === 'string' && a.trim() === '');
+    const key = `answers.${q.id}`;
+    if (empty) {
+      if (complete && q.required) problems[key] = `Answer "${q.label}".`;
+      continue;
+    }
+    const ok =
+      q.type === 'short-text'
+        ? typeof a === 'string' && a.length <= 500
+        : q.type === 'long-text'
+          ? typeof a === 'string'
+          : q.type === 'yes-no'
+            ? typeof a === 'boolean'
+            : q.type === 'choice'
+              ? typeof a === 'string' && (q.options ?? []).includes(a)
+              : Number.isInteger(a) && (a as number) >= 1 && (a as number) <= 5;
+    if (!ok) {
+      problems[key] =
+        q.type === 'yes-no'
+          ? `Answer "${q.label}" with yes or no.`
+          : q.type === 'choice'
+            ? `Choose one of the options for "${q.label}".`
+            : q.type === 'scale'
+              ? `Answer "${q.label}" from 1 to 5.`
+              : `The answer to "${q.label}" is too long.`;
+    }
+  }
+  for (const id of Object.keys(answers)) {
+    if (!questions.some((q) => q.id === id)) problems[`answers.${id}`] = 'This question is not on the form.';
+  }
+  return problems;
+}
+
+/** The editor's decision's peer-review parts (with the desk's status and message). */
+export const REVISION_KINDS = ['minor', 'major'] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+export const poolQuerySchema = z.object({
+  q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),
+});
+
+/** The desk list's peer-review filters. */
+export const REVIEW_FILTERS = ['needs-reviewers', 'reviews-overdue', 'reviews-complete'] as const;
+export type ReviewFilter = (typeof REVIEW_FILTERS)[number];
+
+// ---- API answers (also the OpenAPI document's shapes) --------------------------------------------------
+
+const STATUS_VALUES = [...ASSIGNMENT_STATES, 'response-overdue', 'review-overdue'] as const;
+const when = z.string().nullable();
+const questionOut = z.object({
+  id: z.string(),
+  type: z.enum(QUESTION_TYPES),
+  label: z.string(),
+  required: z.boolean(),
+  options: z.array(z.string()).optional(),
+});
+
+/** What a reviewer sees of their assignment (server/review/present.ts decides it). */
+export const reviewerViewResponse = z.object({
+  id: z.number(),
+  status: z.enum(STATUS_VALUES),
+  state: z.enum(ASSIGNMENT_STATES),
+  responseDue: z.string(),
+  reviewDue: z.string(),
+  timeZone: z.string(),
+  invitedAt: z.string(),
+  round: z.number(),
+  mode: z.enum(REVIEW_MODES),
+  manuscript: z.object({
+    reference: z.string(),
+    title: z.string(),
+    abstract: z.string(),
+    articleType: z.string(),
+    keywords: z.string(),
+    authors: z
+      .array(z.object({ name: z.string(), affiliation: z.string() }))
+      .nullable()
+      .describe('Null in double-anonymous review'),
+  }),
+  authorResponse: z.string().describe("The authors' response to the previous round's reviewers"),
+  files: z
+    .array(z.object({ id: z.number(), name: z.string(), size: z.number(), mediaType: z.string() }))
+    .nullable()
+    .describe('Null until the invitation is accepted'),
+  questions: z.array(questionOut),
+  review: z
+    .object({
+      recommendation: z.enum(RECOMMENDATIONS).nullable(),
+      commentsForAuthor: z.string(),
+      confidentialComments: z.string(),
+      answers: z.record(z.string(), z.unknown()),
+      hasAttachment: z.boolean(),
+      publishAgreed: z.boolean(),
+      draftSavedAt: when,
+      submittedAt: when,
+    })
+    .nullable(),
+  roundDecided: z.boolean(),
+});
+
+export const myReviewsResponse = z.array(
+  z.object({
+    id: z.number(),
+    reference: z.string(),
+    title: z.string(),
+    round: z.number(),
+    mode: z.enum(REVIEW_MODES),
+    state: z.enum(ASSIGNMENT_STATES),
+    status: z.enum(STATUS_VALUES),
+    responseDue: z.string(),
+    reviewDue: z.string(),
+    submittedAt: when,
+  }),
+);
+
+export const reviewerProfileResponse = z.object({
+  name: z.string(),
+  email: z.string(),
+  affiliation: z.string(),
+  interests: z.array(z.string()),
+  orcid: z.string().nullable(),
+  unavailableUntil: z.string().nullable(),
+});
+
+/** The editor's view of a submission's review: every round, every assignment, reviews side by side. */
+export const editorReviewResponse = z.object({
+  timeZone: z.string(),
+  rounds: z.array(
+    z.object({
+      id: z.number(),
+      number: z.number(),
+      version: z.number(),
+      mode: z.enum(REVIEW_MODES),
+      questions: z.array(questionOut),
+      reviewerFileIds: z.array(z.number()),
+      authorResponse: z.string(),
+      decision: z.string().nullable(),
+      decidedAt: when,
+      revisionDue: z.string().nullable(),
+      assignments: z.array(
+        z.object({
+          id: z.number(),
+          reviewer: z.object({
+            profileId: z.number(),
+            userId: z.number().nullable(),
+            name: z.string(),
+            email: z.string(),
+            affiliation: z.string(),
+            orcid: z.string().nullable(),
+          }),
+          state: z.enum(ASSIGNMENT_STATES),
+          status: z.enum(STATUS_VALUES),
+          warning: z.string().nullable(),
+          responseDue: z.string(),
+          reviewDue: z.string(),
+          invitedAt: z.string(),
+          respondedAt: when,
+          submittedAt: when,
+          declineReason: z.enum(DECLINE_REASONS).nullable(),
+          declineComment: z.string().nullable(),
+          suggestedReviewer: z.string().nullable(),
+          recommendation: z.enum(RECOMMENDATIONS).nullable(),
+          commentsForAuthor: z.string().nullable(),
+          confidentialComments: z.string().nullable(),
+          answers: z.record(z.string(), z.unknown()).nullable(),
+          hasAttachment: z.boolean(),
+          publishAgreed: z.boolean(),
+          readAt: when,
+          thankedAt: when,
+          sharedAt: when,
+          rating: z.number().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const inviteResponse = z.object({
+  message: z.string(),
+  assignmentId: z.number(),
+  warning: z.string().nullable().describe('A conflict-of-interest warning (shared institution), if any'),
+  review: editorReviewResponse,
+});
+
+export const poolResponse = z.array(
+  reviewerProfileResponse.extend({
+    profileId: z.number(),
+    userId: z.number().nullable(),
+    openAssignments: z.number(),
+    completedReviews: z.number(),
+    medianDaysToComplete: z.number().nullable(),
+    declineRate: z.number().nullable(),
+    lastReviewAt: when,
+    averageRating: z.number().nullable(),
+  }),
+);
+
+export const reviewFormResponse = z.object({
+  id: z.number(),
+  name: z.string(),
+  questions: z.array(questionOut),
+  previousId: z.number().nullable(),
+  createdAt: z.string(),
+});
+
+/** The author's view: each round's progress, and the reviews shared with a decision as "Reviewer N". */
+export const authorReviewResponse = z.object({
+  rounds: z.array(
+    z.object({
+      round: z.number(),
+      version: z.number(),
+      mode: z.enum(REVIEW_MODES),
+      decision: z.string().nullable(),
+      decidedAt: when,
+      progress: z.object({
+        invited: z.number(),
+        reviewing: z.number(),
+        declined: z.number(),
+        submitted: z.number(),
+      }),
+      reviews: z.array(
+        z.object({
+          label: z.string(),
+          assignmentId: z.number(),
+          reviewer: z.string().nullable().describe('Only in open review'),
+          recommendation: z.enum(RECOMMENDATIONS).nullable(),
+          comments: z.string(),
+          hasAttachment: z.boolean(),
+          submittedAt: when,
+        }),
+      ),
+    }),
+  ),
+});
+
+export const publicReviewsResponse = z.array(
+  z.object({
+    round: z.number(),
+    reviewer: z.string(),
+    orcid: z.string().nullable(),
+    recommendation: z.enum(RECOMMENDATIONS).nullable(),
+    comments: z.string(),
+    submittedAt: z.string(),
+  }),
+);
+
+export const reviewTokenQuery = z.object({
+  token: z
+    .string('The link is incomplete.')
+    .max(100, 'The link is not valid.')
+    .optional()
+    .describe("The invitation link's token (instead of signing in)"),
+});
+
+export const reviewerFilesSchema = z.object({
+  fileIds: z.array(z.number().int().positive(), 'Give the stored file ids.').max(20),
+});
+
+export const reviewModeSchema = z.object({ mode: z.enum(REVIEW_MODES, 'Choose a review mode.') });

@@ -1,0 +1,470 @@
+import { z } from 'zod';
+import { messageResponse } from '../../common/api.ts';
+import {
+  authorReviewResponse,
+  declineSchema,
+  dueDatesSchema,
+  editorReviewResponse,
+  inviteResponse,
+  inviteSchema,
+  myReviewsResponse,
+  poolQuerySchema,
+  poolResponse,
+  publicReviewsResponse,
+  ratingSchema,
+  reviewDraftSchema,
+  reviewFormResponse,
+  reviewFormSchema,
+  reviewModeSchema,
+  reviewTokenQuery,
+  reviewerFilesSchema,
+  reviewerProfileResponse,
+  reviewerProfileSchema,
+  reviewerViewResponse,
+} from '../../common/review.ts';
+import { can } from '../../common/roles.ts';
+import { idField, idParamSchema } from '../../common/schemas.ts';
+import { REVIEW_ATTACHMENT_RULE, fileLimit } from '../../common/upload-rules.ts';
+import type { AuthContext } from '../accounts/service.ts';
+import { checkUpload } from '../files/uploads.ts';
+import type { Api } from '../http/api.ts';
+import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
+import type { Services } from '../services.ts';
+import { sendNamedFile } from '../submissions/routes.ts';
+import type { ReviewerAccess } from './service.ts';
+
+const refusals = {
+  401: { description: 'No token and not signed in', schema: messageResponse },
+  403: {
+    description: 'The account may not act (suspended or rejected), or the step needs acceptance first',
+    schema: messageResponse,
+  },
+  404: {
+    description: 'No such assignment (or not yours, or a link that does not open it)',
+    schema: messageResponse,
+  },
+  409: { description: 'Not possible in the assignment’s state', schema: messageResponse },
+  410: {
+    description: 'The link no longer opens the assignment (declined, cancelled or closed)',
+    schema: messageResponse,
+  },
+};
+const editorRefusals = {
+  404: { description: 'No such submission or assignment', schema: messageResponse },
+  409: { description: 'Not possible in the current state', schema: messageResponse },
+};
+
+/** A reviewer comes with the invitation link's token or signed in as the reviewer. */
+function accessOf(auth: AuthContext | null, token: string | undefined): ReviewerAccess {
+  if (token) return { token };
+  if (auth) {
+    // A suspended or rejected account reaches nothing through its session (the link still works).
+    if (!can('signedIn', auth.user)) throw forbidden();
+    return { user: auth.user };
+  }
+  throw unauthorized('Open the link from your invitation e-mail, or sign in.');
+}
+
+const assignmentParams = idParamSchema;
+const fileParams = z.object({ id: idField('Id'), fileId: idField('File') });
+const authorFileParams = z.object({ id: idField('Id'), assignmentId: idField('Assignment') });
+
+/** Peer review's JSON API (issue 14): reviewers, editors, authors and the public (decision 0023). */
+export function reviewRoutes(api: Api, services: Services) {
+  const { review } = services;
+
+  // ---- Reviewers (the invitation link's token, or signed in) ----------------------------------------------
+
+  api.route({
+    method: 'GET',
+    path: '/api/reviews',
+    tag: 'Peer review',
+    summary: "The signed-in account's review invitations and assignments, with status and due dates",
+    auth: 'signedIn',
+    responses: { 200: { description: 'Assignments, newest first', schema: myReviewsResponse } },
+    handler: ({ auth }) => review.mine(auth!.user),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/reviews/:id',
+    tag: 'Peer review',
+    summary:
+      'One assignment as its reviewer sees it: the invitation, then the files and the review once accepted',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    responses: { 200: { description: 'The assignment', schema: reviewerViewResponse }, ...refusals },
+    handler: ({ auth, params, query }) => review.view(accessOf(auth, query.token), params.id),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/reviews/:id/accept',
+    tag: 'Peer review',
+    summary:
+      'Accept the invitation (a person invited by e-mail gets an account and a link to choose a password)',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    responses: {
+      200: { description: 'Accepted: the files and the review form', schema: reviewerViewResponse },
+      ...refusals,
+    },
+    handler: ({ auth, params, query }) => review.accept(accessOf(auth, query.token), params.id),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/reviews/:id/decline',
+    tag: 'Peer review',
+    summary: 'Decline the invitation with a reason, optionally suggesting another reviewer',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    body: declineSchema,
+    responses: { 200: { description: 'Declined', schema: messageResponse }, ...refusals },
+    handler: ({ auth, params, query, body }) => review.decline(accessOf(auth, query.token), params.id, body),
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/reviews/:id/draft',
+    tag: 'Peer review',
+    summary: 'Save the review as a draft (any part, any time; saving the same draft again changes nothing)',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    body: reviewDraftSchema,
+    responses: { 200: { description: 'Saved', schema: reviewerViewResponse }, ...refusals },
+    handler: ({ auth, params, query, body }) =>
+      review.saveDraft(accessOf(auth, query.token), params.id, body),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/reviews/:id/attachment',
+    tag: 'Peer review',
+    summary:
+      'Attach a file to the draft review (PDF or Word, e.g. an annotated manuscript); replaces an earlier one',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    multipart: [
+      { name: 'file', description: 'The file: .pdf, .doc or .docx (checked by content)', required: true },
+    ],
+    responses: {
+      200: { description: 'Attached', schema: reviewerViewResponse },
+      ...refusals,
+      413: { description: 'The file is too large', schema: messageResponse },
+      415: { description: 'Not a PDF or Word file', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
+    },
+    handler: async ({ auth, params, query, request }) => {
+      const access = accessOf(auth, query.token);
+      const max = services.config.MAX_MANUSCRIPT_SIZE;
+      const body = await readMultipart(request, { files: { file: fileLimit(REVIEW_ATTACHMENT_RULE, max) } });
+      if (!body.files.file)
+        throw badRequest('Choose a file to attach.', { file: 'Choose a file to attach.' });
+      const upload = await checkUpload(body.files.file, { ...REVIEW_ATTACHMENT_RULE, maxBytes: max });
+      return review.saveDraft(access, params.id, {}, upload);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/reviews/:id/attachment',
+    tag: 'Peer review',
+    summary: "Download the review's attached file (its reviewer)",
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
+    handler: async ({ auth, params, query, reply }) => {
+      const { name, file } = await review.attachment(accessOf(auth, query.token), params.id);
+      return sendNamedFile(services, reply, name, file);
+    },
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/reviews/:id/submit',
+    tag: 'Peer review',
+    summary: 'Submit the review (with any last changes): once, then read-only',
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    body: reviewDraftSchema,
+    responses: { 200: { description: 'Submitted', schema: reviewerViewResponse }, ...refusals },
+    handler: ({ auth, params, query, body }) => review.submit(accessOf(auth, query.token), params.id, body),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/reviews/:id/files/:fileId',
+    tag: 'Peer review',
+    summary: "Download a file of the round's manuscript version (only after accepting)",
+    auth: 'optional',
+    params: fileParams,
+    query: reviewTokenQuery,
+    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
+    handler: async ({ auth, params, query, reply }) => {
+      const { name, file } = await review.file(accessOf(auth, query.token), params.id, params.fileId);
+      return sendNamedFile(services, reply, name, file);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/reviewer/profile',
+    tag: 'Peer review',
+    summary: "The signed-in account's reviewer profile (areas of interest, ORCID iD, unavailable until)",
+    auth: 'signedIn',
+    responses: { 200: { description: 'The profile', schema: reviewerProfileResponse } },
+    handler: ({ auth }) => review.profile(auth!.user),
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/reviewer/profile',
+    tag: 'Peer review',
+    summary: 'Change your reviewer profile (interests from the journal’s areas; "unavailable until" a day)',
+    auth: 'signedIn',
+    body: reviewerProfileSchema,
+    responses: { 200: { description: 'Saved', schema: reviewerProfileResponse } },
+    handler: ({ auth, body }) => review.saveProfile(auth!.user, body),
+  });
+
+  // ---- Authors and the public ------------------------------------------------------------------------
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/:id/reviews',
+    tag: 'Submissions',
+    summary:
+      "The review of the author's own submission: each round's progress and the reviews shared with a decision",
+    auth: 'submit',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'Rounds', schema: authorReviewResponse },
+      404: { description: 'No such submission (or not yours)', schema: messageResponse },
+    },
+    handler: ({ auth, params }) => review.forAuthor(auth!.user, params.id),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/:id/reviews/:assignmentId/attachment',
+    tag: 'Submissions',
+    summary: "A shared review's attached file, for the submission's author",
+    auth: 'submit',
+    params: authorFileParams,
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      404: { description: 'No such shared file', schema: messageResponse },
+    },
+    handler: async ({ auth, params, reply }) => {
+      const { name, file } = await review.authorAttachment(auth!.user, params.id, params.assignmentId);
+      return sendNamedFile(services, reply, name, file);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/:id/reviews',
+    tag: 'Articles',
+    summary: 'The open reviews of a published article whose reviewers agreed to publish them',
+    auth: 'none',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'Reviews', schema: publicReviewsResponse },
+      404: { description: 'No such published article', schema: messageResponse },
+    },
+    handler: ({ params }) => review.articleReviews(params.id),
+  });
+
+  // ---- Editors ---------------------------------------------------------------------------------------
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/submissions/:id/review',
+    tag: 'Peer review',
+    summary: "A submission's review rounds with every assignment and the reviews side by side",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, 404: editorRefusals[404] },
+    handler: ({ params }) => review.editorView(params.id),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/review/invitations',
+    tag: 'Peer review',
+    summary: 'Invite a reviewer to the current round: an account, a pool profile, or a name and e-mail',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: inviteSchema,
+    responses: {
+      201: {
+        description: 'Invited (with a warning when an author shares the reviewer’s institution)',
+        schema: inviteResponse,
+      },
+      ...editorRefusals,
+      422: { description: 'An author of the submission cannot review it', schema: messageResponse },
+    },
+    handler: async ({ auth, params, body, reply }) => {
+      const result = await review.invite(auth!.user, params.id, body);
+      reply.code(201);
+      return { message: 'The invitation has been sent.', ...result };
+    },
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/editor/submissions/:id/review/mode',
+    tag: 'Peer review',
+    summary: "Set the current round's review mode (before anyone is invited in it)",
+    auth: 'editorial',
+    params: idParamSchema,
+    body: reviewModeSchema,
+    responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+    handler: ({ auth, params, body }) => review.setMode(auth!.user, params.id, body.mode),
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/editor/submissions/:id/review/files',
+    tag: 'Peer review',
+    summary: "The files the current round's reviewers may download (e.g. a copy without document properties)",
+    auth: 'editorial',
+    params: idParamSchema,
+    body: reviewerFilesSchema,
+    responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+    handler: ({ auth, params, body }) => review.setReviewerFiles(auth!.user, params.id, body.fileIds),
+  });
+
+  const assignmentAction = (
+    path: string,
+    summary: string,
+    run: (actor: AuthContext['user'], id: number) => Promise<unknown>,
+  ) =>
+    api.route({
+      method: 'POST',
+      path: `/api/editor/review-assignments/:id/${path}`,
+      tag: 'Peer review',
+      summary,
+      auth: 'editorial',
+      params: idParamSchema,
+      responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+      handler: ({ auth, params }) => run(auth!.user, params.id),
+    });
+  assignmentAction(
+    'cancel',
+    'Cancel an invitation or an accepted assignment (the reviewer is told)',
+    (a, id) => review.cancel(a, id),
+  );
+  assignmentAction(
+    'reinstate',
+    'Reinstate a cancelled assignment (the reviewer gets a fresh link)',
+    (a, id) => review.reinstate(a, id),
+  );
+  assignmentAction('remind', 'Remind the reviewer now (of the answer or of the review)', (a, id) =>
+    review.remindNow(a, id),
+  );
+  assignmentAction('read', 'Mark a submitted review as read', (a, id) => review.markRead(a, id));
+  assignmentAction('thank', 'Thank the reviewer for a submitted review (an e-mail)', (a, id) =>
+    review.thank(a, id),
+  );
+
+  api.route({
+    method: 'PUT',
+    path: '/api/editor/review-assignments/:id/due-dates',
+    tag: 'Peer review',
+    summary: 'Set or extend the response and review due dates (the reviewer is told)',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: dueDatesSchema,
+    responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+    handler: ({ auth, params, body }) => review.setDueDates(auth!.user, params.id, body),
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/editor/review-assignments/:id/rating',
+    tag: 'Peer review',
+    summary: 'Rate a submitted review 1-5 (editors only; shown in the reviewer pool)',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: ratingSchema,
+    responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+    handler: ({ auth, params, body }) => review.rate(auth!.user, params.id, body.rating),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/review-assignments/:id/attachment',
+    tag: 'Peer review',
+    summary: "A submitted review's attached file",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      404: editorRefusals[404],
+    },
+    handler: async ({ params, reply }) => {
+      const { name, file } = await review.editorAttachment(params.id);
+      return sendNamedFile(services, reply, name, file);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/reviewers',
+    tag: 'Peer review',
+    summary: 'The reviewer pool: load, completed reviews, median days, decline rate, last review, interests',
+    auth: 'editorial',
+    query: poolQuerySchema,
+    responses: { 200: { description: 'Reviewers', schema: poolResponse } },
+    handler: ({ query }) => review.pool(query.q),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/review-forms',
+    tag: 'Peer review',
+    summary: 'The review forms in use (newest first; new rounds take the newest)',
+    auth: 'editorial',
+    responses: { 200: { description: 'Forms', schema: z.array(reviewFormResponse) } },
+    handler: () => review.forms(),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/review-forms',
+    tag: 'Peer review',
+    summary: 'Create a review form (questions: short text, long text, yes/no, one of a list, 1-5 scale)',
+    auth: 'editorial',
+    body: reviewFormSchema,
+    responses: { 201: { description: 'Created', schema: reviewFormResponse } },
+    handler: async ({ auth, body, reply }) => {
+      reply.code(201);
+      return review.createForm(auth!.user, body);
+    },
+  });
+
+  api.route({
+    method: 'PUT',
+    path: '/api/editor/review-forms/:id',
+    tag: 'Peer review',
+    summary: 'Edit a review form (one a round has used becomes a new version; the round keeps its questions)',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: reviewFormSchema,
+    responses: {
+      200: { description: 'The form (a new id when a new version)', schema: reviewFormResponse },
+      ...editorRefusals,
+    },
+    handler: ({ auth, params, body }) => review.updateForm(auth!.user, params.id, body),
+  });
+}
