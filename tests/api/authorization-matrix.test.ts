@@ -116,6 +116,7 @@ async function newAssignment(state: 'invited' | 'accepted' | 'submitted' = 'invi
   const admin = { id: 1, username: 'admin' };
   const email = `reviewer${++seq}@matrix.example`;
   const { assignmentId } = await t.services.review.invite(admin, submissionId, { name: 'Matrix Reviewer', email });
+  await t.runJobs(); // the invitation is queued with the assignment, and sent by the queue
   const token = /\/reviews\/\d+\?token=([\w.-]+)/.exec(t.mail.filter((m) => m.to === email).at(-1)!.text)![1];
   if (state !== 'invited') await t.services.review.accept({ token }, assignmentId);
   if (state === 'submitted') {
