@@ -100,6 +100,7 @@ export function createServices(
     files,
     log,
     cache,
+    jobs,
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
   const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, cache });

@@ -275,6 +275,36 @@ describe('the job queue', () => {
     }
   });
 
+  it('runs jobs of a name limited to one at a time one after another, others beside them', async () => {
+    const q = queue({ pollMs: 60 * MINUTE });
+    let now = 0;
+    let most = 0;
+    const order: string[] = [];
+    const finished = gate();
+    q.define<{ n: number }>(
+      'serial',
+      async (p) => {
+        most = Math.max(most, ++now);
+        await new Promise((r) => setTimeout(r, 5));
+        order.push(`serial ${p.n}`);
+        now--;
+        if (p.n === 3) finished.open();
+      },
+      { concurrency: 1 },
+    );
+    q.define('free', async () => {
+      order.push('free');
+    });
+    for (const n of [1, 2, 3]) await q.enqueue(database.db, 'serial', { n });
+    await q.enqueue(database.db, 'free', {});
+    await q.start();
+    await finished.opened;
+    await q.stop();
+    expect(most).toBe(1);
+    expect(order.filter((o) => o.startsWith('serial'))).toEqual(['serial 1', 'serial 2', 'serial 3']);
+    expect(order.indexOf('free')).toBeLessThan(order.indexOf('serial 3'));
+  });
+
   it('stop() takes no new job and waits for the running ones; a long job stopped between items resumes later', async () => {
     const q = queue({ pollMs: 60 * MINUTE });
     const release = gate();

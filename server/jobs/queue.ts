@@ -34,6 +34,8 @@ export interface HandlerOptions {
   backoff?: (attempt: number) => number;
   /** Attempts before the job is kept as failed (default 6: the first and five retries). */
   maxAttempts?: number;
+  /** At most this many of these jobs at once in this process (e.g. 1: one after another). */
+  concurrency?: number;
 }
 
 export interface EnqueueOptions {
@@ -67,6 +69,9 @@ interface Definition {
   handler: JobHandler<never>;
   backoff: (attempt: number) => number;
   maxAttempts: number;
+  concurrency: number;
+  /** Jobs of this name running in this process. */
+  running: number;
   /** Recurring passes: the interval, and the wait before the first run. */
   every?: number;
   firstAfter?: number;
@@ -147,6 +152,8 @@ export class JobQueue {
       handler: handler as JobHandler<never>,
       backoff: options.backoff ?? DEFAULT_BACKOFF,
       maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      concurrency: options.concurrency ?? Number.POSITIVE_INFINITY,
+      running: 0,
     });
   }
 
@@ -360,7 +367,8 @@ export class JobQueue {
    * from several processes pass each other without waiting or taking the same job.
    */
   private async claim(): Promise<Claimed | null> {
-    const names = [...this.definitions.keys()];
+    const names = [...this.definitions].filter(([, d]) => d.running < d.concurrency).map(([name]) => name);
+    if (!names.length) return null;
     const now = new Date(this.opts.clock.now()).toISOString();
     const until = new Date(this.opts.clock.now() + this.leaseMs).toISOString();
     const result = await this.db.execute(sql`
@@ -417,8 +425,17 @@ export class JobQueue {
 
   private async execute(job: Claimed, signal: AbortSignal): Promise<void> {
     const def = this.definitions.get(job.name);
-    const { log } = this.opts;
     if (!def) return; // not claimable: claims name only the defined
+    def.running++;
+    try {
+      await this.attempt(job, def, signal);
+    } finally {
+      def.running--;
+    }
+  }
+
+  private async attempt(job: Claimed, def: Definition, signal: AbortSignal): Promise<void> {
+    const { log } = this.opts;
     const info: JobInfo = {
       id: job.id,
       name: job.name,

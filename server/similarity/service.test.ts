@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../accounts/service.ts';
 import { users } from '../accounts/tables.ts';
 import { articles } from '../catalog/tables.ts';
+import { jobs } from '../jobs/tables.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import { submissionFiles } from '../submissions/tables.ts';
 import { type TestContext, createTestContext, fixture, silentLog } from '../testing/harness.ts';
@@ -89,6 +90,7 @@ beforeAll(async () => {
 
   // publishNew and submit called the hook after commit; it indexes (and checks) in the background.
   await sim.idle();
+  await t.runJobs();
 });
 
 afterAll(async () => {
@@ -144,6 +146,7 @@ describe('the corpus in the database', () => {
     await t.services.catalog.setArticleStatus(admin, articleId, 'published');
     expect((await sim.store.find('article', articleId))?.published).toBe(true);
     await sim.idle();
+    await t.runJobs();
   });
 
   it('catches up at start-up with manuscript versions a previous run did not index or check', async () => {
@@ -151,6 +154,7 @@ describe('the corpus in the database', () => {
     await t.services.db.delete(similarityChecks).where(eq(similarityChecks.submissionFileId, submissionFileId));
     expect(await sim.startupCatchUp()).toBe(1);
     await sim.idle();
+    await t.runJobs();
     expect(await sim.store.find('submission_version', submissionFileId)).toMatchObject({
       groupKey: `submission:${submissionId}`,
     });
@@ -344,6 +348,7 @@ describe('the hooks and the arrival check', () => {
     // The summary exists at once (pending), then holds the stored score.
     expect((await sim.summaryForSubmission(id))?.status).toMatch(/pending|checked/);
     await sim.idle();
+    await t.runJobs();
     const [version] = await sim.manuscriptVersions(id);
     expect(await sim.store.find('submission_version', version.submissionFileId)).toMatchObject({ published: false });
     const summary = (await sim.summaryForSubmission(id))!;
@@ -377,6 +382,7 @@ describe('the hooks and the arrival check', () => {
     await t.services.submissions.decide(admin, id, { status: 'revisions_requested', message: 'Please revise.' });
     await t.services.submissions.revise(author, id, 'Revised.', upload(await textPdf([...own, PUBLISHED_PASSAGE])));
     await sim.idle();
+    await t.runJobs();
     const versions = await sim.manuscriptVersions(id);
     expect(versions.map((v) => v.version)).toEqual([1, 2]);
     for (const v of versions) expect(await sim.store.find('submission_version', v.submissionFileId)).not.toBeNull();
@@ -389,9 +395,37 @@ describe('the hooks and the arrival check', () => {
     expect(first).toMatchObject({ stored: true, version: 1 });
   });
 
+  it('keeps the arrival work as a job in the database until a queue runs it (nothing lost at a stop)', async () => {
+    const { id } = await t.services.submissions.submit(author, fields('Tide tables'), upload(await checkedFile()));
+    await sim.idle();
+    const waiting = (await t.services.jobs.list('queued')).find(
+      (j) => j.name === 'similarity.index' && (j.payload as { submissionId?: number }).submissionId === id,
+    );
+    expect(waiting?.payload).toEqual({ type: 'submission', submissionId: id });
+    expect((await sim.summaryForSubmission(id))?.status).toBe('pending');
+    // The next start: a new queue on the same database runs it.
+    const { JobQueue } = await import('../jobs/queue.ts');
+    const next = new JobQueue(t.services.db, { clock: t.clock, log: silentLog });
+    const again = new SimilarityService(t.services.db, {
+      files: t.services.files,
+      log: silentLog,
+      jobs: next,
+      options: { background: true, grammar: false },
+    });
+    try {
+      await next.runDue();
+      expect((await sim.summaryForSubmission(id))?.status).toBe('checked');
+      const [job] = await t.services.db.select().from(jobs).where(eq(jobs.id, waiting!.id));
+      expect(job).toMatchObject({ status: 'done', attempts: 1 });
+    } finally {
+      await again.close();
+    }
+  });
+
   it('stores a clear reason, not a score, for a manuscript without text', async () => {
     const { id } = await t.services.submissions.submit(author, fields('A scan'), upload(fixture('scanned.pdf'), 'scan.pdf'));
     await sim.idle();
+    await t.runJobs();
     const summary = (await sim.summaryForSubmission(id))!;
     expect(summary).toMatchObject({ status: 'failed', plagiarismPercentage: null });
     expect(summary.error).toMatch(/scanned image/);
@@ -401,11 +435,13 @@ describe('the hooks and the arrival check', () => {
   it('follows an article unpublished and republished by the catalog', async () => {
     await t.services.catalog.setArticleStatus(admin, articleId, 'unpublished');
     await sim.idle();
+    await t.runJobs();
     expect((await sim.store.find('article', articleId))?.published).toBe(false);
     const reader = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
     expect(reader.sources.every((s) => s.title === null)).toBe(true);
     await t.services.catalog.setArticleStatus(admin, articleId, 'published');
     await sim.idle();
+    await t.runJobs();
     expect((await sim.store.find('article', articleId))?.published).toBe(true);
   });
 
@@ -413,6 +449,7 @@ describe('the hooks and the arrival check', () => {
     await t.services.db.delete(similarityDocuments);
     expect(await sim.startupReindex()).toBe(true);
     await sim.idle();
+    await t.runJobs();
     expect((await sim.store.stats()).documents).toBeGreaterThanOrEqual(5);
     expect(await sim.startupReindex()).toBe(false); // not empty any more
   });

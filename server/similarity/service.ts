@@ -14,6 +14,7 @@ import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import type { DetectedKind } from '../files/content-type.ts';
 import type { FileService } from '../files/service.ts';
 import { notFound } from '../http/errors.ts';
@@ -76,8 +77,9 @@ export interface SimilarityOptions {
   /** harper's rules: `core` (the rules behind the counted kinds; fast) or `all` (~5× slower). */
   grammarRules: 'core' | 'all';
   /**
-   * Background work: afterCommit indexes and checks each arriving manuscript version, startupReindex fills
-   * an empty corpus. Off (tests): afterCommit does nothing; `reindexAll` and checks still work when called.
+   * Background work (jobs on the queue): afterCommit indexes and checks each arriving manuscript version,
+   * startupReindex fills an empty corpus. Off (tests), or without a queue: afterCommit does nothing;
+   * `reindexAll` and checks still work when called.
    */
   background: boolean;
 }
@@ -142,6 +144,11 @@ type CommitEvent =
   | { type: 'submission_version'; submissionFileId: number }
   /** A submission's manuscript versions arrived (a new submission, a revision): index and check each new one. */
   | { type: 'submission'; submissionId: number };
+
+/** The work of a `similarity.index` job: a committed change, or a start-up's re-index or catch-up. */
+type BackgroundWork = CommitEvent | { type: 'reindex' } | { type: 'catch-up'; submissionFileIds: number[] };
+
+const SIMILARITY_JOB = 'similarity.index';
 
 export interface CheckOptions {
   viewer: Viewer;
@@ -254,9 +261,11 @@ export class SimilarityService {
   private readonly pool: WorkerPool;
   private readonly grammarPool: WorkerPool;
   private readonly gate: Gate;
-  private background: Promise<unknown> = Promise.resolve();
-  private pending = 0;
+  /** Enqueues under way (afterCommit returns at once): idle() waits for them. */
+  private readonly enqueuing = new Set<Promise<void>>();
   private closing = false;
+  /** The signal of the background job running in this process (one at a time), aborted when the queue stops. */
+  private signal: AbortSignal | null = null;
 
   constructor(
     private readonly db: Db,
@@ -266,8 +275,15 @@ export class SimilarityService {
       options?: Partial<SimilarityOptions>;
       /** Search reads the indexed text: its cached answers go when it changes (decision 0018). */
       cache?: Pick<ResponseCache, 'invalidate'>;
+      /** The job queue that runs the background work (decision 0022); without it there is none. */
+      jobs?: JobQueue;
     },
   ) {
+    // One job at a time in a process: indexing is serial, and checks are bounded by the worker pool.
+    deps.jobs?.define<BackgroundWork>(SIMILARITY_JOB, (work, ctx) => this.work(work, ctx.signal), {
+      concurrency: 1,
+      maxAttempts: 3,
+    });
     this.options = { ...DEFAULT_SIMILARITY_OPTIONS, ...deps.options };
     this.store = new SimilarityStore(db, () => deps.cache?.invalidate([CATALOG]));
     const o = this.options;
@@ -517,7 +533,7 @@ export class SimilarityService {
     const seen = new Set<string>();
     const articleIds = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId));
     for (const { id } of articleIds) {
-      if (this.closing) return counts;
+      if (this.stopping()) return counts;
       seen.add(`article:${id}`);
       const r = await this.indexArticle(id, opts);
       counts[r.status]++;
@@ -528,7 +544,7 @@ export class SimilarityService {
       .from(submissionFiles)
       .where(eq(submissionFiles.kind, 'manuscript'));
     for (const { id } of versions) {
-      if (this.closing) return counts;
+      if (this.stopping()) return counts;
       seen.add(`submission_version:${id}`);
       const r = await this.indexSubmissionVersion(id, opts);
       counts[r.status]++;
@@ -544,28 +560,73 @@ export class SimilarityService {
 
   /**
    * THE HOOK for other services: call after the transaction that published/changed an article, or stored
-   * new manuscript versions, has committed. Returns at once; the work runs in the background, one job at a
-   * time: indexing, then (for a manuscript version) the arrival check, whose report is stored for the desk.
-   * A failure is logged, never thrown at the caller. Does nothing when background work is off.
+   * new manuscript versions, has committed. Returns at once; the work is a job on the queue (decision 0022),
+   * one at a time per process: indexing, then (for a manuscript version) the arrival check, whose report is
+   * stored for the desk. A failure is logged (and the job retried), never thrown at the caller. Does nothing
+   * when background work is off.
    */
   afterCommit(event: CommitEvent): void {
-    if (!this.options.background) return;
-    this.enqueue(event, async () => {
-      if (event.type === 'article') {
-        this.logIndex(event, await this.indexArticle(event.articleId));
-        return;
+    this.later(event);
+  }
+
+  /** Whether background work is on: the option, and a queue to run it. */
+  private get background(): boolean {
+    return this.options.background && Boolean(this.deps.jobs);
+  }
+
+  /** Queues background work as a durable job (run after this returns, by any server process). */
+  private later(work: BackgroundWork): void {
+    if (!this.background) return;
+    const queued: Promise<void> = this.deps
+      .jobs!.enqueue(this.db, SIMILARITY_JOB, work)
+      .then(
+        () => undefined,
+        (err) => this.deps.log.error({ err, work }, 'similarity work could not be queued'),
+      )
+      .finally(() => this.enqueuing.delete(queued));
+    this.enqueuing.add(queued);
+  }
+
+  /** The `similarity.index` job. Stopped between items when the queue stops: put back, resumed later. */
+  private async work(work: BackgroundWork, signal: AbortSignal): Promise<void> {
+    this.signal = signal;
+    try {
+      if (work.type === 'article') {
+        this.logIndex(work, await this.indexArticle(work.articleId));
+      } else if (work.type === 'reindex') {
+        const counts = await this.reindexAll();
+        this.deps.log.info({ counts }, 'similarity corpus indexed');
+        const checked = await this.checkUnchecked();
+        if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
+      } else if (work.type === 'catch-up') {
+        for (const id of work.submissionFileIds) {
+          if (this.stopping()) break;
+          this.logIndex({ type: 'submission_version', submissionFileId: id }, await this.indexSubmissionVersion(id));
+        }
+        const checked = await this.checkUnchecked();
+        if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
+      } else {
+        const ids =
+          work.type === 'submission_version'
+            ? [work.submissionFileId]
+            : (await this.manuscriptVersions(work.submissionId)).map((v) => v.submissionFileId);
+        for (const id of ids) {
+          if (this.stopping()) break;
+          const r = await this.indexSubmissionVersion(id);
+          this.logIndex({ type: 'submission_version', submissionFileId: id }, r);
+          if (r.status !== 'skipped' && r.status !== 'removed') await this.checkOnArrival(id);
+        }
       }
-      const ids =
-        event.type === 'submission_version'
-          ? [event.submissionFileId]
-          : (await this.manuscriptVersions(event.submissionId)).map((v) => v.submissionFileId);
-      for (const id of ids) {
-        if (this.closing) return;
-        const r = await this.indexSubmissionVersion(id);
-        this.logIndex({ type: 'submission_version', submissionFileId: id }, r);
-        if (r.status !== 'skipped' && r.status !== 'removed') await this.checkOnArrival(id);
-      }
-    });
+    } finally {
+      this.signal = null;
+    }
+    // Cut short by the shutdown: the job is put back as it was (what was done is not done twice: indexing
+    // skips unchanged files, checks skip versions with a stored report).
+    if (signal.aborted) throw signal.reason;
+  }
+
+  private stopping(): boolean {
+    return this.closing || Boolean(this.signal?.aborted);
   }
 
   /**
@@ -573,18 +634,13 @@ export class SimilarityService {
    * articles, an upgrade), index everything in the background. Never delays the start.
    */
   async startupReindex(): Promise<boolean> {
-    if (!this.options.background) return false;
+    if (!this.background) return false;
     const { documents } = await this.store.stats();
     if (documents > 0) return false;
     const [article] = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId)).limit(1);
     const [version] = await this.db.select({ id: submissionFiles.id }).from(submissionFiles).limit(1);
     if (!article && !version) return false;
-    this.enqueue({ type: 'startup' }, async () => {
-      const counts = await this.reindexAll();
-      this.deps.log.info({ counts }, 'similarity corpus indexed');
-      const checked = await this.checkUnchecked();
-      if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
-    });
+    this.later({ type: 'reindex' });
     return true;
   }
 
@@ -594,7 +650,7 @@ export class SimilarityService {
    * background; returns how many versions it queued for indexing or checking.
    */
   async startupCatchUp(): Promise<number> {
-    if (!this.options.background) return 0;
+    if (!this.background) return 0;
     const unindexed = await this.db
       .select({ id: submissionFiles.id })
       .from(submissionFiles)
@@ -613,14 +669,7 @@ export class SimilarityService {
       .leftJoin(similarityChecks, eq(similarityChecks.submissionFileId, submissionFiles.id))
       .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityChecks.submissionFileId)));
     if (!unindexed.length && !unchecked) return 0;
-    this.enqueue({ type: 'startup' }, async () => {
-      for (const { id } of unindexed) {
-        if (this.closing) return;
-        this.logIndex({ type: 'submission_version', submissionFileId: id }, await this.indexSubmissionVersion(id));
-      }
-      const checked = await this.checkUnchecked();
-      if (checked) this.deps.log.info({ checked }, 'similarity: manuscript versions checked');
-    });
+    this.later({ type: 'catch-up', submissionFileIds: unindexed.map((v) => v.id) });
     return Math.max(unindexed.length, Number(unchecked));
   }
 
@@ -632,12 +681,15 @@ export class SimilarityService {
     await this.store.setPublished('article', articleId, published);
   }
 
-  /** Resolves when the background work started by afterCommit/startupReindex has finished (tests, shutdown). */
+  /**
+   * Resolves when the work asked for by afterCommit/startupReindex/startupCatchUp is in the job queue (which
+   * runs it: tests then call `runJobs()`).
+   */
   async idle(): Promise<void> {
-    while (this.pending > 0) await this.background;
+    while (this.enqueuing.size) await Promise.allSettled([...this.enqueuing]);
   }
 
-  /** Ends the worker threads (they also end by themselves when idle); background jobs not yet started are dropped. */
+  /** Ends the worker threads (they also end by themselves when idle); queued work stays for the next start. */
   async close(): Promise<void> {
     this.closing = true;
     await this.idle().catch(() => undefined);
@@ -655,7 +707,7 @@ export class SimilarityService {
       .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityChecks.submissionFileId)))
       .orderBy(asc(submissionFiles.id));
     for (const { id } of rows) {
-      if (this.closing) break;
+      if (this.stopping()) break;
       await this.checkOnArrival(id);
       const [row] = await this.db.select({ error: similarityChecks.error }).from(similarityChecks).where(eq(similarityChecks.submissionFileId, id));
       onEach?.(id, row?.error ? 'failed' : 'checked');
@@ -669,7 +721,7 @@ export class SimilarityService {
       .select({ id: similarityChecks.submissionFileId })
       .from(similarityChecks)
       .where(eq(similarityChecks.submissionFileId, submissionFileId));
-    if (done || this.closing) return;
+    if (done || this.stopping()) return;
     const row = await this.submissionFileRow(submissionFileId);
     if (!row) return;
     try {
@@ -780,16 +832,6 @@ export class SimilarityService {
     }
     if (isDefault) await this.storeCheck(submissionId, chosen.submissionFileId, report, null);
     return { ...base, stored: isDefault, checkedAt: new Date().toISOString(), report };
-  }
-
-  private enqueue(event: CommitEvent | { type: 'startup' }, job: () => Promise<void>) {
-    this.pending++;
-    this.background = this.background
-      .then(() => (this.closing ? undefined : job()))
-      .catch((err) => this.deps.log.error({ err, event }, 'similarity background job failed'))
-      .finally(() => {
-        this.pending--;
-      });
   }
 
   private logIndex(event: CommitEvent, r: IndexResult) {

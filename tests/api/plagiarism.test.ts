@@ -105,6 +105,7 @@ beforeAll(async () => {
     )
   ).id;
   await t.services.similarity.idle();
+  await t.runJobs();
 }, 120_000);
 
 afterAll(async () => {

@@ -64,6 +64,7 @@ async function upload(
 async function indexBodies() {
   await t.services.search.catchUp(t.services.similarity);
   await t.services.similarity.idle();
+  await t.runJobs();
 }
 
 async function search(query: Record<string, string>) {
