@@ -113,7 +113,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)} %`);
-const days = (n: number | null) => (n === null ? '—' : `${n} ${n === 1 ? 'day' : 'days'}`);
+const days = (n: number | null) => (n === null ? '—' : String(n));
 
 export default function ReviewerPool({ loaderData, actionData }: Route.ComponentProps) {
   const { reviewers, typed, searchError, inviting, submissions } = loaderData;
@@ -169,7 +169,8 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
         </div>
       </Form>
 
-      {inviting ? (
+      {/* Closed once the invitation is sent (its message says so above). */}
+      {inviting && !result?.ok ? (
         <section id="invite" className="panel reviewer-pool__invite" aria-labelledby="invite-title">
           <h2 id="invite-title">Invite {inviting.name}</h2>
           {inviting.unavailableUntil ? (
@@ -267,7 +268,7 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
                 <th scope="col">Reviewer</th>
                 <th scope="col">Open</th>
                 <th scope="col">Completed</th>
-                <th scope="col">Median time</th>
+                <th scope="col">Median days</th>
                 <th scope="col">Declines</th>
                 <th scope="col">Last review</th>
                 <th scope="col">Interests</th>

@@ -147,6 +147,9 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
 
       {loaderData.revised || revisedHere ? <RevisionReceived version={latestVersion} /> : null}
 
+      {/* The reviews first: the revision's response answers them. */}
+      <AuthorReview submissionId={s.id} rounds={review.rounds} />
+
       {s.status === 'revisions_requested' ? (
         <section id="revision" className="panel panel--action" aria-labelledby="revision-title">
           <h2 id="revision-title">Upload a revised manuscript</h2>
@@ -179,8 +182,6 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
           />
         </section>
       ) : null}
-
-      <AuthorReview submissionId={s.id} rounds={review.rounds} />
 
       <div className="submission-detail__grid">
         <section className="panel" aria-labelledby="history-title">
