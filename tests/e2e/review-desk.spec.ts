@@ -342,6 +342,39 @@ test('the editor runs a review round from the desk page: invite, decline, review
   expect(logText).not.toContain('token=');
   await axe(page);
   await screenshots(page, 'review-desk-decided');
+
+  // The author revises with a response; sending it back to review opens round 2, round 1 stays readable.
+  const revised = await request.post(`/api/submissions/${s.id}/revision`, {
+    headers: bearer(authorToken),
+    multipart: {
+      message: 'Revised as asked.',
+      responseToReviewers: `We clarified the queue model. ${tag}`,
+      submissionFile: {
+        name: 'manuscript.pdf',
+        mimeType: 'application/pdf',
+        buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
+      },
+    },
+  });
+  expect(revised.ok(), await revised.text()).toBe(true);
+  await page.goto(`/editor-dashboard/submissions/${s.id}`);
+  await decision.getByRole('radio', { name: 'Under review' }).check();
+  await decision.getByLabel('Message to the author').fill('The revision goes back to the reviewers.');
+  await decision.getByRole('button', { name: 'Record the decision' }).click();
+  await expect(status(page)).toContainText('Decision recorded: Under review');
+  await expect(panel(page).getByRole('heading', { name: 'Round 2 (current)' })).toBeVisible();
+  await expect(panel(page)).toContainText(`We clarified the queue model. ${tag}`);
+  await expect(panel(page)).toContainText('No reviewer has been invited in this round yet.');
+  const round1 = panel(page)
+    .getByRole('group')
+    .filter({ hasText: 'Round 1 (manuscript version 1, Minor revisions requested)' });
+  await round1.getByText('Round 1 (manuscript version 1').click();
+  await expect(round1.getByRole('article', { name: `Review by ${reviewer.fullName}` })).toContainText(
+    `Clarify the queue model in section 2. ${tag}`,
+  );
+  await expect(round1.getByRole('button', { name: /Remind now|Cancel/ })).toHaveCount(0);
+  await axe(page);
+  await screenshots(page, 'review-desk-round2');
 });
 
 test('the desk list filters by needs reviewers, reviews overdue and reviews complete; overdue is shown', async ({

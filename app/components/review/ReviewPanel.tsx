@@ -523,6 +523,10 @@ function InviteForm({
             {pickError}
           </p>
         ) : null}
+        <p className="review-invite__or">
+          {candidates?.length ? 'Or someone' : 'Someone'} by name and e-mail: they get an account only if they
+          accept.
+        </p>
         <div className="dash-forms">
           <TextField
             id="invite-name"
