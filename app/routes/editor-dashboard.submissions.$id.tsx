@@ -11,14 +11,7 @@ import { SimilaritySummary } from '../components/similarity/SimilaritySummary.ts
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { FileField } from '../components/FileField.tsx';
-import {
-  ChoiceField,
-  FieldError,
-  RequiredMark,
-  SelectField,
-  TextAreaField,
-  TextField,
-} from '../components/FormField.tsx';
+import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
@@ -440,11 +433,13 @@ function RevisionFields({ refused, authorDueDefault }: { refused: Refused; autho
   return (
     <fieldset className="decision-revisions">
       <legend>If you request revisions</legend>
-      <ChoiceField
+      <SelectField
         id="decision-revisions"
         name="revisions"
-        legend="Revisions"
-        value={refused.values.revisions}
+        label="Minor or major revisions"
+        hint="Shown to the author with the decision (and in the e-mail's subject)."
+        placeholder="Not specified"
+        defaultValue={refused.values.revisions ?? ''}
         error={refused.errors.revisions}
         options={[
           { value: 'minor', label: 'Minor revisions' },

@@ -293,18 +293,17 @@ test('the editor runs a review round from the desk page: invite, decline, review
   await expect(decision).toContainText('A message to the author is required.');
   await decision.getByRole('radio', { name: 'Revisions requested' }).check();
   await decision.getByLabel('Message to the author').fill('Please revise as the reviewer asks.');
-  await decision.getByRole('button', { name: 'Record the decision' }).click();
-  await expect(decision).toContainText('Choose minor or major revisions.');
-  await expect(decision.getByLabel('Message to the author')).toHaveValue(
-    'Please revise as the reviewer asks.',
-  );
-  await decision.getByRole('radio', { name: 'Minor revisions' }).check();
+  await decision.getByLabel('Minor or major revisions').selectOption('minor');
   await decision.getByLabel('The revised manuscript is due').fill(dayOffset(-3));
   await decision.getByRole('button', { name: 'Record the decision' }).click();
   await expect(decision.getByLabel('The revised manuscript is due')).toHaveAccessibleDescription(
     /The revision cannot be due before today./,
   );
   await expect(decision.getByLabel('The revised manuscript is due')).toHaveValue(dayOffset(-3));
+  await expect(decision.getByLabel('Message to the author')).toHaveValue(
+    'Please revise as the reviewer asks.',
+  );
+  await expect(decision.getByLabel('Minor or major revisions')).toHaveValue('minor');
   await decision.getByLabel('The revised manuscript is due').fill(dayOffset(30));
   await decision.getByRole('checkbox', { name: new RegExp(`The review by ${reviewer.fullName}`) }).check();
   await decision.getByRole('button', { name: 'Record the decision' }).click();
@@ -492,4 +491,77 @@ test('the review mode of a round can be changed before the first invitation', as
     form: { intent: 'mode', mode: 'secret' },
   });
   expect(res.status()).toBe(400);
+  expect(await res.text()).toContain('Choose a review mode.');
+  // The decision's review fields, posted wrong on purpose: each refusal names its field.
+  for (const [fields, message] of [
+    [{ revisions: 'medium' }, 'Choose minor or major revisions.'],
+    [{ shareReviews: '99999999' }, 'Choose submitted reviews of this round.'],
+    [{ authorDue: 'soon' }, 'Revision due: use a date such as 2026-01-31.'],
+  ] as const) {
+    const refused = await page.request.post(`/editor-dashboard/submissions/${s.id}`, {
+      headers: { origin: new URL(baseURL!).origin },
+      form: { intent: 'decide', status: 'revisions_requested', message: 'Please revise.', ...fields },
+    });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain(message);
+  }
+  // An assignment of another submission is not this page's to act on.
+  const foreign = await page.request.post(`/editor-dashboard/submissions/${s.id}`, {
+    headers: { origin: new URL(baseURL!).origin },
+    form: { intent: 'remind', assignment: '99999999' },
+  });
+  expect(foreign.status()).toBe(404);
+});
+
+test('without JavaScript: search the pool, see who is unavailable, invite, and be told what is wrong', async ({
+  noJsPage: page,
+  signIn,
+  createAccount,
+  request,
+  baseURL,
+  axe,
+}) => {
+  const tag = uniqueTag();
+  const author = await createAccount('author');
+  const s = await submit(request, await tokenOf(baseURL!, author), `No script review ${tag}`);
+  const editor = await signIn('editor', 'approved', page);
+  const moved = await request.post(`/api/editor/submissions/${s.id}/decision`, {
+    headers: bearer(editor.token),
+    data: { status: 'under_review', message: 'To review.' },
+  });
+  expect(moved.ok(), await moved.text()).toBe(true);
+  // A reviewer away until a day in ten days' time (their own profile).
+  const away = await createAccount('researcher');
+  const profile = await request.put('/api/reviewer/profile', {
+    headers: bearer(await tokenOf(baseURL!, away)),
+    data: {
+      name: `Away Reviewer ${tag}`,
+      affiliation: 'Elsewhere University',
+      unavailableUntil: dayOffset(10),
+    },
+  });
+  expect(profile.ok(), await profile.text()).toBe(true);
+
+  await page.goto(`/editor-dashboard/submissions/${s.id}`);
+  await inviteForm(page).getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(alert(page)).toContainText(
+    "Choose a reviewer from the pool, or give the reviewer's name and e-mail address.",
+  );
+  await page
+    .getByRole('search', { name: 'Find a reviewer' })
+    .getByLabel('Find a reviewer')
+    .fill(`Away Reviewer ${tag}`);
+  await page.getByRole('search', { name: 'Find a reviewer' }).getByRole('button', { name: 'Search' }).click();
+  const pick = inviteForm(page).getByRole('radio', { name: new RegExp(`Away Reviewer ${tag}`) });
+  await expect(pick).toHaveAccessibleDescription(new RegExp(`Unavailable until ${longDay(dayOffset(10))}`));
+  await axe(page);
+  await pick.check();
+  await inviteForm(page).getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(status(page)).toContainText(`The invitation has been sent to Away Reviewer ${tag}.`);
+  await expect(status(page)).toContainText(
+    `Warning: The reviewer said they are unavailable until ${longDay(dayOffset(10))}.`,
+  );
+  await expect(panel(page).getByRole('listitem').filter({ hasText: away.email })).toContainText(
+    'unavailable until',
+  );
 });

@@ -248,10 +248,10 @@ export function decisionReviewFields(form: PostedForm, status: string) {
     shareReviews: form.all('shareReviews').join(','),
   };
   const errors: Record<string, string> = {};
-  const revisions = REVISION_KINDS.includes(values.revisions as RevisionKind)
-    ? (values.revisions as RevisionKind)
-    : undefined;
-  if (status === 'revisions_requested' && !revisions) errors.revisions = 'Choose minor or major revisions.';
+  // Minor or major is optional, as in the API (decision 0023): unspecified reads "Revisions requested".
+  let revisions: RevisionKind | undefined;
+  if (REVISION_KINDS.includes(values.revisions as RevisionKind)) revisions = values.revisions as RevisionKind;
+  else if (values.revisions) errors.revisions = 'Choose minor or major revisions.';
   const share = form
     .all('shareReviews')
     .filter((v) => /^\d{1,9}$/.test(v))
