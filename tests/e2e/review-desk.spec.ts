@@ -243,6 +243,17 @@ test('the editor runs a review round from the desk page: invite, decline, review
   });
   expect(accepted.status(), await accepted.text()).toBe(200);
   const view = (await accepted.json()) as { questions: { id: string; type: string; options?: string[] }[] };
+  const attached = await request.post(`/api/reviews/${reviewerLink.id}/attachment`, {
+    headers: bearer(reviewerToken),
+    multipart: {
+      file: {
+        name: 'annotated.pdf',
+        mimeType: 'application/pdf',
+        buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
+      },
+    },
+  });
+  expect(attached.status(), await attached.text()).toBe(200);
   const submitted = await request.post(`/api/reviews/${reviewerLink.id}/submit`, {
     headers: bearer(reviewerToken),
     data: {
@@ -261,12 +272,28 @@ test('the editor runs a review round from the desk page: invite, decline, review
   await expect(guestItem).toContainText('I do not have the time at the moment');
   await expect(guestItem).toContainText('Teaching all term.');
   await expect(guestItem).toContainText('Suggested reviewer: Grace Hopper, grace@example.org');
-  await expect(guestItem.getByRole('button', { name: `Invite again: ${guest.name}` })).toBeVisible();
+  // Invite again after the decline: a new assignment and a fresh link; the decline stays in the history.
+  await guestItem.getByRole('button', { name: `Invite again: ${guest.name}` }).click();
+  await expect(status(page)).toContainText(`${guest.name} has been invited again, with a new link.`);
+  const guestItems = panel(page).getByRole('listitem').filter({ hasText: guest.email });
+  await expect(guestItems).toHaveCount(2);
+  await expect(guestItems.nth(1)).toContainText('Invited, waiting for an answer');
+  await expect
+    .poll(
+      () =>
+        outbox.all().filter((m) => m.to.includes(guest.email) && m.subject.includes('Invitation to review'))
+          .length,
+    )
+    .toBe(2);
   const card = page.getByRole('article', { name: `Review by ${reviewer.fullName}` });
   await expect(card).toContainText('Recommendation: Minor revisions');
   await expect(card).toContainText(`Clarify the queue model in section 2. ${tag}`);
   await expect(card).toContainText(`Solid work; the novelty is modest. ${tag}`);
   await expect(card).toContainText('not read yet');
+  const download = card.getByRole('link', { name: 'Download the reviewer’s attached file' });
+  const file = await page.request.get((await download.getAttribute('href'))!);
+  expect(file.status()).toBe(200);
+  expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
   await axe(page);
   await screenshots(page, 'review-desk-reviews');
 
@@ -332,7 +359,8 @@ test('the editor runs a review round from the desk page: invite, decline, review
   const invitation = log
     .getByRole('listitem')
     .filter({ hasText: /Invitation to review for/ })
-    .filter({ hasText: `To ${guest.email}` });
+    .filter({ hasText: `To ${guest.email}` })
+    .last();
   await invitation.getByText(/Invitation to review for/).click();
   await expect(invitation).toContainText('[link removed]');
   const logText = (await log.textContent()) ?? '';
