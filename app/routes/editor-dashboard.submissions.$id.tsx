@@ -229,7 +229,12 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
         <SimilaritySummary summary={loaderData.similarity} submissionId={s.id} />
       </div>
       {article ? <PublishedPanel article={article} /> : null}
-      <ReviewPanel data={loaderData.review} result={actionData} canInvite={s.status === 'under_review'} />
+      <ReviewPanel
+        data={loaderData.review}
+        result={actionData}
+        canInvite={s.status === 'under_review'}
+        canOpen={s.nextStatuses.includes('under_review')}
+      />
       {s.nextStatuses.length ? (
         <DecisionPanel submission={s} review={loaderData.review} result={actionData} round={round} />
       ) : s.status === 'rejected' ? (

@@ -539,6 +539,19 @@ test('the review mode of a round can be changed before the first invitation', as
     form: { intent: 'remind', assignment: '99999999' },
   });
   expect(foreign.status()).toBe(404);
+
+  // A submission rejected without review has no round, and the panel says so.
+  const other = await submit(request, await tokenOf(baseURL!, author), `Rejected at once ${uniqueTag()}`);
+  const rejected = await request.post(`/api/editor/submissions/${other.id}/decision`, {
+    headers: bearer(editor.token),
+    data: { status: 'rejected', message: 'Out of scope.' },
+  });
+  expect(rejected.ok(), await rejected.text()).toBe(true);
+  await page.goto(`/editor-dashboard/submissions/${other.id}`);
+  await expect(panel(page)).toContainText('This submission was not sent to peer review.');
+  await expect(page.getByRole('region', { name: 'Communication log' })).toContainText(
+    `[${other.reference}] Rejected`,
+  );
 });
 
 test('without JavaScript: search the pool, see who is unavailable, invite, and be told what is wrong', async ({

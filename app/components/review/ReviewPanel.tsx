@@ -46,10 +46,14 @@ export function ReviewPanel({
   data,
   result,
   canInvite,
+  canOpen,
 }: {
   data: DeskReviewData;
   result: FormResult | undefined;
+  /** The submission is under review: its open round takes invitations. */
   canInvite: boolean;
+  /** The desk can still move it to "Under review" (which opens a round). */
+  canOpen: boolean;
 }) {
   const rounds = data.review.rounds;
   const current = rounds.at(-1);
@@ -60,8 +64,9 @@ export function ReviewPanel({
       <h2 id="review-title">Peer review</h2>
       {!current ? (
         <p>
-          No review round yet. Move the submission to “Under review” (below) to open round 1 and invite
-          reviewers.
+          {canOpen
+            ? 'No review round yet. Move the submission to “Under review” (below) to open round 1 and invite reviewers.'
+            : 'This submission was not sent to peer review.'}
         </p>
       ) : (
         <RoundView round={current} result={result} zone={data.review.timeZone} current={Boolean(open)} />
