@@ -11,7 +11,7 @@ import { SimilaritySummary } from '../components/similarity/SimilaritySummary.ts
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { FileField } from '../components/FileField.tsx';
-import { RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
+import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
@@ -20,9 +20,23 @@ import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.se
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import submissionCss from '../styles/submission.css?url';
+import reviewDeskCss from '../styles/review-desk.css?url';
+import { ReviewPanel } from '../components/review/ReviewPanel.tsx';
+import { CommunicationLog } from '../components/review/CommunicationLog.tsx';
+import {
+  type DeskReviewData,
+  decisionReviewFields,
+  deskReviewData,
+  reviewAction,
+} from '../components/review/desk-review.server.ts';
+import { formatDay } from '../../common/dates.ts';
+import { RECOMMENDATION_LABELS } from '../../common/review.ts';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: submissionCss },
+  { rel: 'stylesheet', href: reviewDeskCss },
+];
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   {
@@ -39,7 +53,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 /** What each possible move means, under its status name. */
 const MOVE_HINTS: Record<SubmissionStatus, string> = {
   submitted: '',
-  under_review: 'Send it to peer review.',
+  under_review: 'Send it to peer review: opens a new review round (round 1 first, then one per revision).',
   revisions_requested: 'Ask the author for a revised manuscript; the earlier versions are kept.',
   revised: '',
   accepted: 'Accept it for publication. It can then be published into an issue.',
@@ -64,17 +78,21 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     throw err;
   }
   const publishable = submission.status === 'accepted' && !submission.articleId;
-  const [issues, article, similarity] = await Promise.all([
+  const find = (new URL(request.url).searchParams.get('find') ?? '').trim().slice(0, 200);
+  const [issues, article, similarity, review] = await Promise.all([
     publishable ? catalog.editorIssues() : Promise.resolve([]),
     submission.articleId
       ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
     // What the arrival check stored for the latest version (the full report is its own page).
     context.services.similarity.summaryForSubmission(id),
+    // Peer review: the rounds, the reviewer search, the communication log (issue 14).
+    deskReviewData(context.services, id, find),
   ]);
   return {
     submission,
     similarity,
+    review,
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     issues: issues.map((i) => ({
       id: i.id,
@@ -116,15 +134,33 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     intentRefused(intent, { status, message, errors }, values);
   const done = (message: string) => intentDone(intent, message);
 
+  const reviewed = await reviewAction(context.services, auth.user, id, intent, form);
+  if (reviewed) return reviewed;
   try {
     if (intent === 'decide') {
       values.status = form.text('status');
       values.message = form.text('message');
-      const parsed = validateForm(decisionSchema, values);
-      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+      const extra = decisionReviewFields(form, values.status);
+      Object.assign(values, extra.values);
+      const parsed = validateForm(decisionSchema, {
+        status: values.status,
+        message: values.message,
+        ...extra.input,
+      });
+      if (!parsed.ok || Object.keys(extra.errors).length) {
+        const refusal = parsed.ok
+          ? { status: 400, message: 'Please correct the marked fields.', errors: extra.errors }
+          : { ...parsed.refusal, errors: { ...parsed.refusal.errors, ...extra.errors } };
+        return intentRefused(intent, refusal, values);
+      }
       const after = await submissions.decide(auth.user, id, parsed.data);
+      const label =
+        after.status === 'revisions_requested' && parsed.data.revisions
+          ? `${parsed.data.revisions === 'minor' ? 'Minor' : 'Major'} revisions requested`
+          : STATUS_LABELS[after.status];
+      const shared = parsed.data.shareReviews?.length ?? 0;
       return done(
-        `Decision recorded: ${STATUS_LABELS[after.status]}. Your message was e-mailed to the author and is shown on their My submissions page.`,
+        `Decision recorded: ${label}. Your message${shared ? ` and ${shared === 1 ? 'the chosen review' : `${shared} chosen reviews`}` : ''} ${shared ? 'were' : 'was'} e-mailed to the author and ${shared ? 'are' : 'is'} shown on their My submissions page.`,
       );
     }
     if (intent === 'publish') {
@@ -193,8 +229,14 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
         <SimilaritySummary summary={loaderData.similarity} submissionId={s.id} />
       </div>
       {article ? <PublishedPanel article={article} /> : null}
+      <ReviewPanel
+        data={loaderData.review}
+        result={actionData}
+        canInvite={s.status === 'under_review'}
+        canOpen={s.nextStatuses.includes('under_review')}
+      />
       {s.nextStatuses.length ? (
-        <DecisionPanel submission={s} result={actionData} round={round} />
+        <DecisionPanel submission={s} review={loaderData.review} result={actionData} round={round} />
       ) : s.status === 'rejected' ? (
         <p className="panel desk-final">This submission was rejected; no further decision can be made.</p>
       ) : null}
@@ -264,19 +306,26 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
           </section>
         </div>
       </div>
+      <CommunicationLog entries={loaderData.review.log} />
     </article>
   );
 }
 
 function DecisionPanel({
   submission: s,
+  review,
   result,
   round,
 }: {
   submission: Detail;
+  review: DeskReviewData;
   result: FormResult | undefined;
   round: number;
 }) {
+  const current = review.review.rounds.at(-1);
+  const open = current && !current.decidedAt ? current : null;
+  const submitted = open ? open.assignments.filter((a) => a.state === 'submitted') : [];
+  const canRevise = s.nextStatuses.includes('revisions_requested');
   const refused = refusalFor(result, 'decide');
   const kept = result && !result.ok && result.intent === 'decide';
   const statusError = refused.errors.status;
@@ -338,11 +387,80 @@ function DecisionPanel({
           defaultValue={refused.values.message}
           error={refused.errors.message}
         />
+        {submitted.length ? <ShareReviews reviews={submitted} refused={refused} /> : null}
+        {canRevise ? <RevisionFields refused={refused} authorDueDefault={review.authorDueDefault} /> : null}
         <button type="submit" name="intent" value="decide" className="button button--primary">
           Record the decision
         </button>
       </Form>
     </section>
+  );
+}
+
+type Refused = ReturnType<typeof refusalFor>;
+
+/** Which submitted reviews' comments go to the author with the decision, as "Reviewer 1", "Reviewer 2". */
+function ShareReviews({
+  reviews,
+  refused,
+}: {
+  reviews: DeskReviewData['review']['rounds'][number]['assignments'];
+  refused: Refused;
+}) {
+  const chosen = new Set((refused.values.shareReviews ?? '').split(',').filter(Boolean));
+  const error = refused.errors.shareReviews;
+  return (
+    <fieldset
+      className={error ? 'field field--invalid decision-share' : 'field decision-share'}
+      aria-describedby={error ? 'decision-share-error' : 'decision-share-hint'}
+    >
+      <legend className="field__label">Share reviews with the author</legend>
+      <p id="decision-share-hint" className="field__hint">
+        Their comments for the author go with your message, as “Reviewer 1”, “Reviewer 2” in the order shown
+        (names only in open review). Confidential comments are never shared.
+      </p>
+      {error ? <FieldError id="decision-share-error" message={error} /> : null}
+      {reviews.map((a) => (
+        <label key={a.id} className="check">
+          <input type="checkbox" name="shareReviews" value={a.id} defaultChecked={chosen.has(String(a.id))} />
+          <span>
+            The review by {a.reviewer.name}
+            {a.recommendation ? ` (${RECOMMENDATION_LABELS[a.recommendation]})` : ''}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** With "revisions requested": minor or major, and the author's due date. */
+function RevisionFields({ refused, authorDueDefault }: { refused: Refused; authorDueDefault: string }) {
+  return (
+    <fieldset className="decision-revisions">
+      <legend>If you request revisions</legend>
+      <SelectField
+        id="decision-revisions"
+        name="revisions"
+        label="Minor or major revisions"
+        hint="Shown to the author with the decision (and in the e-mail's subject)."
+        placeholder="Not specified"
+        defaultValue={refused.values.revisions ?? ''}
+        error={refused.errors.revisions}
+        options={[
+          { value: 'minor', label: 'Minor revisions' },
+          { value: 'major', label: 'Major revisions' },
+        ]}
+      />
+      <TextField
+        id="decision-author-due"
+        name="authorDue"
+        type="date"
+        label="The revised manuscript is due"
+        hint={`Default ${formatDay(authorDueDefault)} (the journal's setting). The author is reminded before and after.`}
+        defaultValue={refused.values.authorDue ?? authorDueDefault}
+        error={refused.errors.authorDue}
+      />
+    </fieldset>
   );
 }
 

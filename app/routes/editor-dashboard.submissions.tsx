@@ -14,6 +14,7 @@ import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { pageTitle } from '../lib/meta.ts';
 import submissionCss from '../styles/submission.css?url';
 import { validate } from '../../common/validate.ts';
+import { REVIEW_FILTERS, type ReviewFilter } from '../../common/review.ts';
 import type { Route } from './+types/editor-dashboard.submissions';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
@@ -24,7 +25,14 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 const PAGE_SIZE = 25;
-const FILTER_KEYS = ['status', 'type', 'from', 'to', 'q'] as const;
+const FILTER_KEYS = ['status', 'type', 'from', 'to', 'q', 'review'] as const;
+
+/** The peer-review filters as the desk shows them (decision 0023). */
+const REVIEW_FILTER_LABELS: Record<ReviewFilter, string> = {
+  'needs-reviewers': 'Needs reviewers',
+  'reviews-overdue': 'Reviews overdue',
+  'reviews-complete': 'Reviews complete',
+};
 
 /**
  * The filters as typed in the address. Each is checked on its own: a wrong one is shown next to its field
@@ -37,6 +45,7 @@ function filtersOf(url: URL) {
     from: '',
     to: '',
     q: '',
+    review: '',
   };
   const filter: DeskFilter = {};
   const errors: Record<string, string> = {};
@@ -71,6 +80,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     from: filter.from,
     to: filter.to,
     q: filter.q || undefined,
+    review: filter.review,
     limit,
     offset,
   });
@@ -115,6 +125,15 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
             defaultValue={typed.type}
             error={errors.type}
             options={ARTICLE_TYPES.map((t) => ({ value: t, label: t }))}
+          />
+          <SelectField
+            id="desk-review"
+            name="review"
+            label="Peer review"
+            placeholder="Any"
+            defaultValue={typed.review}
+            error={errors.review}
+            options={REVIEW_FILTERS.map((f) => ({ value: f, label: REVIEW_FILTER_LABELS[f] }))}
           />
           <TextField
             id="desk-from"
