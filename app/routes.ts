@@ -41,6 +41,12 @@ export default [
   route('submission', 'routes/submission.tsx'),
   route('my-submissions', 'routes/my-submissions.tsx'),
   route('my-submissions/:id', 'routes/my-submissions.$id.tsx'),
+  // Peer review, the reviewer's pages (issue 14): my assignments, one assignment (also by the invitation
+  // link), and its downloads (beside the page, where the link's cookie reaches).
+  route('reviews', 'routes/reviews.tsx'),
+  route('reviews/:id', 'routes/reviews.$id.tsx'),
+  route('reviews/:id/files/:fileId', 'routes/reviews.$id.files.ts', { id: 'review-file' }),
+  route('reviews/:id/attachment', 'routes/reviews.$id.files.ts', { id: 'review-attachment' }),
   // The editorial dashboard (issue 4): one guarded layout, one child route per section.
   route('editor-dashboard', 'routes/editor-dashboard.tsx', [
     index('routes/editor-dashboard._index.tsx'),

@@ -127,6 +127,7 @@ export function createServices(
       await mail.queue(tx ?? db, message, { submissionId, secrets });
     },
     jobs,
+    cache,
   });
   submissions.reviewHooks = review;
   return {

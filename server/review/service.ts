@@ -23,6 +23,8 @@ import { hashPassword } from '../accounts/passwords.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import { passwordResets, users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
+import { REVIEWS } from '../cache/dependencies.ts';
+import type { ResponseCache } from '../cache/response-cache.ts';
 import { type Clock, DAY, MINUTE } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -111,12 +113,19 @@ export class ReviewService {
        * goes out within a minute of its time, and within a minute of a start after downtime (decision 0023).
        */
       jobs?: JobQueue;
+      /** Cached pages (decision 0018): a signed-in reader's header counts their open reviews. */
+      cache?: Pick<ResponseCache, 'invalidate'>;
     },
   ) {
     this.links = new ReviewLinks(deps.secret);
     deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0 }, async () => {
       await this.reminderPass();
     });
+  }
+
+  /** After a committed change of who reviews what: the header's count on kept pages is stale. */
+  private assignmentsChanged() {
+    this.deps.cache?.invalidate([REVIEWS]);
   }
 
   private async journal() {
@@ -417,6 +426,7 @@ export class ReviewService {
       );
       return { id: a.id, warning };
     });
+    this.assignmentsChanged();
     return { assignmentId: result.id, warning: result.warning, review: await this.editorView(submissionId) };
   }
 
@@ -573,6 +583,7 @@ export class ReviewService {
       responseDue: a.responseDue,
       reviewDue: a.reviewDue,
       submittedAt: a.submittedAt?.toISOString() ?? null,
+      roundDecided: r.decidedAt !== null,
     }));
   }
 
@@ -630,6 +641,7 @@ export class ReviewService {
       );
       await this.tellEditors(tx, a, p, 'accepted');
     });
+    this.assignmentsChanged();
     return this.view(access, id);
   }
 
@@ -749,6 +761,7 @@ export class ReviewService {
           .join('\n'),
       });
     });
+    this.assignmentsChanged();
     return { message: 'Thank you for letting us know. The editors have been told.' };
   }
 
@@ -817,6 +830,7 @@ export class ReviewService {
         recommendation: a.recommendation,
       });
     });
+    this.assignmentsChanged();
     return this.view(access, id);
   }
 
@@ -878,6 +892,7 @@ export class ReviewService {
           .insert(reviewerProfiles)
           .values({ ...values, userId: user.id, email: user.email, createdAt: this.deps.clock.date() });
     });
+    this.assignmentsChanged();
     return this.profile(user);
   }
 
@@ -1148,6 +1163,7 @@ export class ReviewService {
       await this.deps.audit.record(tx, actor, action, { type: 'review_assignment', id }, {});
       return row.a.submissionId;
     });
+    this.assignmentsChanged();
     return this.editorView(submissionId);
   }
 
@@ -1395,6 +1411,8 @@ export class ReviewService {
     o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
+    // In the decision's transaction: a round opens or closes (the header's counts change with it).
+    this.assignmentsChanged();
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;

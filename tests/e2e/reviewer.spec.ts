@@ -1,0 +1,332 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, loginThroughApi, test } from './fixtures.ts';
+
+/** The reviewer's pages (issue 14): /reviews, /reviews/{id} by the invitation link or signed in, the header. */
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/manuscripts');
+const file = (name: string, mimeType: string) => ({
+  name,
+  mimeType,
+  buffer: readFileSync(path.join(FIXTURES, name)),
+});
+const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+
+const AUTHOR = {
+  name: 'Ottilie Quennell',
+  email: 'ottilie.quennell@example.org',
+  affiliation: 'Univ. of Xanadu',
+};
+
+/** An author's manuscript, sent to review by the admin (an editor): returns its id and title. */
+async function manuscriptInReview(
+  api: APIRequestContext,
+  baseURL: string,
+  createAccount: () => Promise<{ username: string; password: string }>,
+) {
+  const author = await createAccount();
+  const token = await loginThroughApi(baseURL, author.username, author.password);
+  const title = `Reviewer page study ${uniqueTag()}`;
+  const res = await api.post('/api/submission/submit', {
+    headers: { authorization: `Bearer ${token}` },
+    multipart: {
+      title,
+      articleType: 'Research Article',
+      keywords: 'peer review, scheduling',
+      abstract: 'We measure how reviewers read manuscripts on their pages.',
+      conflictOfInterest: 'None.',
+      fundingStatement: 'None.',
+      dataAvailabilityStatement: 'None.',
+      authors: JSON.stringify([{ ...AUTHOR, superscript: '1' }]),
+      submissionFile: file('manuscript.pdf', 'application/pdf'),
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: number };
+  return { id, title };
+}
+
+async function sendToReview(api: APIRequestContext, id: number) {
+  const res = await api.post(`/api/editor/submissions/${id}/decision`, {
+    data: { status: 'under_review', message: 'Sent to peer review.' },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
+}
+
+async function invite(api: APIRequestContext, id: number, who: Record<string, unknown>) {
+  const res = await api.post(`/api/editor/submissions/${id}/review/invitations`, { data: who });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { assignmentId: number }).assignmentId;
+}
+
+const QUESTIONS = [
+  { id: 'novelty', type: 'short-text', label: 'What is new in one line?', required: false },
+  { id: 'methods', type: 'long-text', label: 'Are the methods sound?', required: false },
+  { id: 'ethics', type: 'yes-no', label: 'Are the ethics statements adequate?', required: true },
+  {
+    id: 'english',
+    type: 'choice',
+    label: 'How is the English?',
+    required: true,
+    options: ['Good', 'Needs editing'],
+  },
+  { id: 'overall', type: 'scale', label: 'Overall quality', required: true },
+];
+
+/**
+ * Rounds take the newest review form when they open: this test's form is used by its own round only, and the
+ * form is emptied again at once (the round keeps its questions: a used form is versioned, decision 0023).
+ */
+async function withForm<T>(api: APIRequestContext, open: () => Promise<T>): Promise<T> {
+  const made = await api.post('/api/editor/review-forms', {
+    data: { name: `Form ${uniqueTag()}`, questions: QUESTIONS },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const form = (await made.json()) as { id: number };
+  try {
+    return await open();
+  } finally {
+    const reset = await api.put(`/api/editor/review-forms/${form.id}`, {
+      data: { name: 'Standard review form', questions: [] },
+    });
+    expect(reset.ok(), await reset.text()).toBe(true);
+  }
+}
+
+const field = (page: Page, name: string | RegExp) => page.getByRole('textbox', { name });
+
+test.describe('the reviewer invited by e-mail', () => {
+  test('opens the link, sees no files, accepts, downloads, keeps a draft across a reload, submits once', async ({
+    page,
+    adminApi,
+    baseURL,
+    createAccount,
+    outbox,
+    axe,
+    screenshots,
+  }) => {
+    const { id, title } = await manuscriptInReview(adminApi, baseURL!, () => createAccount('author'));
+    const email = `rev-${uniqueTag()}@example.org`;
+    await withForm(adminApi, () => sendToReview(adminApi, id));
+    const assignment = await invite(adminApi, id, {
+      name: 'Rosalind Vexley',
+      email,
+      affiliation: 'Elsewhere Institute',
+    });
+
+    const mail = await outbox.waitFor({ to: email, subject: 'Invitation to review' });
+    const link = /https?:\/\/\S+\/reviews\/\d+\?token=[A-Za-z0-9._-]+/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeTruthy();
+
+    // The link opens the assignment, and its token leaves the address at once.
+    await page.goto(link!);
+    await expect(page).toHaveURL(new RegExp(`/reviews/${assignment}$`));
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Will you review this manuscript?' })).toBeVisible();
+    await expect(page.getByText('We measure how reviewers read manuscripts')).toBeVisible();
+    await expect(
+      page.getByText('Double-anonymous (reviewers and authors do not see each other)'),
+    ).toBeVisible();
+    await expect(page.getByText('peer review, scheduling')).toBeVisible();
+    await expect(page.getByText('Answer by')).toBeVisible();
+    // No files before accepting, and no author (double-anonymous).
+    await expect(page.getByRole('heading', { name: 'Files' })).toHaveCount(0);
+    const before = await page.content();
+    for (const secret of [AUTHOR.name, AUTHOR.email, AUTHOR.affiliation])
+      expect(before).not.toContain(secret);
+    expect((await page.request.get(`/reviews/${assignment}/files/1`)).status()).toBe(403);
+    await axe(page);
+    await screenshots(page, 'review-invitation');
+
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Thank you for accepting' })).toBeVisible();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'manuscript-round-1.pdf' }).click();
+    expect((await download).suggestedFilename()).toBe('manuscript-round-1.pdf');
+    // The person invited by e-mail got an account, with a link to choose a password.
+    await outbox.waitFor({ to: email, subject: 'Your reviewer account' });
+
+    // Every message of an incomplete review, each beside its field.
+    await page.getByRole('button', { name: 'Submit the review' }).click();
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Answer "Are the ethics statements adequate?".');
+    const form = page.getByRole('region', { name: 'Your review' });
+    for (const message of [
+      'Choose a recommendation.',
+      'Write your comments for the author.',
+      'Answer "Are the ethics statements adequate?".',
+      'Answer "How is the English?".',
+      'Answer "Overall quality".',
+    ]) {
+      await expect(form.getByText(`Error: ${message}`, { exact: true })).toBeVisible();
+    }
+    await axe(page);
+
+    // A wrong attachment is refused as it is chosen.
+    await page
+      .getByLabel('Attach a file')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect(
+      form.getByText('The attached file must be a Word document (.doc, .docx) or a PDF (.pdf).'),
+    ).toBeVisible();
+    await page.getByLabel('Attach a file').setInputFiles([]);
+
+    // Typing saves a draft on the server; a reload (or another browser) finds it.
+    await page.getByRole('radio', { name: 'Minor revisions' }).check();
+    await field(page, 'Comments for the author').fill('The offloading model needs a baseline.');
+    await field(page, /Confidential comments/).fill('Possibly overlapping with an earlier paper.');
+    await page
+      .getByRole('group', { name: /ethics statements/ })
+      .getByRole('radio', { name: 'Yes' })
+      .check();
+    await expect(form.getByText(/Draft saved at \d\d:\d\d/)).toBeVisible({ timeout: 10_000 });
+    await page.reload();
+    await expect(field(page, 'Comments for the author')).toHaveValue(
+      'The offloading model needs a baseline.',
+    );
+    await expect(field(page, /Confidential comments/)).toHaveValue(
+      'Possibly overlapping with an earlier paper.',
+    );
+    await expect(page.getByRole('radio', { name: 'Minor revisions' })).toBeChecked();
+    await expect(
+      page.getByRole('group', { name: /ethics statements/ }).getByRole('radio', { name: 'Yes' }),
+    ).toBeChecked();
+
+    await page
+      .getByRole('group', { name: /How is the English/ })
+      .getByRole('radio', { name: 'Needs editing' })
+      .check();
+    await page.getByRole('group', { name: 'Overall quality' }).getByRole('radio', { name: '4' }).check();
+    await field(page, 'What is new in one line?').fill('Battery-aware offloading.');
+    await page.getByLabel('Attach a file').setInputFiles(file('manuscript.pdf', 'application/pdf'));
+    await screenshots(page, 'review-form');
+    await page.getByRole('button', { name: 'Submit the review' }).click();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'your review has been submitted' }),
+    ).toBeVisible();
+
+    // Read-only from now on, still by the link.
+    await page.goto(link!);
+    await expect(page).toHaveURL(new RegExp(`/reviews/${assignment}$`));
+    await expect(page.getByText('It can no longer be changed.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Submit the review' })).toHaveCount(0);
+    await expect(page.getByRole('main').getByRole('textbox')).toHaveCount(0);
+    await expect(page.getByText('The offloading model needs a baseline.')).toBeVisible();
+    await expect(page.getByText('Needs editing')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Download the attached file' })).toBeVisible();
+    // A second submission is refused.
+    const again = await page.request.post(`/reviews/${assignment}`, {
+      headers: { origin: new URL(baseURL!).origin },
+      form: { intent: 'submit', commentsForAuthor: 'Changed', recommendation: 'accept' },
+    });
+    expect(again.status()).toBe(409);
+    await axe(page);
+    await screenshots(page, 'review-submitted');
+  });
+
+  test('a bad or foreign link opens nothing', async ({ page, adminApi, baseURL, createAccount }) => {
+    const { id } = await manuscriptInReview(adminApi, baseURL!, () => createAccount('author'));
+    await sendToReview(adminApi, id);
+    const assignment = await invite(adminApi, id, {
+      name: 'Nobody Else',
+      email: `x-${uniqueTag()}@example.org`,
+    });
+    await page.goto(`/reviews/${assignment}?token=${assignment}.${'A'.repeat(43)}`);
+    await expect(
+      page.getByText('This review assignment was not found, or this link does not open it.'),
+    ).toBeVisible();
+    await page.goto(`/reviews/${assignment}?token=nonsense`);
+    await expect(page.getByText('This review link is not valid.', { exact: false })).toBeVisible();
+    const res = await page.goto(`/reviews/${assignment}`);
+    expect(res?.status()).toBe(401);
+    await expect(page.getByText('Open the link from your invitation e-mail again')).toBeVisible();
+  });
+});
+
+test.describe('the reviewer with an account', () => {
+  test('sees the count in the header, the three groups, and declines with a reason', async ({
+    page,
+    signIn,
+    adminApi,
+    baseURL,
+    createAccount,
+    axe,
+    screenshots,
+  }) => {
+    const me = await signIn('researcher');
+    const { id, title } = await manuscriptInReview(adminApi, baseURL!, () => createAccount('author'));
+    await sendToReview(adminApi, id);
+    const assignment = await invite(adminApi, id, { userId: me.id });
+
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Reviews 1 open' })).toBeVisible();
+    await nav.getByRole('link', { name: 'Reviews 1 open' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Reviews' })).toBeVisible();
+    const waiting = page.getByRole('region', { name: /Waiting for your answer/ });
+    await expect(waiting.getByRole('link', { name: title, exact: true })).toBeVisible();
+    await expect(waiting.getByText('Invited, waiting for an answer')).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: /In progress/ }).getByText('No review in progress.'),
+    ).toBeVisible();
+    await axe(page);
+    await screenshots(page, 'reviews-list');
+
+    await waiting.getByRole('link', { name: /Answer the invitation/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/reviews/${assignment}$`));
+    await page.getByText('Decline the invitation').click();
+    await page.getByRole('button', { name: 'Decline', exact: true }).click();
+    await expect(page.getByRole('alert')).toContainText('Choose a reason for declining.');
+    await expect(page.getByRole('group', { name: /Why are you declining/ })).toContainText(
+      'Choose a reason for declining.',
+    );
+    await axe(page);
+    await screenshots(page, 'review-decline');
+    await page.getByRole('radio', { name: 'The manuscript is outside my expertise' }).check();
+    await field(page, /Anything to add/).fill('I work on databases, not networks.');
+    await field(page, /Suggest another reviewer/).fill('Dr. Imre Castellan, Tallinn');
+    await page.getByRole('button', { name: 'Decline', exact: true }).click();
+    await expect(page.getByRole('status')).toContainText('Thank you for letting us know.');
+    await expect(page.getByText('You declined this invitation.')).toBeVisible();
+
+    // The editor sees the reason and the suggestion.
+    const seen = (await (await adminApi.get(`/api/editor/submissions/${id}/review`)).json()) as {
+      rounds: {
+        assignments: {
+          id: number;
+          declineReason: string;
+          suggestedReviewer: string;
+          declineComment: string;
+        }[];
+      }[];
+    };
+    const a = seen.rounds[0].assignments.find((x) => x.id === assignment)!;
+    expect(a).toMatchObject({
+      declineReason: 'outside-expertise',
+      declineComment: 'I work on databases, not networks.',
+      suggestedReviewer: 'Dr. Imre Castellan, Tallinn',
+    });
+
+    await page.goto('/reviews');
+    await expect(page.getByRole('region', { name: /Done/ }).getByText('Declined')).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Reviews/ }),
+    ).toHaveCount(0);
+  });
+
+  test('an account with no assignments has no Reviews link and an empty page', async ({ page, signIn }) => {
+    await signIn('researcher');
+    await page.goto('/reviews');
+    await expect(page.getByRole('heading', { name: 'No review invitations' })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /Reviews/ }),
+    ).toHaveCount(0);
+  });
+
+  test('signed out, /reviews asks to sign in', async ({ page }) => {
+    await page.goto('/reviews');
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Freviews/);
+  });
+});
