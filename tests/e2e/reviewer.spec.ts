@@ -330,3 +330,52 @@ test.describe('the reviewer with an account', () => {
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Freviews/);
   });
 });
+
+test.describe("peer review's Journal settings", () => {
+  test('the defaults are shown, and each wrong value is refused beside its field (nothing saved)', async ({
+    page,
+    signIn,
+    axe,
+    screenshots,
+  }) => {
+    await signIn('admin');
+    await page.goto('/editor-dashboard/settings');
+    const group = page.getByRole('group', { name: 'Peer review' });
+    await expect(group.getByLabel('Days to answer an invitation')).toHaveValue('7');
+    await expect(group.getByLabel('Days to review')).toHaveValue('28');
+    await expect(group.getByLabel('Days for a revision')).toHaveValue('30');
+    await expect(group.getByRole('radio', { name: /^Double-anonymous/ })).toBeChecked();
+    await expect(group.getByLabel('Reminders of an unanswered invitation')).toHaveValue('-2, 1');
+    await expect(group.getByLabel('Reminders of a review not submitted')).toHaveValue('-3, 1, 7');
+    await expect(group.getByLabel("Reminders of an author's revision not uploaded")).toHaveValue('-7, 1');
+    await expect(group.getByLabel('Time zone of the due dates')).toHaveValue('UTC');
+    await expect(group.getByLabel('Tell the reviewers the final decision')).toBeChecked();
+
+    await group.getByLabel('Days to answer an invitation').fill('soon');
+    await group.getByLabel('Days to review').fill('0');
+    await group.getByLabel('Days for a revision').fill('400');
+    await group.getByLabel('Reminders of an unanswered invitation').fill('-2, tomorrow');
+    await group.getByLabel('Reminders of a review not submitted').fill('-3, 1, 1');
+    await group.getByLabel("Reminders of an author's revision not uploaded").fill('1, 2, 3, 4, 5, 6');
+    await group.getByLabel('Time zone of the due dates').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save the settings' }).click();
+    await expect(page.getByRole('alert')).toContainText('7 settings need correcting: see below.');
+    for (const message of [
+      'Days to respond must be a number.',
+      'Days to review must be at least 1.',
+      'Days for a revision must be at most 365.',
+      'Invitation reminders: each offset is a whole number of days.',
+      'Review reminders: each offset once.',
+      'Revision reminders: at most five reminders.',
+      'Use a time zone name such as UTC, Europe/Berlin or Asia/Kolkata.',
+    ]) {
+      await expect(group.getByText(message)).toBeVisible();
+    }
+    await expect(group.getByLabel('Time zone of the due dates')).toHaveAttribute('aria-invalid', 'true');
+    await expect(group.getByLabel('Time zone of the due dates')).toHaveValue('Mars/Olympus');
+    await axe(page);
+    await screenshots(page, 'settings-review-refused');
+    await page.reload();
+    await expect(group.getByLabel('Days to answer an invitation')).toHaveValue('7');
+  });
+});
