@@ -59,6 +59,8 @@ export default [
     route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
     route('users', 'routes/editor-dashboard.users.tsx'),
     route('settings', 'routes/editor-dashboard.settings.tsx'),
+    // Peer review: the journal's review form (issue 14, the reviewer pages' helper).
+    route('review-form', 'routes/editor-dashboard.review-form.tsx'),
     route('content', 'routes/editor-dashboard.content.tsx'),
     route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
     route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),

@@ -14,6 +14,10 @@ const file = (name: string, mimeType: string) => ({
 });
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
+// The review form is the journal's (rounds take the newest): the tests of this file that touch it run one after
+// the other.
+test.describe.configure({ mode: 'serial' });
+
 const AUTHOR = {
   name: 'Ottilie Quennell',
   email: 'ottilie.quennell@example.org',
@@ -377,5 +381,101 @@ test.describe("peer review's Journal settings", () => {
     await screenshots(page, 'settings-review-refused');
     await page.reload();
     await expect(group.getByLabel('Days to answer an invitation')).toHaveValue('7');
+  });
+});
+
+test.describe('the review-form editor', () => {
+  test('an editor adds questions of each kind, is refused with reasons, reorders, removes; a used form keeps its questions', async ({
+    page,
+    signIn,
+    adminApi,
+    axe,
+    screenshots,
+  }) => {
+    await signIn('editor');
+    await page.goto('/editor-dashboard/review-form');
+    await expect(page.getByRole('heading', { level: 1, name: 'Review form' })).toBeVisible();
+    const newRow = () => page.getByRole('group', { name: 'New question' });
+    const save = () => page.getByRole('button', { name: 'Save the review form' }).click();
+
+    // Refusals: a list question with one choice, a position that is not a number, an empty form name.
+    await page.getByLabel('Name of the form').fill('');
+    await newRow().getByLabel('Question', { exact: true }).fill('Which field is it closest to?');
+    await newRow().getByLabel('Answered by').selectOption('choice');
+    await newRow()
+      .getByLabel(/Choices/)
+      .fill('Networks');
+    await save();
+    await expect(page.getByRole('alert')).toBeVisible();
+    await expect(page.getByText('Error: The form name is required.')).toBeVisible();
+    await expect(
+      page.getByText('Error: A question with a list of choices needs at least two options.'),
+    ).toBeVisible();
+    await page.getByLabel('Name of the form').fill(`Form ${uniqueTag()}`);
+    const first = page.getByRole('group', { name: 'Question 1' });
+    await first.getByLabel(/Choices/).fill('Networks\nDatabases');
+    await first.getByLabel('Position').fill('first');
+    await save();
+    await expect(page.getByText('Error: Give the position as a whole number, such as 2.')).toBeVisible();
+    await axe(page);
+    await page.getByRole('group', { name: 'Question 1' }).getByLabel('Position').fill('1');
+    await save();
+    await expect(page.getByRole('status')).toContainText('new review rounds use it');
+    await expect(
+      page.getByRole('group', { name: 'Question 1' }).getByLabel('Question', { exact: true }),
+    ).toHaveValue('Which field is it closest to?');
+
+    // Every other kind, one required.
+    const kinds = [
+      ['Is the title accurate?', 'yes-no'],
+      ['Rate the clarity', 'scale'],
+      ['One-line summary', 'short-text'],
+      ['Other remarks', 'long-text'],
+    ] as const;
+    for (const [label, kind] of kinds) {
+      await newRow().getByLabel('Question', { exact: true }).fill(label);
+      await newRow().getByLabel('Answered by').selectOption(kind);
+      if (kind === 'yes-no') await newRow().getByLabel('An answer is required').check();
+      await save();
+      await expect(
+        page
+          .getByRole('group', { name: /^Question \d$/ })
+          .getByLabel('Question', { exact: true })
+          .last(),
+      ).toHaveValue(label);
+    }
+    await screenshots(page, 'review-form-editor');
+    let forms = (await (await adminApi.get('/api/editor/review-forms')).json()) as {
+      id: number;
+      questions: { label: string; type: string; required: boolean }[];
+    }[];
+    expect(forms[0].questions.map((q) => [q.label, q.type, q.required])).toEqual([
+      ['Which field is it closest to?', 'choice', false],
+      ['Is the title accurate?', 'yes-no', true],
+      ['Rate the clarity', 'scale', false],
+      ['One-line summary', 'short-text', false],
+      ['Other remarks', 'long-text', false],
+    ]);
+    const usedId = forms[0].id;
+
+    // Reorder: the last becomes the first.
+    await page.getByRole('group', { name: 'Question 5' }).getByLabel('Position').fill('0');
+    await save();
+    await expect(
+      page.getByRole('group', { name: 'Question 1' }).getByLabel('Question', { exact: true }),
+    ).toHaveValue('Other remarks');
+
+    // Remove them all (the form is shared by the server's other tests): saved empty again.
+    for (let n = 1; n <= 5; n++) {
+      await page
+        .getByRole('group', { name: `Question ${n}` })
+        .getByLabel('Remove this question')
+        .check();
+    }
+    await save();
+    await expect(page.getByRole('group', { name: /^Question \d$/ })).toHaveCount(0);
+    forms = (await (await adminApi.get('/api/editor/review-forms')).json()) as typeof forms;
+    expect(forms[0].questions).toEqual([]);
+    expect(forms[0].id === usedId || forms[0].id > usedId).toBe(true);
   });
 });
