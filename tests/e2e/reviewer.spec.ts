@@ -479,3 +479,43 @@ test.describe('the review-form editor', () => {
     expect(forms[0].id === usedId || forms[0].id > usedId).toBe(true);
   });
 });
+
+test.describe('the reviewer without JavaScript', () => {
+  test('accepts, saves a draft, is refused, and submits with plain form posts', async ({
+    noJsPage: page,
+    signIn,
+    adminApi,
+    baseURL,
+    createAccount,
+    axe,
+  }) => {
+    const me = await signIn('researcher', 'approved', page);
+    const { id } = await manuscriptInReview(adminApi, baseURL!, () => createAccount('author'));
+    await sendToReview(adminApi, id);
+    const assignment = await invite(adminApi, id, { userId: me.id });
+
+    await page.goto(`/reviews/${assignment}`);
+    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await expect(page.getByRole('status')).toContainText('Thank you for accepting');
+    await expect(page.getByRole('link', { name: 'manuscript-round-1.pdf' })).toBeVisible();
+
+    await page.getByRole('textbox', { name: 'Comments for the author' }).fill('Clear and careful.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await expect(page.getByRole('status')).toContainText('Draft saved.');
+    await page.goto(`/reviews/${assignment}`);
+    await expect(page.getByRole('textbox', { name: 'Comments for the author' })).toHaveValue(
+      'Clear and careful.',
+    );
+
+    await page.getByRole('button', { name: 'Submit the review' }).click();
+    await expect(page.getByRole('alert')).toContainText('Choose a recommendation.');
+    await expect(page.getByRole('textbox', { name: 'Comments for the author' })).toHaveValue(
+      'Clear and careful.',
+    );
+    await axe(page);
+    await page.getByRole('radio', { name: 'Accept' }).check();
+    await page.getByRole('button', { name: 'Submit the review' }).click();
+    await expect(page.getByRole('status')).toContainText('your review has been submitted');
+    await expect(page.getByText('It can no longer be changed.')).toBeVisible();
+  });
+});

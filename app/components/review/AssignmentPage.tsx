@@ -81,7 +81,7 @@ function Assignment({
         </p>
       </header>
 
-      {result && result.intent !== 'draft' ? <ResultAlert result={result} /> : null}
+      {result ? <ResultAlert result={result} /> : null}
 
       <div className="review-layout">
         <section className="panel" aria-labelledby="manuscript-title">
