@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link } from 'react-router';
+import { Form, Link, useRouteLoaderData } from 'react-router';
 import {
   ASSIGNMENT_STATUS_LABELS,
   DECLINE_REASONS,
@@ -7,6 +7,7 @@ import {
   REVIEW_MODE_LABELS,
 } from '../../../common/review.ts';
 import type { FormResult } from '../../lib/form-result.ts';
+import type { loader as rootLoader } from '../../root.tsx';
 import type { ReviewLoaderData } from '../../routes/reviews.$id.tsx';
 import { ChoiceField, TextAreaField, TextField } from '../FormField.tsx';
 import { DueDates } from './DueDates.tsx';
@@ -59,13 +60,17 @@ function Assignment({
   const m = view.manuscript;
   const working = view.state === 'accepted' || view.state === 'submitted';
   const editable = view.state === 'accepted' && !view.roundDecided;
+  // The list of one's reviews is an account's page: a reviewer who came by the link alone is not sent there.
+  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user);
   return (
     <div className="page review-page">
-      <p className="breadcrumb">
-        <Link to="/reviews">
-          <span aria-hidden="true">← </span>Reviews
-        </Link>
-      </p>
+      {signedIn ? (
+        <p className="breadcrumb">
+          <Link to="/reviews">
+            <span aria-hidden="true">← </span>Reviews
+          </Link>
+        </p>
+      ) : null}
       <header className="submission-detail__header">
         <p className="reference">
           {m.reference} · review round {view.round}
