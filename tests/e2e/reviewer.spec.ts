@@ -519,3 +519,43 @@ test.describe('the reviewer without JavaScript', () => {
     await expect(page.getByText('It can no longer be changed.')).toBeVisible();
   });
 });
+
+test.describe('a later round', () => {
+  test("shows the reviewer the authors' response to the previous round's reviewers", async ({
+    page,
+    signIn,
+    adminApi,
+    baseURL,
+    createAccount,
+    axe,
+    screenshots,
+  }) => {
+    const me = await signIn('researcher');
+    const author = await createAccount('author');
+    const token = await loginThroughApi(baseURL!, author.username, author.password);
+    const { id } = await manuscriptInReview(adminApi, baseURL!, async () => author);
+    await sendToReview(adminApi, id);
+    const asked = await adminApi.post(`/api/editor/submissions/${id}/decision`, {
+      data: { status: 'revisions_requested', revisions: 'minor', message: 'Please add a baseline.' },
+    });
+    expect(asked.ok(), await asked.text()).toBe(true);
+    const revised = await adminApi.post(`/api/submissions/${id}/revision`, {
+      headers: { authorization: `Bearer ${token}` },
+      multipart: {
+        message: 'Revised.',
+        responseToReviewers: 'We added the round-robin baseline in section 4.',
+        submissionFile: file('manuscript.pdf', 'application/pdf'),
+      },
+    });
+    expect(revised.ok(), await revised.text()).toBe(true);
+    await sendToReview(adminApi, id);
+    const assignment = await invite(adminApi, id, { userId: me.id });
+
+    await page.goto(`/reviews/${assignment}`);
+    await expect(page.getByText(/review round 2/)).toBeVisible();
+    const response = page.getByRole('region', { name: "The authors' response to the reviewers" });
+    await expect(response).toContainText('We added the round-robin baseline in section 4.');
+    await axe(page);
+    await screenshots(page, 'review-round-2');
+  });
+});
