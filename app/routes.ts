@@ -65,6 +65,8 @@ export default [
     route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
     route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),
     route('content/:slug', 'routes/editor-dashboard.content.$slug.tsx'),
+    // Peer review, the reviewer pool (issue 14, the author/pool pages helper).
+    route('reviewers', 'routes/editor-dashboard.reviewers.tsx'),
   ]),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -11,6 +11,8 @@ export const LIMITS = {
   keywords: 1_000,
   statement: 5_000,
   message: 10_000,
+  /** The author's response to the reviewers, sent with a revision. */
+  responseToReviewers: 50_000,
   doi: 200,
   description: 5_000,
   authors: 50,

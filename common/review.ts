@@ -432,6 +432,7 @@ export const reviewFormResponse = z.object({
 
 /** The author's view: each round's progress, and the reviews shared with a decision as "Reviewer N". */
 export const authorReviewResponse = z.object({
+  timeZone: z.string().describe("The journal's time zone: a due day ends at midnight there"),
   rounds: z.array(
     z.object({
       round: z.number(),
@@ -439,6 +440,7 @@ export const authorReviewResponse = z.object({
       mode: z.enum(REVIEW_MODES),
       decision: z.string().nullable(),
       decidedAt: when,
+      revisionDue: z.string().nullable().describe("With a revision request: the revision's due day"),
       progress: z.object({
         invited: z.number(),
         reviewing: z.number(),
@@ -484,3 +486,29 @@ export const reviewerFilesSchema = z.object({
 });
 
 export const reviewModeSchema = z.object({ mode: z.enum(REVIEW_MODES, 'Choose a review mode.') });
+
+/**
+ * Double-anonymous review and the files' own properties (decision 0024): the current round's reviewer files,
+ * each with the properties that name a person; `warn` in a double-anonymous round when one does.
+ */
+export const filePropertiesResponse = z.object({
+  round: z.number().nullable(),
+  mode: z.enum(REVIEW_MODES).nullable(),
+  warn: z.boolean().describe('Double-anonymous, undecided, and a file names someone or could not be checked'),
+  files: z.array(
+    z.object({
+      fileId: z.number(),
+      name: z.string(),
+      mediaType: z.string(),
+      copy: z.boolean().describe("A copy made for reviewers (not the author's upload)"),
+      properties: z.array(z.string()).describe('"Document properties: Author — Jane Doe"'),
+      removable: z.boolean().describe('A copy without these properties can be made'),
+      problem: z
+        .object({
+          code: z.enum(['unsupported', 'unreadable', 'encrypted', 'too_large', 'not_removable']),
+          message: z.string(),
+        })
+        .nullable(),
+    }),
+  ),
+});

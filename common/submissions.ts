@@ -70,7 +70,10 @@ export const revisionFieldsSchema = z.object({
   responseToReviewers: z
     .string()
     .trim()
-    .max(50_000, 'The response to the reviewers must be at most 50000 characters.')
+    .max(
+      LIMITS.responseToReviewers,
+      `The response to the reviewers must be at most ${LIMITS.responseToReviewers} characters.`,
+    )
     .optional()
     .default(''),
 });
@@ -97,4 +100,3 @@ export const publishSubmissionSchema = z.object({
   doi: doiField,
 });
 export type PublishSubmissionInput = z.infer<typeof publishSubmissionSchema>;
-

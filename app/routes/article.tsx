@@ -12,6 +12,7 @@ import { articleMetadata, serializeJsonLd, truncate } from '../../common/metadat
 import { can } from '../../common/roles.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
 import { ArticleUsage } from '../components/ArticleUsage.tsx';
+import { openReviewsHtml } from '../components/review/open-reviews.server.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { asClientError } from '../lib/forms.server.ts';
@@ -41,7 +42,7 @@ function citationStyle(value: string | null): CitationStyleId {
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
-  const { catalog, settings, baseUrl, citations } = context.services;
+  const { catalog, settings, baseUrl, citations, review } = context.services;
   const [article, journal] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
@@ -49,6 +50,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     }),
     settings.journal(),
   ]);
+  // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
+  const reviews = openReviewsHtml(await review.articleReviews(id));
   const query = new URL(request.url).searchParams;
   const user = context.auth?.user;
 
@@ -91,6 +94,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       href: `/api/articles/${article.id}/download`,
       showDenied: query.get('download') === 'denied',
     },
+    ...(reviews ? { reviews } : {}),
   };
 }
 
@@ -103,7 +107,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, baseUrl, citation, download } = loaderData;
+  const { article, journal, baseUrl, citation, download, reviews } = loaderData;
   const head = articleMetadata(article, journal, baseUrl);
   const { authors, affiliations } = numberAffiliations(article.authors);
   const abstract = article.abstract
@@ -111,19 +115,32 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
     .map((p) => p.trim())
     .filter(Boolean);
   const keywords = keywordList(article.keywords);
-  const issueLink = issueHref(article.volume_number, article.issue_number);
+  // One element, shown twice (the eyebrow and the facts).
+  const issueLink = (
+    <Link to={issueHref(article.volume_number, article.issue_number)}>
+      Volume {article.volume_number}, Issue {article.issue_number}
+    </Link>
+  );
+  const doi = article.doi && doiUrl(article.doi);
   return (
     <>
-      <ScholarlyHead tags={head.tags} links={head.links} />
+      {/* The scholarly <meta> and <link> elements. React hoists them into <head> (in the server's HTML,
+          too); they are rendered here rather than from `meta` because the list repeats names and values on
+          purpose (one citation_author_institution per author, even when two authors share one). */}
+      {head.links.map((l) => (
+        <link key={l.rel} {...l} />
+      ))}
+      {head.tags.map((t, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the page, and repeats on purpose.
+        <meta key={i} {...t} />
+      ))}
       <JournalPageLayout
         className="article-page"
         eyebrow={
           <>
             <span>{article.article_type}</span>
             <span aria-hidden="true"> · </span>
-            <Link to={issueLink}>
-              Volume {article.volume_number}, Issue {article.issue_number}
-            </Link>
+            {issueLink}
             <span aria-hidden="true"> · </span>
             <span>Open access</span>
           </>
@@ -162,21 +179,18 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           <div>
             <dt>Issue</dt>
             <dd>
-              <Link to={issueLink}>
-                Volume {article.volume_number}, Issue {article.issue_number}
-              </Link>{' '}
-              ({article.monyr})
+              {issueLink} ({article.monyr})
             </dd>
           </div>
           <div>
             <dt>Pages</dt>
             <dd>{formatPages(article.pages)}</dd>
           </div>
-          {article.doi ? (
+          {doi ? (
             <div>
               <dt>DOI</dt>
               <dd>
-                <a href={doiUrl(article.doi)}>{doiUrl(article.doi)}</a>
+                <a href={doi}>{doi}</a>
               </dd>
             </div>
           ) : null}
@@ -203,6 +217,14 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         </section>
+
+        {/* Open reviews: HTML made on the server (open-reviews.server.tsx), none for most articles (React
+            renders nothing for an absent __html); always rendered, without a condition, to keep the page's
+            script as small as it was (decision 0011). */}
+        <div
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: made by React on the server, from escaped text.
+          dangerouslySetInnerHTML={{ __html: reviews as string }}
+        />
 
         {keywords.length ? (
           <section aria-labelledby="keywords-title" className="article-section">
@@ -253,31 +275,6 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD must be raw JSON; see above.
         dangerouslySetInnerHTML={{ __html: serializeJsonLd(head.jsonLd) }}
       />
-    </>
-  );
-}
-
-/**
- * The scholarly <meta> and <link> elements. React hoists them into <head> (in the server's HTML, too); they
- * are rendered here rather than from `meta` because the list repeats names and values on purpose (one
- * citation_author_institution per author, even when two authors share one).
- */
-function ScholarlyHead({
-  tags,
-  links,
-}: {
-  tags: { name?: string; property?: string; content: string }[];
-  links: { rel: string; href: string }[];
-}) {
-  return (
-    <>
-      {links.map((l) => (
-        <link key={l.rel} rel={l.rel} href={l.href} />
-      ))}
-      {tags.map((t, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed for the page, and repeats on purpose.
-        <meta key={i} {...t} />
-      ))}
     </>
   );
 }

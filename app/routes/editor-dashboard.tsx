@@ -26,6 +26,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 const SECTIONS = [
   { to: '/editor-dashboard', label: 'Pending users', end: true },
   { to: '/editor-dashboard/submissions', label: 'Submissions' },
+  { to: '/editor-dashboard/reviewers', label: 'Reviewers' },
   { to: '/editor-dashboard/volumes', label: 'Volumes & issues' },
   { to: '/editor-dashboard/articles', label: 'Articles' },
   { to: '/editor-dashboard/messages', label: 'Messages' },

@@ -3,17 +3,22 @@ import { Link, data, redirect, useRevalidator } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
 import { revisionFieldsSchema } from '../../common/submissions.ts';
+import { AuthorReview, dueText } from '../components/review/AuthorReview.tsx';
 import { DateText } from '../components/submission/DateText.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import reviewAuthorCss from '../styles/review-author.css?url';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: submissionCss }];
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: submissionCss },
+  { rel: 'stylesheet', href: reviewAuthorCss },
+];
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   {
@@ -57,8 +62,11 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   if (!can('submit', context.auth.user)) throw redirect('/my-submissions');
   const detail = await ownSubmission(context, id);
   const { nextStatuses: _editorsOnly, submitter: _me, ...submission } = detail;
+  // Peer review as the author may see it (server/review/present.ts decides what that is).
+  const review = await context.services.review.forAuthor(context.auth.user, id);
   return {
     submission,
+    review,
     username: context.auth.user.username,
     limits: uploadLimits(context),
     revised: new URL(request.url).searchParams.get('revised') === '1',
@@ -69,33 +77,41 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 export async function action({ request, context, params }: Route.ActionArgs) {
   const id = submissionId(params.id);
   const limits = uploadLimits(context);
-  const fail = (status: number, message: string, errors: Record<string, string> = {}, note = '') =>
-    data<RevisionFormState & { ok: false }>({ ok: false, note, errors, message }, { status });
   const read = await readForm(request, manuscriptFormOptions(limits));
   const note = read.form.text('message');
+  const response = read.form.text('responseToReviewers');
+  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
+    data<RevisionFormState & { ok: false }>({ ok: false, note, response, errors, message }, { status });
   if (!read.ok) {
     const { status, message, errors } = read.refusal;
-    return fail(status, message, status === 413 ? { submissionFile: message } : errors, note);
+    return fail(status, message, status === 413 ? { submissionFile: message } : errors);
   }
   const { form } = read;
   const auth = context.auth;
-  if (!auth || !can('submit', auth.user))
-    return fail(401, 'Please log in again to upload the revision.', {}, note);
-  const fields = validateForm(revisionFieldsSchema, { message: note });
-  if (!fields.ok) return fail(400, fields.refusal.message, fields.refusal.errors, note);
+  if (!auth || !can('submit', auth.user)) return fail(401, 'Please log in again to upload the revision.');
+  const fields = validateForm(revisionFieldsSchema, { message: note, responseToReviewers: response });
+  if (!fields.ok) return fail(400, fields.refusal.message, fields.refusal.errors);
   try {
     const { manuscript, additional } = await checkedManuscriptFiles(form, limits);
-    await context.services.submissions.revise(auth.user, id, fields.data.message, manuscript, additional);
+    await context.services.submissions.revise(
+      auth.user,
+      id,
+      fields.data.message,
+      manuscript,
+      additional,
+      fields.data.responseToReviewers,
+    );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message, refused.errors, note);
+    return fail(refused.status, refused.message, refused.errors);
   }
   return redirect(`/my-submissions/${id}?revised=1`);
 }
 
 export default function MySubmission({ loaderData, actionData }: Route.ComponentProps) {
-  const { submission: s, username, limits } = loaderData;
+  const { submission: s, username, limits, review } = loaderData;
+  const dueRound = review.rounds.findLast((r) => r.revisionDue);
   const revalidator = useRevalidator();
   const [revisedHere, setRevisedHere] = useState(false);
   const latestVersion = Math.max(0, ...s.files.map((f) => f.version));
@@ -131,6 +147,9 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
 
       {loaderData.revised || revisedHere ? <RevisionReceived version={latestVersion} /> : null}
 
+      {/* The reviews first: the revision's response answers them. */}
+      <AuthorReview submissionId={s.id} rounds={review.rounds} />
+
       {s.status === 'revisions_requested' ? (
         <section id="revision" className="panel panel--action" aria-labelledby="revision-title">
           <h2 id="revision-title">Upload a revised manuscript</h2>
@@ -138,6 +157,11 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
             The editors have asked for revisions. Upload the revised manuscript; the earlier versions are
             kept, and the editors are told at once.
           </p>
+          {dueRound?.revisionDue ? (
+            <p className="revision-due">
+              Please upload it by <strong>{dueText(dueRound.revisionDue, review.timeZone)}</strong>.
+            </p>
+          ) : null}
           {request?.message ? (
             <>
               <p className="editor-message__from">
@@ -150,6 +174,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
             submissionId={s.id}
             limits={limits}
             initial={actionData ?? null}
+            reviewed={review.rounds.length > 0}
             onRevised={() => {
               setRevisedHere(true);
               void revalidator.revalidate();

@@ -1,5 +1,6 @@
 import { Link, redirect } from 'react-router';
 import { can } from '../../common/roles.ts';
+import { dueText } from '../components/review/AuthorReview.tsx';
 import { DateText } from '../components/submission/DateText.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { journalNameFrom, pageTitle } from '../lib/meta.ts';
@@ -24,7 +25,28 @@ export async function loader({ context }: Route.LoaderArgs) {
     return { allowed: false as const, username: auth.user.username, role: auth.user.role };
   }
   const submissions = await context.services.submissions.forUser(auth.user.id);
-  return { allowed: true as const, username: auth.user.username, submissions };
+  // Peer review in a line (counts, never names: server/review/present.ts) for those in review or revision.
+  const inReview = submissions.filter(
+    (s) => s.status === 'under_review' || s.status === 'revisions_requested',
+  );
+  const views = await Promise.all(inReview.map((s) => context.services.review.forAuthor(auth.user, s.id)));
+  const review: Record<number, { line: string; due: string | null }> = {};
+  inReview.forEach((s, i) => {
+    const { rounds, timeZone } = views[i];
+    const round = rounds.at(-1);
+    if (!round) return;
+    const p = round.progress;
+    review[s.id] = {
+      line: round.decision
+        ? `${round.reviews.length} ${round.reviews.length === 1 ? 'review' : 'reviews'} shared with you`
+        : p.submitted + p.reviewing + p.invited
+          ? `Round ${round.round}: ${p.submitted} of ${p.submitted + p.reviewing + p.invited} reviews received`
+          : `Round ${round.round}: the editors are choosing reviewers`,
+      due:
+        s.status === 'revisions_requested' && round.revisionDue ? dueText(round.revisionDue, timeZone) : null,
+    };
+  });
+  return { allowed: true as const, username: auth.user.username, submissions, review };
 }
 
 export default function MySubmissions({ loaderData }: Route.ComponentProps) {
@@ -95,6 +117,18 @@ export default function MySubmissions({ loaderData }: Route.ComponentProps) {
                       <DateText iso={s.updatedAt} />
                     </dd>
                   </div>
+                  {loaderData.review[s.id] ? (
+                    <div>
+                      <dt>Peer review</dt>
+                      <dd>{loaderData.review[s.id].line}</dd>
+                    </div>
+                  ) : null}
+                  {loaderData.review[s.id]?.due ? (
+                    <div>
+                      <dt>Revision due</dt>
+                      <dd>{loaderData.review[s.id].due}</dd>
+                    </div>
+                  ) : null}
                 </dl>
                 {s.lastMessage ? (
                   <div className="editor-message">

@@ -46,6 +46,8 @@ export interface RoundFacts {
   authorResponse: string;
   decision: string | null;
   decidedAt: Date | null;
+  /** With a revision request: the day the author's revision is due (end of that day in the journal's zone). */
+  revisionDue: string | null;
   questions: Question[];
 }
 
@@ -135,6 +137,7 @@ export function authorView(rounds: { round: RoundFacts; assignments: AssignmentF
       mode: round.mode,
       decision: round.decision,
       decidedAt: iso(round.decidedAt),
+      revisionDue: round.revisionDue,
       progress: {
         invited: counted.filter((a) => a.state === 'invited').length,
         reviewing: counted.filter((a) => a.state === 'accepted').length,

@@ -5,6 +5,7 @@ import {
   declineSchema,
   dueDatesSchema,
   editorReviewResponse,
+  filePropertiesResponse,
   inviteResponse,
   inviteSchema,
   myReviewsResponse,
@@ -342,6 +343,36 @@ export function reviewRoutes(api: Api, services: Services) {
     body: reviewerFilesSchema,
     responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
     handler: ({ auth, params, body }) => review.setReviewerFiles(auth!.user, params.id, body.fileIds),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/submissions/:id/review/file-properties',
+    tag: 'Peer review',
+    summary:
+      "The current round's reviewer files checked for properties that name a person (a warning in double-anonymous review)",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The files and their properties', schema: filePropertiesResponse },
+      404: editorRefusals[404],
+    },
+    handler: ({ params }) => review.fileProperties(params.id),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/review/files/without-properties',
+    tag: 'Peer review',
+    summary:
+      "Give reviewers copies of the round's files without the properties that name people (the author's originals stay)",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The files now given to reviewers', schema: filePropertiesResponse },
+      ...editorRefusals,
+    },
+    handler: ({ auth, params }) => review.withoutNamesForReviewers(auth!.user, params.id),
   });
 
   const assignmentAction = (

@@ -23,7 +23,7 @@ import { hashPassword } from '../accounts/passwords.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import { passwordResets, users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { REVIEWS } from '../cache/dependencies.ts';
+import { REVIEWS, articleTag, dependsOn } from '../cache/dependencies.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import { type Clock, DAY, MINUTE } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -32,6 +32,13 @@ import { articles } from '../catalog/tables.ts';
 import type { FileService } from '../files/service.ts';
 import { storedFiles } from '../files/tables.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
+import { detectKind } from '../files/content-type.ts';
+import {
+  PROPERTIES_MESSAGES,
+  describeProperty,
+  personalProperties,
+  withoutPersonalProperties,
+} from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { SettingsService } from '../settings/service.ts';
@@ -113,7 +120,11 @@ export class ReviewService {
        * goes out within a minute of its time, and within a minute of a start after downtime (decision 0023).
        */
       jobs?: JobQueue;
-      /** Cached pages (decision 0018): a signed-in reader's header counts their open reviews. */
+      /**
+       * Cached pages (decision 0018): a published article's page shows its agreed open reviews, so a change
+       * to one (a review submitted late, a reviewer's name) drops that article's page after commit; and a
+       * signed-in reader's header counts their open reviews (decision 0025).
+       */
       cache?: Pick<ResponseCache, 'invalidate'>;
     },
   ) {
@@ -204,6 +215,7 @@ export class ReviewService {
       authorResponse: r.authorResponse,
       decision: r.decision,
       decidedAt: r.decidedAt,
+      revisionDue: r.revisionDue,
       questions: await this.questionsOf(r.formId, tx),
     };
   }
@@ -297,6 +309,121 @@ export class ReviewService {
         throw badRequest('Some of these files do not exist.', { fileIds: 'Choose stored files.' });
       await tx.update(reviewRounds).set({ reviewerFileIds: fileIds }).where(eq(reviewRounds.id, round.id));
     });
+  }
+
+  /**
+   * Double-anonymous review and the files' own properties (decision 0024): each file reviewers of the
+   * current round will download, checked for properties that name a person (a Word file's Author, a PDF's
+   * Author, the authors of comments and tracked changes). `warn` is true in a double-anonymous round when a
+   * file names someone or could not be checked; `removable` files can be replaced for reviewers by a copy
+   * without them (`withoutNamesForReviewers`). Files that are neither Word nor PDF (a ZIP) are not checked.
+   * Reads the files, so it is asked for on its own, not with every view of the round.
+   */
+  async fileProperties(submissionId: number) {
+    const round = await this.currentRound(submissionId);
+    if (!round) {
+      await this.submissionFacts(submissionId); // 404 for an unknown submission
+      return { round: null, mode: null, warn: false, files: [] };
+    }
+    const files = await this.scanReviewerFiles(round);
+    const checked = files.filter((f) => f.problem?.code !== 'unsupported');
+    return {
+      round: round.number,
+      mode: round.mode,
+      warn:
+        round.mode === 'double-anonymous' &&
+        round.decidedAt === null &&
+        checked.some((f) => f.properties.length > 0 || f.problem !== null),
+      files,
+    };
+  }
+
+  private async scanReviewerFiles(round: RoundRow) {
+    const originals = await this.db
+      .select({ fileId: submissionFiles.fileId, kind: submissionFiles.kind })
+      .from(submissionFiles)
+      .where(eq(submissionFiles.submissionId, round.submissionId));
+    const rows = round.reviewerFileIds.length
+      ? await this.db.select().from(storedFiles).where(inArray(storedFiles.id, round.reviewerFileIds))
+      : [];
+    const result = [];
+    for (const id of round.reviewerFileIds) {
+      const f = rows.find((x) => x.id === id);
+      if (!f) continue;
+      const scan = await personalProperties(await this.bytesOf(f), f.mediaType);
+      const original = originals.find((o) => o.fileId === id);
+      result.push({
+        fileId: f.id,
+        name: f.originalName,
+        mediaType: f.mediaType,
+        /** The author's own upload, or a copy made for reviewers. */
+        copy: !original,
+        properties: scan.properties.map(describeProperty),
+        removable: scan.removable && scan.properties.length > 0,
+        problem: scan.problem,
+      });
+    }
+    return result;
+  }
+
+  private async bytesOf(file: typeof storedFiles.$inferSelect): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * The editor sends reviewers copies without the properties that name people: each removable file of the
+   * current round's reviewer files is copied without them (`withoutPersonalProperties`), stored as a new
+   * file, and put in the original's place among the round's reviewer files. The author's original stays as
+   * it was (and in the submission's files). Refused when the round is decided or nothing can be removed.
+   */
+  async withoutNamesForReviewers(actor: Actor, submissionId: number) {
+    const round = await this.db.transaction((tx) => this.openRoundOf(submissionId, tx));
+    const scanned = await this.scanReviewerFiles(round);
+    const removable = scanned.filter((f) => f.removable);
+    if (!removable.length) {
+      throw conflict('No file of this round has properties naming a person that can be removed.');
+    }
+    const copies: CheckedUpload[] = [];
+    const replaced: number[] = [];
+    for (const f of removable) {
+      const stored = await this.deps.files.get(f.fileId);
+      const copy = await withoutPersonalProperties(await this.bytesOf(stored), stored.mediaType);
+      if (!copy.ok) continue;
+      const dot = stored.originalName.lastIndexOf('.');
+      const ext = dot > 0 ? stored.originalName.slice(dot) : '';
+      copies.push({
+        field: 'reviewerCopy',
+        filename: `${dot > 0 ? stored.originalName.slice(0, dot) : stored.originalName}-for-reviewers${ext}`,
+        data: copy.bytes,
+        kind: detectKind(copy.bytes),
+        mediaType: stored.mediaType,
+      });
+      replaced.push(f.fileId);
+    }
+    if (!copies.length) throw conflict(PROPERTIES_MESSAGES.not_removable);
+    await this.deps.files.withStoredFiles(copies, async (tx, stored) => {
+      const current = await this.openRoundOf(submissionId, tx);
+      const [locked] = await tx
+        .select({ ids: reviewRounds.reviewerFileIds })
+        .from(reviewRounds)
+        .where(eq(reviewRounds.id, current.id))
+        .for('update');
+      const ids = locked.ids.map((id) => {
+        const i = replaced.indexOf(id);
+        return i < 0 ? id : stored[i].id;
+      });
+      await tx.update(reviewRounds).set({ reviewerFileIds: ids }).where(eq(reviewRounds.id, current.id));
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'review.round.files',
+        { type: 'submission', id: submissionId },
+        { fileIds: ids, withoutPropertiesOf: replaced },
+      );
+    });
+    return this.fileProperties(submissionId);
   }
 
   /** A change to the open round, audited, in one transaction; answers the editor's view. */
@@ -806,7 +933,7 @@ export class ReviewService {
   /** Submits the review once (with any last changes): complete by the form's rules, then read-only. */
   async submit(access: ReviewerAccess, id: number, draft: ReviewDraft) {
     await this.saveDraft(access, id, draft);
-    await this.db.transaction(async (tx) => {
+    const submissionId = await this.db.transaction(async (tx) => {
       const { a, p, r } = await this.reach(access, id, tx);
       const problems: Record<string, string> = answerProblems(
         await this.questionsOf(r.formId, tx),
@@ -829,8 +956,10 @@ export class ReviewService {
       await this.tellEditors(tx, a, p, 'submitted', {
         recommendation: a.recommendation,
       });
+      return a.submissionId;
     });
     this.assignmentsChanged();
+    await this.reviewsChanged({ submissionId });
     return this.view(access, id);
   }
 
@@ -874,7 +1003,7 @@ export class ReviewService {
       orcid: input.orcid ?? null,
       unavailableUntil: input.unavailableUntil ?? null,
     };
-    await this.db.transaction(async (tx) => {
+    const profileId = await this.db.transaction(async (tx) => {
       const [p] = await tx
         .select()
         .from(reviewerProfiles)
@@ -891,8 +1020,10 @@ export class ReviewService {
         await tx
           .insert(reviewerProfiles)
           .values({ ...values, userId: user.id, email: user.email, createdAt: this.deps.clock.date() });
+      return p?.id;
     });
     this.assignmentsChanged();
+    if (profileId !== undefined) await this.reviewsChanged({ profileId });
     return this.profile(user);
   }
 
@@ -1337,6 +1468,7 @@ export class ReviewService {
       .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
       .where(eq(reviewAssignments.submissionId, submissionId));
     return {
+      timeZone: settings.timeZone,
       rounds: authorView(
         await Promise.all(
           rounds.map(async (r) => ({
@@ -1370,7 +1502,29 @@ export class ReviewService {
       .from(articles)
       .where(and(eq(articles.id, articleId), eq(articles.status, 'published')));
     if (!article) throw notFound('Article not found.');
+    // A cached page showing them goes with the article's tag (dropped by the catalog when the article is
+    // published, changed or withdrawn, and by this service when a review it shows changes).
+    dependsOn(articleTag(articleId));
     return article.submissionId ? this.publishedReviews(article.submissionId) : [];
+  }
+
+  /**
+   * After a committed change that may alter the open reviews shown on published articles (a review
+   * submitted, a reviewer's name or ORCID iD): drops the cached pages of the articles of these submissions,
+   * or of every article a profile reviewed.
+   */
+  private async reviewsChanged(o: { submissionId?: number; profileId?: number }) {
+    if (!this.deps.cache) return;
+    const rows = await this.db
+      .select({ id: articles.id })
+      .from(articles)
+      .where(
+        o.submissionId !== undefined
+          ? eq(articles.submissionId, o.submissionId)
+          : sql`${articles.submissionId} in (select ${reviewAssignments.submissionId} from ${reviewAssignments}
+              where ${reviewAssignments.profileId} = ${o.profileId ?? 0} and ${reviewAssignments.publishAgreed})`,
+      );
+    if (rows.length) this.deps.cache.invalidate(rows.map((r) => articleTag(r.id)));
   }
 
   /** The open reviews whose reviewers agreed to publish them, for a published article's page. */

@@ -623,6 +623,23 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(200),
   },
   {
+    name: 'GET /api/editor/submissions/:id/review/file-properties',
+    build: async () => ({
+      method: 'GET',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/file-properties`,
+    }),
+    expect: editorial(200),
+  },
+  {
+    // The fixture manuscript names nobody: an editor is told there is nothing to remove.
+    name: 'POST /api/editor/submissions/:id/review/files/without-properties',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/files/without-properties`,
+    }),
+    expect: editorial(409),
+  },
+  {
     name: 'POST /api/editor/review-assignments/:id/cancel',
     build: async () => ({ method: 'POST', url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/cancel` }),
     expect: editorial(200),

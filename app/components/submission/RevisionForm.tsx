@@ -17,6 +17,8 @@ import { useManuscriptUpload } from './use-manuscript-upload.ts';
 
 export interface RevisionFormState {
   note: string;
+  /** The response to the reviewers (when the manuscript went through peer review). */
+  response?: string;
   errors: Record<string, string>;
   message: string;
 }
@@ -33,9 +35,12 @@ export function RevisionForm({
   limits,
   initial,
   onRevised,
+  reviewed = false,
 }: {
   submissionId: number;
   limits: UploadLimits;
+  /** The manuscript was peer reviewed: the form asks for a response to the reviewers too. */
+  reviewed?: boolean;
   initial: RevisionFormState | null;
   onRevised: () => void;
 }) {
@@ -43,12 +48,16 @@ export function RevisionForm({
   const { upload, files, chooseFile, fileProblems, errors, failure, fail, send, refused } =
     useManuscriptUpload(initial ? { errors: initial.errors, message: initial.message } : null);
   const [note, setNote] = useState(initial?.note ?? '');
+  const [response, setResponse] = useState(initial?.response ?? '');
   const [notice, setNotice] = useState<string | null>(null);
   // The note, kept if the session ends before it is sent, and offered back after signing in again.
-  const draft = useFormDraft<{ note: string }>({
+  const draft = useFormDraft<{ note: string; response: string }>({
     form: `revision:${submissionId}`,
-    read: () => ({ note }),
-    apply: (kept) => setNote(typeof kept.note === 'string' ? kept.note : ''),
+    read: () => ({ note, response }),
+    apply: (kept) => {
+      setNote(typeof kept.note === 'string' ? kept.note : '');
+      setResponse(typeof kept.response === 'string' ? kept.response : '');
+    },
   });
   const submitRef = useRef<HTMLButtonElement>(null);
   const reminder = initial
@@ -62,6 +71,8 @@ export function RevisionForm({
     const found = fileProblems();
     if (note.length > LIMITS.message)
       found.message = `The note must be at most ${LIMITS.message} characters.`;
+    if (response.length > LIMITS.responseToReviewers)
+      found.responseToReviewers = `The response to the reviewers must be at most ${LIMITS.responseToReviewers} characters.`;
     const first = Object.values(found)[0];
     if (first) {
       fail(first, found);
@@ -69,6 +80,7 @@ export function RevisionForm({
     }
     const body = new FormData();
     body.append('message', note);
+    if (reviewed) body.append('responseToReviewers', response);
     const result = await send(`/api/submissions/${submissionId}/revision`, body);
     if (result.kind === 'aborted') {
       setNotice(
@@ -138,11 +150,28 @@ export function RevisionForm({
         marks
         rows={5}
         maxLength={LIMITS.message}
-        hint="What changed, and how you answered the reviewers' comments."
+        hint={
+          reviewed
+            ? 'What changed, for the editors only.'
+            : "What changed, and how you answered the reviewers' comments."
+        }
         value={note}
         onChange={(e) => setNote(e.target.value)}
         error={errors.message}
       />
+      {reviewed ? (
+        <TextAreaField
+          name="responseToReviewers"
+          label="Response to the reviewers"
+          marks
+          rows={8}
+          maxLength={LIMITS.responseToReviewers}
+          hint="Answer the reviewers' comments point by point. The reviewers of the next round read it with the revised manuscript."
+          value={response}
+          onChange={(e) => setResponse(e.target.value)}
+          error={errors.responseToReviewers}
+        />
+      ) : null}
       <div className="form-actions">
         {upload.progress ? (
           <UploadProgress
