@@ -7,7 +7,7 @@ import {
   isRouteErrorResponse,
   useRouteLoaderData,
 } from 'react-router';
-import { validUntil } from '../server/cache/dependencies.ts';
+import { REVIEWS, dependsOn, validUntil } from '../server/cache/dependencies.ts';
 import { feedLinks } from '../server/discovery/links.ts';
 import type { Route } from './+types/root';
 import { NotFound } from './components/NotFound.tsx';
@@ -33,6 +33,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   // carries the server's time for the session's expiry, so it is made again after a minute.
   validUntil(new Date(now.getFullYear() + 1, 0, 1));
   if (auth) validUntil(now.getTime() + 60_000);
+  // The header's "Reviews (n)": a signed-in reader's kept pages are dropped when an assignment changes.
+  if (auth) dependsOn(REVIEWS);
+  const openReviews = auth ? await context.services.review.openCount(auth.user.id) : 0;
   return {
     journal: {
       name: journal.name,
@@ -47,6 +50,7 @@ export async function loader({ context }: Route.LoaderArgs) {
           role: auth.user.role,
           status: auth.user.status,
           expiresAt: auth.expiresAt,
+          openReviews,
         }
       : null,
     year: now.getFullYear(),

@@ -41,6 +41,12 @@ export default [
   route('submission', 'routes/submission.tsx'),
   route('my-submissions', 'routes/my-submissions.tsx'),
   route('my-submissions/:id', 'routes/my-submissions.$id.tsx'),
+  // Peer review, the reviewer's pages (issue 14): my assignments, one assignment (also by the invitation
+  // link), and its downloads (beside the page, where the link's cookie reaches).
+  route('reviews', 'routes/reviews.tsx'),
+  route('reviews/:id', 'routes/reviews.$id.tsx'),
+  route('reviews/:id/files/:fileId', 'routes/reviews.$id.files.ts', { id: 'review-file' }),
+  route('reviews/:id/attachment', 'routes/reviews.$id.files.ts', { id: 'review-attachment' }),
   // The editorial dashboard (issue 4): one guarded layout, one child route per section.
   route('editor-dashboard', 'routes/editor-dashboard.tsx', [
     index('routes/editor-dashboard._index.tsx'),
@@ -53,6 +59,8 @@ export default [
     route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
     route('users', 'routes/editor-dashboard.users.tsx'),
     route('settings', 'routes/editor-dashboard.settings.tsx'),
+    // Peer review: the journal's review form (issue 14, the reviewer pages' helper).
+    route('review-form', 'routes/editor-dashboard.review-form.tsx'),
     route('content', 'routes/editor-dashboard.content.tsx'),
     route('content/editorial-board', 'routes/editor-dashboard.content.board.tsx'),
     route('content/special-issues', 'routes/editor-dashboard.content.special-issues.tsx'),

@@ -336,6 +336,7 @@ export const myReviewsResponse = z.array(
     responseDue: z.string(),
     reviewDue: z.string(),
     submittedAt: when,
+    roundDecided: z.boolean().describe("The round's decision is made: nothing more to do"),
   }),
 );
 

@@ -16,7 +16,7 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
-  user: { username: string; role?: Role; status?: Status } | null;
+  user: { username: string; role?: Role; status?: Status; openReviews?: number } | null;
 }
 
 export function SiteHeader({ journalName, issn, user }: HeaderProps) {
@@ -63,6 +63,14 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                     <li>
                       <Link to="/my-submissions" aria-current={current('/my-submissions')}>
                         My submissions
+                      </Link>
+                    </li>
+                  ) : null}
+                  {user.openReviews ? (
+                    <li>
+                      <Link to="/reviews" aria-current={current('/reviews')}>
+                        Reviews <span className="nav-count">{user.openReviews}</span>
+                        <span className="visually-hidden"> open</span>
                       </Link>
                     </li>
                   ) : null}

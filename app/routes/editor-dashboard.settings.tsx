@@ -11,6 +11,13 @@ import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import {
+  REVIEW_SETTING_FIELDS,
+  reviewFieldErrors,
+  reviewSettingsFromForm,
+  reviewSettingsToForm,
+} from '../lib/review-settings-form.ts';
+import { REVIEW_MODES, REVIEW_MODE_LABELS, REVIEW_SETTINGS_DEFAULTS } from '../../common/review.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.settings';
 
@@ -24,9 +31,16 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
   const { settings, version } = await context.services.content.journalSettingsForEdit();
-  // Peer review's defaults are edited elsewhere (their own group); this form keeps them as stored.
-  const { pendingAccountsDigest, review: _review, ...text } = settings;
-  return { values: { ...text, pendingAccountsDigest: pendingAccountsDigest ? 'on' : '' }, base: version };
+  // Peer review's defaults are a group of their own, as form fields (review-settings-form.ts).
+  const { pendingAccountsDigest, review, ...text } = settings;
+  return {
+    values: {
+      ...text,
+      pendingAccountsDigest: pendingAccountsDigest ? 'on' : '',
+      ...reviewSettingsToForm(review ?? REVIEW_SETTINGS_DEFAULTS),
+    },
+    base: version,
+  };
 }
 
 /** The one setting that is a checkbox: checked sends "on", unchecked sends nothing. */
@@ -37,20 +51,27 @@ export async function action({ context, request }: Route.ActionArgs) {
   const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form } = read;
-  const values = Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, form.text(k)]));
-  const input = { ...values, [DIGEST]: values[DIGEST] === 'on' };
+  const values = Object.fromEntries(
+    [...JOURNAL_SETTINGS_FIELDS, ...REVIEW_SETTING_FIELDS].map((k) => [k, form.text(k)]),
+  );
+  const input = {
+    ...Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, values[k]])),
+    [DIGEST]: values[DIGEST] === 'on',
+    review: reviewSettingsFromForm((name) => form.text(name)),
+  };
   const base = form.text('base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     intentRefused('save', { status, message, errors }, { ...values, base });
   const parsed = validateForm(journalSettingsEditSchema, input);
   if (!parsed.ok) {
-    const count = Object.keys(parsed.refusal.errors).length;
+    const errors = reviewFieldErrors(parsed.refusal.errors);
+    const count = Object.keys(errors).length;
     return fail(
       400,
       count === 1
         ? 'One setting needs correcting: see below.'
         : `${count} settings need correcting: see below.`,
-      parsed.refusal.errors,
+      errors,
     );
   }
   try {
@@ -193,10 +214,110 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             </p>
           </div>
         </fieldset>
+        <ReviewDefaults values={values} errors={errors} />
         <button type="submit" className="button button--primary">
           Save the settings
         </button>
       </Form>
     </section>
+  );
+}
+
+const REMINDER_FIELDS = [
+  {
+    kind: 'response',
+    label: 'Reminders of an unanswered invitation',
+    hint: 'Days around the answer-by date: negative before, positive after. Default: -2, 1.',
+  },
+  {
+    kind: 'review',
+    label: 'Reminders of a review not submitted',
+    hint: 'Days around the review due date. Default: -3, 1, 7.',
+  },
+  {
+    kind: 'revision',
+    label: "Reminders of an author's revision not uploaded",
+    hint: "Days around the author's due date. Default: -7, 1.",
+  },
+] as const;
+
+/** Peer review's journal-wide defaults (decision 0023), a group of the settings form. */
+function ReviewDefaults({
+  values,
+  errors,
+}: {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+}) {
+  const days = (name: string, label: string, hint: string) => (
+    <TextField
+      id={`js-${name.replace(/\./g, '-')}`}
+      name={name}
+      label={label}
+      hint={hint}
+      marks
+      required
+      inputMode="numeric"
+      fieldClassName="field--short"
+      defaultValue={values[name]}
+      error={errors[name]}
+    />
+  );
+  return (
+    <fieldset>
+      <legend>Peer review</legend>
+      {days(
+        'review.respondDays',
+        'Days to answer an invitation',
+        'The answer-by date of a new invitation. Default: 7.',
+      )}
+      {days('review.reviewDays', 'Days to review', 'After the answer-by date. Default: 28.')}
+      {days(
+        'review.revisionDays',
+        'Days for a revision',
+        "The author's due date when revisions are requested. Default: 30.",
+      )}
+      <ChoiceField
+        id="js-review-defaultMode"
+        name="review.defaultMode"
+        legend="Review mode of new manuscripts"
+        required
+        marks
+        options={REVIEW_MODES.map((m) => ({ value: m, label: REVIEW_MODE_LABELS[m] }))}
+        value={values['review.defaultMode']}
+        error={errors['review.defaultMode']}
+      />
+      {REMINDER_FIELDS.map((r) => (
+        <TextField
+          key={r.kind}
+          id={`js-review-reminders-${r.kind}`}
+          name={`review.reminders.${r.kind}`}
+          label={r.label}
+          hint={`${r.hint} Leave empty for none.`}
+          marks
+          defaultValue={values[`review.reminders.${r.kind}`]}
+          error={errors[`review.reminders.${r.kind}`]}
+        />
+      ))}
+      <TextField
+        id="js-review-timeZone"
+        name="review.timeZone"
+        label="Time zone of the due dates"
+        hint="A due date ends at midnight in this zone: UTC, or a name such as Europe/Berlin or Asia/Kolkata."
+        marks
+        required
+        defaultValue={values['review.timeZone']}
+        error={errors['review.timeZone']}
+      />
+      <div className="field">
+        <CheckField
+          id="js-review-tellReviewersDecision"
+          name="review.tellReviewersDecision"
+          value="on"
+          label="Tell the reviewers the final decision"
+          defaultChecked={values['review.tellReviewersDecision'] === 'on'}
+        />
+      </div>
+    </fieldset>
   );
 }

@@ -31,6 +31,7 @@ const SECTIONS = [
   { to: '/editor-dashboard/articles', label: 'Articles' },
   { to: '/editor-dashboard/messages', label: 'Messages' },
   { to: '/editor-dashboard/content', label: 'Journal content' },
+  { to: '/editor-dashboard/review-form', label: 'Review form' },
   { to: '/editor-dashboard/users', label: 'Users', admin: true },
   { to: '/editor-dashboard/settings', label: 'Journal settings', admin: true },
   { to: '/editor-dashboard/audit', label: 'Audit log' },

@@ -12,7 +12,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * - `catalog-index`: the volumes and issues, with how many articles each holds (/volumes, its issue pages);
  * - `content:<key>`: one of the journal's own pages, the editorial board, the special issues;
  * - `article:<id>`, `issue:<id>`, `volume:<id>`: one article, issue or volume as shown on its own page;
- * - `issue-articles:<id>`: the articles of one issue (its table of contents).
+ * - `issue-articles:<id>`: the articles of one issue (its table of contents);
+ * - `reviews`: review assignments (the header's count of a signed-in reader's open reviews).
  */
 export class Dependencies {
   readonly tags = new Set<string>();
@@ -48,4 +49,5 @@ export const volumeTag = (id: number) => `volume:${id}`;
 export const CATALOG = 'catalog';
 export const CATALOG_INDEX = 'catalog-index';
 export const SITE = 'site';
+export const REVIEWS = 'reviews';
 export const contentTag = (key: string) => `content:${key}`;

@@ -23,7 +23,7 @@ import { hashPassword } from '../accounts/passwords.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import { passwordResets, users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { articleTag, dependsOn } from '../cache/dependencies.ts';
+import { REVIEWS, articleTag, dependsOn } from '../cache/dependencies.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import { type Clock, DAY, MINUTE } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -122,7 +122,8 @@ export class ReviewService {
       jobs?: JobQueue;
       /**
        * Cached pages (decision 0018): a published article's page shows its agreed open reviews, so a change
-       * to one (a review submitted late, a reviewer's name) drops that article's page after commit.
+       * to one (a review submitted late, a reviewer's name) drops that article's page after commit; and a
+       * signed-in reader's header counts their open reviews (decision 0025).
        */
       cache?: Pick<ResponseCache, 'invalidate'>;
     },
@@ -131,6 +132,11 @@ export class ReviewService {
     deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0 }, async () => {
       await this.reminderPass();
     });
+  }
+
+  /** After a committed change of who reviews what: the header's count on kept pages is stale. */
+  private assignmentsChanged() {
+    this.deps.cache?.invalidate([REVIEWS]);
   }
 
   private async journal() {
@@ -547,6 +553,7 @@ export class ReviewService {
       );
       return { id: a.id, warning };
     });
+    this.assignmentsChanged();
     return { assignmentId: result.id, warning: result.warning, review: await this.editorView(submissionId) };
   }
 
@@ -703,6 +710,7 @@ export class ReviewService {
       responseDue: a.responseDue,
       reviewDue: a.reviewDue,
       submittedAt: a.submittedAt?.toISOString() ?? null,
+      roundDecided: r.decidedAt !== null,
     }));
   }
 
@@ -760,6 +768,7 @@ export class ReviewService {
       );
       await this.tellEditors(tx, a, p, 'accepted');
     });
+    this.assignmentsChanged();
     return this.view(access, id);
   }
 
@@ -879,6 +888,7 @@ export class ReviewService {
           .join('\n'),
       });
     });
+    this.assignmentsChanged();
     return { message: 'Thank you for letting us know. The editors have been told.' };
   }
 
@@ -948,6 +958,7 @@ export class ReviewService {
       });
       return a.submissionId;
     });
+    this.assignmentsChanged();
     await this.reviewsChanged({ submissionId });
     return this.view(access, id);
   }
@@ -1011,6 +1022,7 @@ export class ReviewService {
           .values({ ...values, userId: user.id, email: user.email, createdAt: this.deps.clock.date() });
       return p?.id;
     });
+    this.assignmentsChanged();
     if (profileId !== undefined) await this.reviewsChanged({ profileId });
     return this.profile(user);
   }
@@ -1282,6 +1294,7 @@ export class ReviewService {
       await this.deps.audit.record(tx, actor, action, { type: 'review_assignment', id }, {});
       return row.a.submissionId;
     });
+    this.assignmentsChanged();
     return this.editorView(submissionId);
   }
 
@@ -1552,6 +1565,8 @@ export class ReviewService {
     o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
+    // In the decision's transaction: a round opens or closes (the header's counts change with it).
+    this.assignmentsChanged();
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;

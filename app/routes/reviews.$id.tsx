@@ -1,0 +1,179 @@
+import { data, redirect } from 'react-router';
+import { reviewDraftSchema } from '../../common/review.ts';
+import { declineSchema } from '../../common/review.ts';
+import { REVIEW_ATTACHMENT_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
+import { checkUpload } from '../../server/files/uploads.ts';
+import { badRequest } from '../../server/http/errors.ts';
+import { AssignmentPage } from '../components/review/AssignmentPage.tsx';
+import { draftFromForm } from '../lib/review-form.ts';
+import type { FormResult } from '../lib/form-result.ts';
+import { asClientError, validateForm } from '../lib/forms.server.ts';
+import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { pageTitle } from '../lib/meta.ts';
+import {
+  clearReviewLinkCookie,
+  isTokenShaped,
+  reviewLinkCookie,
+  reviewPath,
+  reviewerAccess,
+} from '../lib/review-access.server.ts';
+import { notFound, parseId } from '../lib/route-params.ts';
+import reviewCss from '../styles/review.css?url';
+import submissionCss from '../styles/submission.css?url';
+import type { Route } from './+types/reviews.$id';
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: submissionCss },
+  { rel: 'stylesheet', href: reviewCss },
+];
+
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
+  {
+    title: pageTitle(
+      matches,
+      loaderData?.kind === 'view' ? `Review: ${loaderData.view.manuscript.title}` : 'Review',
+    ),
+  },
+  { name: 'robots', content: 'noindex' },
+];
+
+/**
+ * One assignment as its reviewer sees it (issue 14, decisions 0023 and 0025): the invitation (no files), then
+ * the files and the review form once accepted, then the submitted review, read-only. Reached by the
+ * invitation link (its token moved into a cookie for this assignment's pages only) or signed in.
+ */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const id = parseId(params.id);
+  if (!id) notFound();
+  const url = new URL(request.url);
+  const given = url.searchParams.get('token');
+  if (given !== null) {
+    // The link from the e-mail: checked, kept in this assignment's cookie, then out of the address.
+    if (!isTokenShaped(given))
+      return closed(
+        404,
+        'This review link is not valid. Please use the link from your e-mail as it was sent.',
+      );
+    try {
+      await context.services.review.view({ token: given }, id);
+    } catch (err) {
+      return refusedView(err);
+    }
+    throw redirect(reviewPath(id), {
+      headers: { 'Set-Cookie': reviewLinkCookie(id, given, context.secure) },
+    });
+  }
+  const access = reviewerAccess(request, context, id);
+  if (!access) {
+    return data({ kind: 'sign-in' as const, id }, { status: 401 });
+  }
+  try {
+    const view = await context.services.review.view(access, id);
+    const limits = { attachment: context.services.config.MAX_MANUSCRIPT_SIZE };
+    const headers = new Headers({ 'Cache-Control': 'private, no-store' });
+    // The cookie lives on while the reviewer keeps coming back.
+    if ('token' in access) headers.set('Set-Cookie', reviewLinkCookie(id, access.token, context.secure));
+    return data({ kind: 'view' as const, view, limits }, { headers });
+  } catch (err) {
+    // A link cookie that no longer opens it (declined, cancelled, decided): the account may still read it.
+    if ('token' in access && context.auth) {
+      try {
+        const view = await context.services.review.view({ user: context.auth.user }, id);
+        return data(
+          {
+            kind: 'view' as const,
+            view,
+            limits: { attachment: context.services.config.MAX_MANUSCRIPT_SIZE },
+          },
+          { headers: { 'Set-Cookie': clearReviewLinkCookie(id, context.secure) } },
+        );
+      } catch {
+        // Fall through to the link's own refusal.
+      }
+    }
+    return refusedView(err, 'token' in access ? clearReviewLinkCookie(id, context.secure) : undefined);
+  }
+}
+
+function closed(status: number, message: string, cookie?: string) {
+  return data(
+    { kind: 'closed' as const, status, message },
+    { status, headers: cookie ? { 'Set-Cookie': cookie } : undefined },
+  );
+}
+
+function refusedView(err: unknown, cookie?: string) {
+  const refused = asClientError(err);
+  if (!refused) throw err;
+  if (refused.status === 404) {
+    return closed(404, 'This review assignment was not found, or this link does not open it.', cookie);
+  }
+  return closed(refused.status, refused.message, cookie);
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = parseId(params.id);
+  if (!id) notFound();
+  const max = context.services.config.MAX_MANUSCRIPT_SIZE;
+  const read = await readIntentForm(request, {
+    files: { file: fileLimit(REVIEW_ATTACHMENT_RULE, max) },
+    maxTextBytes: 512 * 1024,
+    tooLarge: `The attached file is too large: the limit is ${formatBytes(max)}.`,
+  });
+  if (!read.ok) return read.answer;
+  const { form, intent } = read;
+  const values = form.values();
+  const access = reviewerAccess(request, context, id);
+  if (!access) {
+    return intentFailed(
+      intent,
+      401,
+      'Your session has ended: open the link from your invitation e-mail again, or sign in. What you saved before is kept.',
+      values,
+    );
+  }
+  const { review } = context.services;
+  try {
+    if (intent === 'accept') {
+      await review.accept(access, id);
+      return intentDone(intent, 'Thank you for accepting. The files and the review form are below.');
+    }
+    if (intent === 'decline') {
+      const input = validateForm(declineSchema, {
+        reason: values.reason || undefined,
+        comment: values.comment ?? '',
+        suggestion: values.suggestion ?? '',
+      });
+      if (!input.ok) return intentRefused(intent, input.refusal, values);
+      const done = await review.decline(access, id, input.data);
+      return data<FormResult>({ ok: true, intent, message: done.message, at: Date.now() });
+    }
+    if (intent === 'draft' || intent === 'submit') {
+      const view = await review.view(access, id);
+      const draft = validateForm(reviewDraftSchema, draftFromForm(form, view.questions, view.mode));
+      if (!draft.ok) return intentRefused(intent, draft.refusal, values);
+      const chosen = form.file(REVIEW_ATTACHMENT_RULE.field);
+      if (chosen) {
+        const upload = await checkUpload(chosen, { ...REVIEW_ATTACHMENT_RULE, maxBytes: max });
+        await review.saveDraft(access, id, draft.data, upload);
+      }
+      if (intent === 'draft') {
+        if (!chosen) await review.saveDraft(access, id, draft.data);
+        return intentDone(intent, 'Draft saved.');
+      }
+      await review.submit(access, id, draft.data);
+      return intentDone(intent, 'Thank you: your review has been submitted to the editors.');
+    }
+    throw badRequest('Unknown action.');
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return intentRefused(intent, refused, values);
+  }
+}
+
+export default function ReviewAssignment({ loaderData, actionData }: Route.ComponentProps) {
+  return <AssignmentPage data={loaderData} result={(actionData as FormResult | undefined) ?? null} />;
+}
+
+export type ReviewLoaderData = Route.ComponentProps['loaderData'];
