@@ -1029,14 +1029,8 @@ export class ReviewService {
 
   // ---- The editor's side ---------------------------------------------------------------------------------
 
-  /** Every round of a submission with its assignments and reviews side by side (editors see everything). */
-  async editorView(submissionId: number) {
-    const settings = await this.reviewSettings();
-    const [exists] = await this.db
-      .select({ id: submissions.id })
-      .from(submissions)
-      .where(eq(submissions.id, submissionId));
-    if (!exists) throw notFound('Submission not found.');
+  /** A submission's rounds (in order) and its assignments with their reviewers (oldest first). */
+  private async roundsOf(submissionId: number) {
     const rounds = await this.db
       .select()
       .from(reviewRounds)
@@ -1048,6 +1042,18 @@ export class ReviewService {
       .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
       .where(eq(reviewAssignments.submissionId, submissionId))
       .orderBy(asc(reviewAssignments.id));
+    return { rounds, rows };
+  }
+
+  /** Every round of a submission with its assignments and reviews side by side (editors see everything). */
+  async editorView(submissionId: number) {
+    const settings = await this.reviewSettings();
+    const [exists] = await this.db
+      .select({ id: submissions.id })
+      .from(submissions)
+      .where(eq(submissions.id, submissionId));
+    if (!exists) throw notFound('Submission not found.');
+    const { rounds, rows } = await this.roundsOf(submissionId);
     const now = this.deps.clock.now();
     return {
       timeZone: settings.timeZone,
@@ -1457,16 +1463,7 @@ export class ReviewService {
       .where(eq(submissions.id, submissionId));
     if (!s || s.userId !== user.id) throw notFound('Submission not found.');
     const settings = await this.reviewSettings();
-    const rounds = await this.db
-      .select()
-      .from(reviewRounds)
-      .where(eq(reviewRounds.submissionId, submissionId))
-      .orderBy(asc(reviewRounds.number));
-    const rows = await this.db
-      .select({ a: reviewAssignments, p: reviewerProfiles })
-      .from(reviewAssignments)
-      .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
-      .where(eq(reviewAssignments.submissionId, submissionId));
+    const { rounds, rows } = await this.roundsOf(submissionId);
     return {
       timeZone: settings.timeZone,
       rounds: authorView(
