@@ -67,11 +67,13 @@ async function measure(browser: Browser, baseURL: string, path: string, width: n
   await context.addInitScript(CLS_OBSERVER);
   const page = await context.newPage();
   const bodies: Promise<Buffer | null>[] = [];
+  const names: string[] = [];
   page.on('response', (response) => {
     const type = response.headers()['content-type'] ?? '';
     if (response.request().resourceType() === 'script' || /javascript/.test(type)) {
       // A script that failed to load is no figure: reported as missing (a rebuild under the server?).
       bodies.push(response.ok() ? response.body().catch(() => null) : Promise.resolve(null));
+      names.push(new URL(response.url()).pathname.replace(/^.*\//, ''));
     }
   });
   const response = await page.goto(path, { waitUntil: 'networkidle' });
@@ -85,8 +87,9 @@ async function measure(browser: Browser, baseURL: string, path: string, width: n
   const status = `${response?.request().redirectedFrom() ? '3xx→' : ''}${response?.status() ?? '-'}${finalPath !== path ? ` ${finalPath}` : ''}`;
   const loaded = await Promise.all(bodies);
   const scripts = loaded.filter((b): b is Buffer => b !== null);
+  const each = loaded.map((b, i) => ({ name: names[i], gzip: b ? gz(b) : 0 }));
   await context.close();
-  return { status, scripts, missing: loaded.length - scripts.length, inline, cls };
+  return { status, scripts, each, missing: loaded.length - scripts.length, inline, cls };
 }
 
 async function firstArticleId(baseURL: string): Promise<number | null> {
@@ -106,8 +109,10 @@ async function main() {
     const pages = [...STATIC_PAGES, articlePath, `/download/${id ?? 1}`, '/no-such-page'];
 
     const rows: Row[] = [];
+    let articleScripts: { name: string; gzip: number }[] = [];
     for (const path of pages) {
       const wide = await measure(browser, server.url, path, 1280);
+      if (path === articlePath) articleScripts = wide.each;
       const narrow = await measure(browser, server.url, path, 390);
       rows.push({
         path,
@@ -153,6 +158,11 @@ async function main() {
     console.log(line(header));
     console.log(widths.map((w) => '-'.repeat(w)).join('  '));
     for (const row of table) console.log(line(row));
+
+    console.log(`\nThe article page's scripts, largest first (gzip KB):`);
+    for (const s of [...articleScripts].sort((a, b) => b.gzip - a.gzip)) {
+      console.log(`  ${kb(s.gzip).padStart(6)}  ${s.name}`);
+    }
 
     const article = rows.find((r) => r.path === articlePath)!;
     const over = article.gzip > ARTICLE_BUDGET_GZIP;
