@@ -17,6 +17,7 @@ type View = Extract<ReviewLoaderData, { kind: 'view' }>['view'];
 
 /** The reviewer's page of one assignment: the invitation, the answer, the files, the review. */
 export function AssignmentPage({ data, result }: { data: ReviewLoaderData; result: FormResult | null }) {
+  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user);
   if (data.kind === 'sign-in') {
     return (
       <div className="page page--narrow review-page">
@@ -37,10 +38,20 @@ export function AssignmentPage({ data, result }: { data: ReviewLoaderData; resul
         <h1>Review invitation</h1>
         {result?.ok ? <ResultAlert result={result} /> : null}
         <div className={result?.ok ? 'alert alert--info' : 'alert alert--error'}>
-          <p>{data.message}</p>
+          <p>
+            {result?.ok && result.intent === 'decline'
+              ? 'You declined this invitation: nothing more is needed from you, and its link no longer opens it.'
+              : data.message}
+          </p>
         </div>
         <p>
-          <Link to="/reviews">Your reviews</Link> · <Link to="/contact">Contact the editorial office</Link>
+          {/* The list of one's reviews is an account's page: not offered to a reviewer who came by the link. */}
+          {signedIn ? (
+            <>
+              <Link to="/reviews">Your reviews</Link> ·{' '}
+            </>
+          ) : null}
+          <Link to="/contact">Contact the editorial office</Link>
         </p>
       </div>
     );
