@@ -1178,6 +1178,17 @@ export class ReviewService {
 
   /** Sets or extends the due dates; the reviewer is told the new dates. */
   async setDueDates(actor: Actor, id: number, input: { responseDue?: string; reviewDue?: string }) {
+    // A new date is never in the past (read outside the transaction: one connection on PGlite).
+    const today = dayIn(this.deps.clock.now(), (await this.reviewSettings()).timeZone);
+    const past = {
+      ...(input.responseDue && input.responseDue < today
+        ? { responseDue: 'The answer cannot be due before today.' }
+        : {}),
+      ...(input.reviewDue && input.reviewDue < today
+        ? { reviewDue: 'The review cannot be due before today.' }
+        : {}),
+    };
+    if (Object.keys(past).length) throw badRequest(Object.values(past)[0], past);
     return this.editorAction(actor, id, 'review.dates', async (tx, row) => {
       if (row.a.state !== 'invited' && row.a.state !== 'accepted') {
         throw conflict('Due dates can be changed only while the reviewer has yet to answer or to submit.');

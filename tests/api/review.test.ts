@@ -281,6 +281,15 @@ describe('peer review through the API', () => {
       payload: { reviewDue: '2026-03-01' },
     });
     expect(early.status).toBe(400);
+    // A date before today (2 March) is refused as such, not only as earlier than the answer.
+    expect(early.json.errors).toEqual({ reviewDue: 'The review cannot be due before today.' });
+    const later = await api('PUT', `/api/editor/review-assignments/${inv.json.assignmentId}/due-dates`, {
+      token: editor.token,
+      payload: { reviewDue: '2026-03-05' },
+    });
+    expect(later.json.errors).toEqual({
+      reviewDue: 'The review cannot be due before the answer to the invitation.',
+    });
     const remind = await api('POST', `/api/editor/review-assignments/${inv.json.assignmentId}/remind`, {
       token: editor.token,
     });

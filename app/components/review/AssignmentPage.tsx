@@ -36,14 +36,21 @@ export function AssignmentPage({ data, result }: { data: ReviewLoaderData; resul
     return (
       <div className="page page--narrow review-page">
         <h1>Review invitation</h1>
-        {result?.ok ? <ResultAlert result={result} /> : null}
-        <div className={result?.ok ? 'alert alert--info' : 'alert alert--error'}>
-          <p>
-            {result?.ok && result.intent === 'decline'
-              ? 'You declined this invitation: nothing more is needed from you, and its link no longer opens it.'
-              : data.message}
-          </p>
-        </div>
+        {result?.ok ? (
+          <>
+            {/* Just answered here (a decline closes the link): one message, then what follows from it. */}
+            <ResultAlert result={result} />
+            <p>
+              {result.intent === 'decline'
+                ? 'You declined this invitation: nothing more is needed from you, and its link no longer opens it.'
+                : data.message}
+            </p>
+          </>
+        ) : (
+          <div className="alert alert--error">
+            <p>{data.message}</p>
+          </div>
+        )}
         <p>
           {/* The list of one's reviews is an account's page: not offered to a reviewer who came by the link. */}
           {signedIn ? (
@@ -268,7 +275,8 @@ export function ResultAlert({ result }: { result: FormResult }) {
       role={result.ok ? 'status' : 'alert'}
       className={result.ok ? 'alert alert--success' : 'alert alert--error'}
     >
-      <p className="alert__message">{result.message}</p>
+      {/* The alert's message style is the error's red: a success is said in the ink's colour. */}
+      <p className={result.ok ? 'alert__done' : 'alert__message'}>{result.message}</p>
     </div>
   );
 }
