@@ -61,6 +61,18 @@ async function signedInContext(browser: Browser, baseURL: string, account: Accou
   return context;
 }
 
+/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
+async function hydrated(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const link = document.querySelector('header a[href="/about"]');
+        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
+      }),
+    )
+    .toBe(true);
+}
+
 /** The round's questions (the journal's review form when the round opened), as the editor's API gives them. */
 async function roundQuestions(api: APIRequestContext, submissionId: number): Promise<Question[]> {
   const res = await api.get(`/api/editor/submissions/${submissionId}/review`);
@@ -324,6 +336,8 @@ test('peer review from invitation to acceptance, through the pages', async ({
     const confidential = `Sound, but the evaluation is small. ${tag}`;
     await test.step('the reviewer writes: a draft kept across a reload, then submitted once', async () => {
       const form = guestPage.getByRole('region', { name: 'Your review' });
+      // The draft is saved by the page's script as the reviewer types: typing starts once it runs.
+      await hydrated(guestPage);
       await guestPage.getByRole('radio', { name: 'Minor revisions' }).check();
       await form.getByRole('textbox', { name: 'Comments for the author' }).fill(comments);
       await form.getByRole('textbox', { name: /Confidential comments/ }).fill(confidential);
