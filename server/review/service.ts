@@ -1182,7 +1182,7 @@ export class ReviewService {
     const today = dayIn(this.deps.clock.now(), (await this.reviewSettings()).timeZone);
     const past = {
       ...(input.responseDue && input.responseDue < today
-        ? { responseDue: 'The answer cannot be due before today.' }
+        ? { responseDue: 'The response cannot be due before today.' }
         : {}),
       ...(input.reviewDue && input.reviewDue < today
         ? { reviewDue: 'The review cannot be due before today.' }

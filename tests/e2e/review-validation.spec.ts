@@ -209,9 +209,9 @@ test.describe('due dates', () => {
       await dates.getByLabel('Response due').fill(dayOffset(-1));
       await dates.getByLabel('Review due').fill(dayOffset(-2));
       await dates.getByRole('button', { name: /Save the due dates/ }).click();
-      await expect(p.getByRole('alert')).toContainText('The answer cannot be due before today.');
+      await expect(p.getByRole('alert')).toContainText('The response cannot be due before today.');
       await expect(dates.getByLabel('Response due')).toHaveAccessibleDescription(
-        /The answer cannot be due before today./,
+        /The response cannot be due before today./,
       );
       await expect(dates.getByLabel('Review due')).toHaveAccessibleDescription(
         /The review cannot be due before today./,
