@@ -61,6 +61,15 @@ async function signedInContext(browser: Browser, baseURL: string, account: Accou
   return context;
 }
 
+/** Nothing on the page reaches past a 390 px phone's width (a table may scroll inside its own box). */
+async function fitsAPhone(page: Page) {
+  const original = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (original) await page.setViewportSize(original);
+  expect(wide, 'the page is wider than the phone').toBeLessThanOrEqual(390);
+}
+
 /** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
 async function hydrated(page: Page) {
   await expect
@@ -234,6 +243,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
       );
       await axe(guestPage);
       await screenshots(guestPage, 'flow-invitation');
+      await fitsAPhone(guestPage);
     });
 
     // ---------------------------------------------------------------------------------------------------
@@ -265,6 +275,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
         // The manuscript's own name (which may name its author) is never shown: a generic one is.
         await axe(guestPage);
         await screenshots(guestPage, 'flow-accepted');
+        await fitsAPhone(guestPage);
         return href.replace(`/reviews/${guestLink.id}/`, '');
       });
 
@@ -299,6 +310,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
       await expect(poolPage.getByRole('main').getByRole('link', { name: 'Your reviews' })).toHaveCount(0);
       await axe(poolPage);
       await screenshots(poolPage, 'flow-declined');
+      await fitsAPhone(poolPage);
     });
 
     // ---------------------------------------------------------------------------------------------------
@@ -327,6 +339,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
         ).toBeVisible();
         await axe(setter);
         await screenshots(setter, 'flow-reviews-list');
+        await fitsAPhone(setter);
         return { username: username!, password };
       });
 
@@ -364,6 +377,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
       await expect(guestPage.getByText(comments)).toBeVisible();
       await axe(guestPage);
       await screenshots(guestPage, 'flow-submitted');
+      await fitsAPhone(guestPage);
     });
 
     // ---------------------------------------------------------------------------------------------------
@@ -381,9 +395,27 @@ test('peer review from invitation to acceptance, through the pages', async ({
       await expect(card).toContainText('not read yet');
       await axe(page);
       await screenshots(page, 'flow-desk-reviews');
+      await fitsAPhone(page);
       await card.getByRole('button', { name: `Mark as read: ${guest.name}` }).click();
       await expect(card).toContainText(/read \d/);
       await expect(card).not.toContainText('not read yet');
+    });
+
+    // ---------------------------------------------------------------------------------------------------
+    await test.step("the reviewer pool shows both reviewers' record", async () => {
+      await page.goto(`/editor-dashboard/reviewers?q=${encodeURIComponent(guest.email)}`);
+      const reviewed = page.getByRole('row', { name: new RegExp(guest.name) });
+      // Open, Completed, Median days, Declines, Last review…
+      await expect(reviewed.getByRole('cell').nth(0)).toHaveText('0');
+      await expect(reviewed.getByRole('cell').nth(1)).toHaveText('1');
+      await expect(reviewed.getByRole('cell').nth(3)).toHaveText('0 %');
+      await page.goto(`/editor-dashboard/reviewers?q=${encodeURIComponent(poolReviewer.email)}`);
+      const declined = page.getByRole('row', { name: new RegExp(poolReviewer.fullName) });
+      await expect(declined.getByRole('cell').nth(3)).toHaveText('100 %');
+      await axe(page);
+      await screenshots(page, 'flow-pool');
+      await fitsAPhone(page);
+      await page.goto(desk);
     });
 
     // ---------------------------------------------------------------------------------------------------
@@ -425,6 +457,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
       }
       await axe(authorPage);
       await screenshots(authorPage, 'flow-author-reviews');
+      await fitsAPhone(authorPage);
 
       const form = authorPage.getByRole('region', { name: 'Upload a revised manuscript' });
       await form.getByRole('button', { name: 'Revised manuscript', exact: true }).setInputFiles(manuscript());
@@ -505,6 +538,7 @@ test('peer review from invitation to acceptance, through the pages', async ({
       );
       await axe(page);
       await screenshots(page, 'flow-desk-accepted');
+      await fitsAPhone(page);
     });
   } finally {
     for (const context of contexts) await context.close();
