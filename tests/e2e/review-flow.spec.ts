@@ -337,6 +337,9 @@ test('peer review from invitation to acceptance, through the pages', async ({
         await expect(
           setter.getByRole('region', { name: /In progress/ }).getByRole('link', { name: title, exact: true }),
         ).toBeVisible();
+        const list = await setter.content();
+        for (const secret of [writer.name, writer.email, writer.affiliation])
+          expect(list).not.toContain(secret);
         await axe(setter);
         await screenshots(setter, 'flow-reviews-list');
         await fitsAPhone(setter);
@@ -505,8 +508,10 @@ test('peer review from invitation to acceptance, through the pages', async ({
       await secondPage.getByRole('button', { name: 'Accept the invitation' }).click();
       await expect(secondPage.getByRole('link', { name: 'manuscript-round-2.pdf' })).toBeVisible();
       const html = await secondPage.content();
-      for (const secret of [writer.name, writer.email, writer.affiliation])
+      // Double-anonymous: neither the authors nor the other reviewers are named to a reviewer.
+      for (const secret of [writer.name, writer.email, writer.affiliation, guest.name, guest.email]) {
         expect(html).not.toContain(secret);
+      }
       await secondPage.getByRole('radio', { name: 'Accept', exact: true }).check();
       await secondPage.getByRole('textbox', { name: 'Comments for the author' }).fill(secondComments);
       await answerQuestions(secondPage, await roundQuestions(adminApi, submission.id));
