@@ -293,21 +293,29 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
                       </span>
                     ) : null}
                   </th>
-                  <td className="dash-table__number">{r.openAssignments}</td>
-                  <td className="dash-table__number">{r.completedReviews}</td>
-                  <td className="dash-table__number">{days(r.medianDaysToComplete)}</td>
-                  <td className="dash-table__number">{percent(r.declineRate)}</td>
-                  <td>
+                  <td className="dash-table__number" data-label="Open">
+                    {r.openAssignments}
+                  </td>
+                  <td className="dash-table__number" data-label="Completed">
+                    {r.completedReviews}
+                  </td>
+                  <td className="dash-table__number" data-label="Median days">
+                    {days(r.medianDaysToComplete)}
+                  </td>
+                  <td className="dash-table__number" data-label="Declines">
+                    {percent(r.declineRate)}
+                  </td>
+                  <td data-label="Last review">
                     {r.lastReviewAt ? (
                       <time dateTime={r.lastReviewAt}>{r.lastReviewAt.slice(0, 10)}</time>
                     ) : (
                       '—'
                     )}
                   </td>
-                  <td className="dash-table__wrap">
+                  <td className="dash-table__wrap" data-label="Interests">
                     {r.interests.length ? r.interests.join(', ') : <span className="muted">None given</span>}
                   </td>
-                  <td className="dash-table__number">
+                  <td className="dash-table__number" data-label="Rating">
                     {r.averageRating === null ? (
                       '—'
                     ) : (
@@ -317,7 +325,7 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
                       </>
                     )}
                   </td>
-                  <td>
+                  <td className="reviewer-pool__action">
                     <a href={inviteHref(r.profileId)} className="button button--small button--secondary">
                       Invite<span className="visually-hidden"> {r.name}</span>
                     </a>

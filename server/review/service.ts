@@ -1178,6 +1178,17 @@ export class ReviewService {
 
   /** Sets or extends the due dates; the reviewer is told the new dates. */
   async setDueDates(actor: Actor, id: number, input: { responseDue?: string; reviewDue?: string }) {
+    // A new date is never in the past (read outside the transaction: one connection on PGlite).
+    const today = dayIn(this.deps.clock.now(), (await this.reviewSettings()).timeZone);
+    const past = {
+      ...(input.responseDue && input.responseDue < today
+        ? { responseDue: 'The response cannot be due before today.' }
+        : {}),
+      ...(input.reviewDue && input.reviewDue < today
+        ? { reviewDue: 'The review cannot be due before today.' }
+        : {}),
+    };
+    if (Object.keys(past).length) throw badRequest(Object.values(past)[0], past);
     return this.editorAction(actor, id, 'review.dates', async (tx, row) => {
       if (row.a.state !== 'invited' && row.a.state !== 'accepted') {
         throw conflict('Due dates can be changed only while the reviewer has yet to answer or to submit.');
@@ -1639,11 +1650,23 @@ export class ReviewService {
       .filter(Boolean)
       .join('\n\n');
     const final = o.to === 'accepted' || o.to === 'rejected';
-    const told =
-      final && settings.tellReviewersDecision ? rows.filter(({ a }) => a.state === 'submitted') : [];
+    // Everyone who reviewed the manuscript, in any of its rounds, is told once (their latest review's link).
+    const told = final && settings.tellReviewersDecision ? await this.reviewersOf(tx, o.submissionId) : [];
     const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
     for (const row of told) await this.notify(tx, row, 'decision', { decision: label });
     return { mailAppendix: appendix, label };
+  }
+
+  /** Each reviewer who submitted a review of the submission, in any round, once: with their latest review. */
+  private async reviewersOf(tx: Tx, submissionId: number) {
+    const rows = await tx
+      .select({ a: reviewAssignments, p: reviewerProfiles })
+      .from(reviewAssignments)
+      .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
+      .where(and(eq(reviewAssignments.submissionId, submissionId), eq(reviewAssignments.state, 'submitted')))
+      .orderBy(desc(reviewAssignments.id));
+    const seen = new Set<number>();
+    return rows.filter(({ p }) => !seen.has(p.id) && Boolean(seen.add(p.id))).reverse();
   }
 
   /** The author's revision arrived: its response to the reviewers goes with the round that follows. */

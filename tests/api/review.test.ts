@@ -281,6 +281,15 @@ describe('peer review through the API', () => {
       payload: { reviewDue: '2026-03-01' },
     });
     expect(early.status).toBe(400);
+    // A date before today (2 March) is refused as such, not only as earlier than the answer.
+    expect(early.json.errors).toEqual({ reviewDue: 'The review cannot be due before today.' });
+    const later = await api('PUT', `/api/editor/review-assignments/${inv.json.assignmentId}/due-dates`, {
+      token: editor.token,
+      payload: { reviewDue: '2026-03-05' },
+    });
+    expect(later.json.errors).toEqual({
+      reviewDue: 'The review cannot be due before the answer to the invitation.',
+    });
     const remind = await api('POST', `/api/editor/review-assignments/${inv.json.assignmentId}/remind`, {
       token: editor.token,
     });
@@ -580,6 +589,56 @@ describe('peer review through the API', () => {
     const told = t.mail.slice(before).filter((m) => m.to === rex.email);
     expect(told).toHaveLength(1);
     expect(told[0].text).toContain('The editors have now made their decision: Accepted.');
+  });
+
+  it('tells every reviewer of the manuscript the final decision once, whichever round they reviewed', async () => {
+    const other = await submitManuscript(t, author, [{ ...AUTHORS[0], email: author.email }]);
+    const early = await person(t, 'researcher', 'Ula Roundone', 'First Round Lab');
+    const both = await person(t, 'researcher', 'Vic Bothrounds', 'Two Rounds Lab');
+    const decliner = await person(t, 'researcher', 'Wim Declines', 'Busy Lab');
+    const review = async (who: Person) => {
+      const inv = await api('POST', `/api/editor/submissions/${other}/review/invitations`, {
+        token: editor.token,
+        payload: { userId: who.id },
+      });
+      await api('POST', `/api/reviews/${inv.json.assignmentId}/accept`, { token: who.token });
+      const done = await api('POST', `/api/reviews/${inv.json.assignmentId}/submit`, {
+        token: who.token,
+        payload: { recommendation: 'minor-revisions', commentsForAuthor: 'Some points.' },
+      });
+      expect(done.status).toBe(200);
+    };
+    await decide(t, editor.token, other, { status: 'under_review' });
+    await review(early);
+    await review(both);
+    const declined = await api('POST', `/api/editor/submissions/${other}/review/invitations`, {
+      token: editor.token,
+      payload: { userId: decliner.id },
+    });
+    await api('POST', `/api/reviews/${declined.json.assignmentId}/decline`, {
+      token: decliner.token,
+      payload: { reason: 'too-busy' },
+    });
+    await decide(t, editor.token, other, { status: 'revisions_requested', revisions: 'minor' });
+    const revision = await postMultipart(
+      t.app,
+      `/api/submissions/${other}/revision`,
+      bearer(author.token),
+      { message: 'Revised.', responseToReviewers: 'Done.' },
+      { submissionFile: { name: 'v2.pdf', data: pdf, type: 'application/pdf' } },
+    );
+    expect(revision.statusCode, revision.body).toBe(200);
+    await decide(t, editor.token, other, { status: 'under_review' });
+    await review(both);
+    const before = t.mail.length;
+    await decide(t, editor.token, other, { status: 'accepted' });
+    await t.runJobs();
+    const told = t.mail
+      .slice(before)
+      .filter((m) => /Editorial decision on a manuscript you reviewed/.test(m.subject))
+      .map((m) => m.to)
+      .sort();
+    expect(told).toEqual([both.email, early.email].sort());
   });
 
   it('keeps the link tokens out of the audit log', async () => {

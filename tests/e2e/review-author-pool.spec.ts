@@ -198,6 +198,13 @@ test.describe('the reviewer pool', () => {
     await page.goto(`/editor-dashboard/reviewers?q=${tag}`);
     await axe(page);
     await screenshots(page, 'reviewer-pool');
+    // On a phone each reviewer is a card with its figures labelled: nothing to scroll sideways.
+    await page.setViewportSize({ width: 390, height: 900 });
+    const box = page.getByRole('region', { name: /Reviewers matching/ });
+    await expect.poll(() => box.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+    await expect(page.getByText('Scroll the table sideways')).toBeHidden();
+    await axe(page);
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // Invite from the pool: the submission must be chosen; the review not due before the answer.
     await page.getByRole('link', { name: `Invite ${name}` }).click();

@@ -17,6 +17,7 @@ type View = Extract<ReviewLoaderData, { kind: 'view' }>['view'];
 
 /** The reviewer's page of one assignment: the invitation, the answer, the files, the review. */
 export function AssignmentPage({ data, result }: { data: ReviewLoaderData; result: FormResult | null }) {
+  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user);
   if (data.kind === 'sign-in') {
     return (
       <div className="page page--narrow review-page">
@@ -35,12 +36,29 @@ export function AssignmentPage({ data, result }: { data: ReviewLoaderData; resul
     return (
       <div className="page page--narrow review-page">
         <h1>Review invitation</h1>
-        {result?.ok ? <ResultAlert result={result} /> : null}
-        <div className={result?.ok ? 'alert alert--info' : 'alert alert--error'}>
-          <p>{data.message}</p>
-        </div>
+        {result?.ok ? (
+          <>
+            {/* Just answered here (a decline closes the link): one message, then what follows from it. */}
+            <ResultAlert result={result} />
+            <p>
+              {result.intent === 'decline'
+                ? 'You declined this invitation: nothing more is needed from you, and its link no longer opens it.'
+                : data.message}
+            </p>
+          </>
+        ) : (
+          <div className="alert alert--error">
+            <p>{data.message}</p>
+          </div>
+        )}
         <p>
-          <Link to="/reviews">Your reviews</Link> · <Link to="/contact">Contact the editorial office</Link>
+          {/* The list of one's reviews is an account's page: not offered to a reviewer who came by the link. */}
+          {signedIn ? (
+            <>
+              <Link to="/reviews">Your reviews</Link> ·{' '}
+            </>
+          ) : null}
+          <Link to="/contact">Contact the editorial office</Link>
         </p>
       </div>
     );
@@ -257,7 +275,8 @@ export function ResultAlert({ result }: { result: FormResult }) {
       role={result.ok ? 'status' : 'alert'}
       className={result.ok ? 'alert alert--success' : 'alert alert--error'}
     >
-      <p className="alert__message">{result.message}</p>
+      {/* The alert's message style is the error's red: a success is said in the ink's colour. */}
+      <p className={result.ok ? 'alert__done' : 'alert__message'}>{result.message}</p>
     </div>
   );
 }

@@ -2,8 +2,8 @@ import { formatDay } from '../../../common/dates.ts';
 import type { AssignmentState, AssignmentStatus } from '../../../common/review.ts';
 
 /**
- * An assignment's two due dates, the one that matters now first, with "overdue" beside the date that has
- * passed (derived by the server from the clock and the journal's time zone, decision 0023).
+ * An assignment's due dates: both while the invitation waits for an answer, the review's alone once answered,
+ * with "overdue" beside the date that has passed (derived by the server from the clock and the journal's time zone, decision 0023).
  */
 export function DueDates({
   state,
@@ -29,7 +29,8 @@ export function DueDates({
     },
     { key: 'review', term: 'Review due', day: reviewDue, overdue: status === 'review-overdue' },
   ];
-  if (!answerFirst) rows.reverse();
+  // Once answered, the answer's date no longer matters: only the review's is shown.
+  if (!answerFirst) rows.splice(0, 1);
   return (
     <dl className="review-dates">
       {rows.map((r) => (
