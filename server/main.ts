@@ -30,6 +30,9 @@ export async function startServer(
   pagesReady.catch(() => undefined); // a failure is met where it is awaited
   const services = createServices(config, database, log);
   steps.mark('services');
+  // The routes are registered while the seed waits on the database: neither needs the other.
+  const appReady = pagesReady.then((pages) => buildApp(services, { pages, logger: log }));
+  appReady.catch(() => undefined); // a failure is met where it is awaited
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
   steps.mark('seed');
@@ -39,9 +42,7 @@ export async function startServer(
     .sweepLeftovers()
     .catch((err) => log.error({ err }, 'sweeping leftover upload files failed'));
   steps.mark('sweep');
-  const pages = await pagesReady;
-  steps.mark('site build');
-  const app = await buildApp(services, { pages, logger: log });
+  const app = await appReady;
   steps.mark('app');
 
   let closing = false;
@@ -90,7 +91,7 @@ export async function startServer(
   const lines = [
     '',
     `  Colophon is running at ${url}`,
-    `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}${MADE[database.made ?? 'opened']}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Data folder: ${config.dataDir}`,
     `  Started in ${steps.summary()}`,
     `  Mode: ${process.env.NODE_ENV === 'production' ? 'production' : `${process.env.NODE_ENV ?? 'unset'} (React's development build: slower; npm start serves production)`}`,
@@ -110,6 +111,13 @@ export async function startServer(
   console.log(`${lines.join('\n')}\n`);
   return { app, services, port };
 }
+
+/** What the start-up lines say of a PGlite database this start found or made. */
+const MADE = {
+  opened: '',
+  copy: ' (new, from the copy prepared by npm run build)',
+  initdb: ' (new, initialised: npm run build prepares a copy that starts quicker)',
+} as const;
 
 /**
  * What a start resumes once the site answers (none of it is needed for the first page, and all of it
