@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ConfigError, type Config, loadConfig, resolveSessionSecret } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { DataFolderLockedError, lockDataFolder } from './db/lock.ts';
+import { BlobStoreUnusableError } from './files/blob-store.ts';
 import { describeFsError, fsErrorCode } from './storage.ts';
 
 /**
@@ -90,7 +91,12 @@ export type Runtime = Awaited<ReturnType<typeof openRuntime>>;
 
 /** Prints one clear line for the failures a person can fix, and exits. */
 export function exitOnStartupError(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DataFolderLockedError || err instanceof DataFolderError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataFolderLockedError ||
+    err instanceof DataFolderError ||
+    err instanceof BlobStoreUnusableError
+  ) {
     console.error(err.message);
     process.exit(1);
   }

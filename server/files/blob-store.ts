@@ -140,7 +140,8 @@ export function verifying(key: string, size: number): Transform {
     },
     flush(done) {
       if (seen !== size) return done(new BlobDamagedError(key, `${seen} bytes instead of ${size}`));
-      if (hash.digest('hex') !== key) return done(new BlobDamagedError(key, 'its bytes do not hash to its name'));
+      if (hash.digest('hex') !== key)
+        return done(new BlobDamagedError(key, 'its bytes do not hash to its name'));
       done(null, held ?? undefined);
     },
   });

@@ -34,7 +34,9 @@ const read = async (stream: Readable) => {
   return Buffer.concat(chunks);
 };
 const chunked = (data: Buffer, size = 1000) =>
-  Readable.from(Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)));
+  Readable.from(
+    Array.from({ length: Math.ceil(data.length / size) }, (_, i) => data.subarray(i * size, (i + 1) * size)),
+  );
 
 describe('S3BlobStore', () => {
   it('puts bytes under their SHA-256, reads them whole and by range, knows their size, deletes them', async () => {
@@ -59,14 +61,20 @@ describe('S3BlobStore', () => {
   it('lists its blobs page by page, under its prefix only, leaving other objects out', async () => {
     const small = new S3BlobStore(s3.options('other', { prefix: 'journal-a/' }), { pageSize: 2 });
     const neighbour = new S3BlobStore(s3.options('other', { prefix: 'journal-b/' }));
-    const keys = [];
+    const keys: string[] = [];
     for (let i = 0; i < 5; i++) keys.push((await small.put(Buffer.from(`blob ${i}`))).key);
     await neighbour.put(Buffer.from('a blob of another journal'));
-    await small.client.send(new PutObjectCommand({ Bucket: 'other', Key: 'journal-a/README.txt', Body: 'not a blob' }));
     await small.client.send(
-      new PutObjectCommand({ Bucket: 'other', Key: `journal-a/${keys[0]}`, Body: 'a blob name outside its folders' }),
+      new PutObjectCommand({ Bucket: 'other', Key: 'journal-a/README.txt', Body: 'not a blob' }),
     );
-    const listed = [];
+    await small.client.send(
+      new PutObjectCommand({
+        Bucket: 'other',
+        Key: `journal-a/${keys[0]}`,
+        Body: 'a blob name outside its folders',
+      }),
+    );
+    const listed: { key: string; size: number }[] = [];
     for await (const b of small.list()) listed.push(b);
     expect(listed.map((b) => b.key).sort()).toEqual([...keys].sort());
     expect(listed.find((b) => b.key === keys[2])?.size).toBe('blob 2'.length);
@@ -95,7 +103,10 @@ describe('S3BlobStore', () => {
     const sweeper = new S3BlobStore(s3.options('other', { prefix: 'sweep/' }));
     const named = await sweeper.put(Buffer.from('a blob a row names'));
     const orphan = await sweeper.put(Buffer.from('a blob nobody committed'));
-    const none = await sweeper.sweep({ olderThan: new Date(Date.now() - 3_600_000), named: async () => new Set() });
+    const none = await sweeper.sweep({
+      olderThan: new Date(Date.now() - 3_600_000),
+      named: async () => new Set(),
+    });
     expect(none).toEqual({ removed: [], bytes: 0, failures: [] });
 
     const asked: string[] = [];
@@ -119,10 +130,14 @@ describe('S3BlobStore', () => {
     expect(missing.message).toBe(
       `Cannot use the object store: there is no bucket "no-such-bucket" at ${s3.endpoint}. Create it, or set S3_BUCKET to one that exists.`,
     );
-    const refused = await new S3BlobStore(s3.options('blobs', { accessKeyId: 'WRONG-KEY' })).check().catch((e) => e);
+    const refused = await new S3BlobStore(s3.options('blobs', { accessKeyId: 'WRONG-KEY' }))
+      .check()
+      .catch((e) => e);
     expect(refused).toBeInstanceOf(BlobStoreUnusableError);
     expect(refused.message).toMatch(
-      new RegExp(`^Cannot use the object store: ${s3.endpoint} refused the credentials \\(InvalidAccessKeyId: .*\\)\\. Check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY\\.$`),
+      new RegExp(
+        `^Cannot use the object store: ${s3.endpoint} refused the credentials \\(InvalidAccessKeyId: .*\\)\\. Check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY\\.$`,
+      ),
     );
     expect(refused.message).not.toContain('\n');
   });
@@ -149,8 +164,13 @@ describe('S3BlobStore when the store does not answer', () => {
     const lost = new S3BlobStore(options, { log: { error: () => undefined } });
     const start = await lost.check().catch((e) => e);
     expect(start).toBeInstanceOf(BlobStoreUnusableError);
-    expect(start.message).toMatch(new RegExp(`^Cannot reach the object store at ${options.endpoint} \\(ECONNREFUSED`));
-    expect(await lost.put(Buffer.from('x')).catch((e) => e)).toMatchObject({ status: 503, code: 'ECONNREFUSED' });
+    expect(start.message).toMatch(
+      new RegExp(`^Cannot reach the object store at ${options.endpoint} \\(ECONNREFUSED`),
+    );
+    expect(await lost.put(Buffer.from('x')).catch((e) => e)).toMatchObject({
+      status: 503,
+      code: 'ECONNREFUSED',
+    });
     expect(await lost.read(key).catch((e) => e)).toMatchObject({
       status: 503,
       message: 'The file store is not answering; please try again later.',

@@ -60,7 +60,8 @@ function codeOf(err: unknown): string {
   return typeof e?.name === 'string' ? e.name : 'Error';
 }
 
-const statusOf = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+const statusOf = (err: unknown) =>
+  (err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 
 const MISSING = new Set(['NoSuchKey', 'NotFound']);
 const NO_BUCKET = new Set(['NoSuchBucket']);
@@ -135,14 +136,19 @@ export class S3BlobStore implements BlobStore {
   /** A fault of the store (not of the request) as the 503 every caller knows, logged once with its cause. */
   private unavailable(err: unknown, doing: string, key: string, message?: string): StorageUnavailableError {
     const code = codeOf(err);
-    this.log?.error({ err, code, key, store: this.description }, `the object store failed while ${doing}: ${code}`);
+    this.log?.error(
+      { err, code, key, store: this.description },
+      `the object store failed while ${doing}: ${code}`,
+    );
     return new StorageUnavailableError(code, err, message);
   }
 
   /** Lists one key: the bucket must exist, the credentials be accepted, and listing allowed (the sweep lists). */
   async check(): Promise<void> {
     try {
-      await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }));
+      await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, MaxKeys: 1 }),
+      );
     } catch (err) {
       throw this.unusable(err);
     }
@@ -182,7 +188,8 @@ export class S3BlobStore implements BlobStore {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key }));
       created = false;
     } catch (err) {
-      if (!MISSING.has(codeOf(err)) && statusOf(err) !== 404) throw this.unavailable(err, 'looking for a blob', key);
+      if (!MISSING.has(codeOf(err)) && statusOf(err) !== 404)
+        throw this.unavailable(err, 'looking for a blob', key);
     }
     // Written even when it is there: a new LastModified keeps the start-up sweep of another process from
     // taking it for an orphan while the upload that names it is still to commit, as the local store's
@@ -252,7 +259,9 @@ export class S3BlobStore implements BlobStore {
 
   async size(key: string): Promise<number | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }),
+      );
       return head.ContentLength ?? null;
     } catch (err) {
       if (MISSING.has(codeOf(err)) || statusOf(err) === 404) return null;
@@ -317,7 +326,10 @@ export class S3BlobStore implements BlobStore {
       }
       if (batch.length) await sweepBatch(batch);
     } catch (err) {
-      result.failures.push({ path: '.', error: `${codeOf(err)}${err instanceof Error ? `: ${err.message}` : ''}` });
+      result.failures.push({
+        path: '.',
+        error: `${codeOf(err)}${err instanceof Error ? `: ${err.message}` : ''}`,
+      });
     }
     return result;
   }

@@ -1,5 +1,3 @@
-import type { FastifyReply } from 'fastify';
-import { attachmentDisposition } from '../../common/filenames.ts';
 import { z } from 'zod';
 import {
   messageResponse,
@@ -17,7 +15,7 @@ import {
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
 import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
-import type { StoredFile } from '../files/service.ts';
+import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, parseInput } from '../http/errors.ts';
@@ -42,7 +40,10 @@ async function manuscriptFiles(
   if (!body.files.submissionFile) {
     throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   }
-  const manuscript = await checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
+  const manuscript = await checkUpload(body.files.submissionFile, {
+    ...MANUSCRIPT_RULE,
+    maxBytes: MAX_MANUSCRIPT_SIZE,
+  });
   const additional = body.files.additionalZip
     ? await checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
     : undefined;
@@ -57,22 +58,6 @@ const readManuscriptForm = (services: Services, request: Parameters<typeof readM
     },
   });
 
-async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
-  return sendNamedFile(services, reply, `${reference}-${file.originalName}`, file);
-}
-
-/** A stored file as a private download under the name given. */
-export async function sendNamedFile(services: Services, reply: FastifyReply, name: string, file: StoredFile) {
-  const stream = await services.files.open(file);
-  return reply
-    .header('content-type', file.mediaType)
-    .header('content-length', String(file.size))
-    .header('content-disposition', attachmentDisposition(name))
-    .header('cache-control', 'private, no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(stream);
-}
-
 export function submissionRoutes(api: Api, services: Services) {
   const { submissions } = services;
 
@@ -85,7 +70,11 @@ export function submissionRoutes(api: Api, services: Services) {
     authMessages: { unauthenticated: MESSAGES.mustBeAuthor, forbidden: MESSAGES.mustBeAuthor },
     body: submissionFieldsSchema,
     multipart: [
-      { name: 'submissionFile', description: 'The manuscript: .doc, .docx or .pdf (checked by content)', required: true },
+      {
+        name: 'submissionFile',
+        description: 'The manuscript: .doc, .docx or .pdf (checked by content)',
+        required: true,
+      },
       { name: 'additionalZip', description: 'Optional supplementary material as one .zip', required: false },
     ],
     responses: {
@@ -113,7 +102,11 @@ export function submissionRoutes(api: Api, services: Services) {
     tag: 'Submissions',
     summary: "The signed-in author's submissions, newest first, with the editors' latest message",
     auth: 'submit',
-    responses: { 200: { description: 'Submissions', schema: z.array(mySubmission) }, 401: refusals[401], 403: refusals[403] },
+    responses: {
+      200: { description: 'Submissions', schema: z.array(mySubmission) },
+      401: refusals[401],
+      403: refusals[403],
+    },
     handler: ({ auth }) => submissions.forUser(auth!.user.id),
   });
 
@@ -135,10 +128,14 @@ export function submissionRoutes(api: Api, services: Services) {
     summary: 'Download one file of a submission (its author, or editors)',
     auth: 'submit',
     params: fileParams,
-    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
-    handler: async ({ auth, params, reply }) => {
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, request, reply }) => {
       const { reference, file } = await submissions.file(params.id, params.fileId, auth!.user);
-      return sendStoredFile(services, reply, reference, file);
+      return sendStoredFile(services.files, request, reply, `${reference}-${file.originalName}`, file);
     },
   });
 
@@ -152,7 +149,11 @@ export function submissionRoutes(api: Api, services: Services) {
     body: revisionFieldsSchema,
     multipart: [
       { name: 'submissionFile', description: 'The revised manuscript: .doc, .docx or .pdf', required: true },
-      { name: 'additionalZip', description: 'Optional revised supplementary material (.zip)', required: false },
+      {
+        name: 'additionalZip',
+        description: 'Optional revised supplementary material (.zip)',
+        required: false,
+      },
     ],
     responses: {
       200: { description: 'The submission, now revised', schema: submissionDetail },
@@ -181,14 +182,18 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/editor/submissions',
     tag: 'Editorial',
-    summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
+    summary:
+      'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
     auth: 'editorial',
     query: deskFilterSchema.extend({
       limit: countField('limit', 1, 200, 50),
       offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
-      200: { description: 'A page of submissions', schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }) },
+      200: {
+        description: 'A page of submissions',
+        schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }),
+      },
       400: refusals[400],
       401: refusals[401],
       403: refusals[403],
@@ -200,7 +205,8 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'POST',
     path: '/api/editor/submissions/:id/decision',
     tag: 'Editorial',
-    summary: 'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
+    summary:
+      'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
     auth: 'editorial',
     params: idParamSchema,
     body: decisionSchema,
@@ -221,7 +227,13 @@ export function submissionRoutes(api: Api, services: Services) {
     auth: 'editorial',
     params: idParamSchema,
     body: publishFields,
-    multipart: [{ name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false }],
+    multipart: [
+      {
+        name: 'pdf',
+        description: 'The final PDF (optional when the latest manuscript is a PDF)',
+        required: false,
+      },
+    ],
     responses: {
       201: { description: 'Published', schema: messageResponse.extend({ articleId: z.number() }) },
       ...refusals,
