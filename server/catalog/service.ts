@@ -1,12 +1,4 @@
-import {
-  CATALOG,
-  CATALOG_INDEX,
-  articleTag,
-  dependsOn,
-  issueArticlesTag,
-  issueTag,
-  volumeTag,
-} from '../cache/dependencies.ts';
+import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
 import type { ResponseCache } from '../cache/response-cache.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
@@ -177,10 +169,7 @@ export class CatalogService {
    * One page of the published articles, newest first (by publication date, then id): the paginated variant
    * of the public tree, for clients that cannot take the whole archive at once.
    */
-  async publishedPage(page: {
-    limit: number;
-    offset: number;
-  }): Promise<{ articles: PublicArticle[]; total: number }> {
+  async publishedPage(page: { limit: number; offset: number }): Promise<{ articles: PublicArticle[]; total: number }> {
     dependsOn(CATALOG);
     const published = eq(articles.status, 'published');
     const [rows, [{ total }]] = await Promise.all([

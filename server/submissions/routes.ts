@@ -40,10 +40,7 @@ async function manuscriptFiles(
   if (!body.files.submissionFile) {
     throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   }
-  const manuscript = await checkUpload(body.files.submissionFile, {
-    ...MANUSCRIPT_RULE,
-    maxBytes: MAX_MANUSCRIPT_SIZE,
-  });
+  const manuscript = await checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
   const additional = body.files.additionalZip
     ? await checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
     : undefined;
@@ -70,11 +67,7 @@ export function submissionRoutes(api: Api, services: Services) {
     authMessages: { unauthenticated: MESSAGES.mustBeAuthor, forbidden: MESSAGES.mustBeAuthor },
     body: submissionFieldsSchema,
     multipart: [
-      {
-        name: 'submissionFile',
-        description: 'The manuscript: .doc, .docx or .pdf (checked by content)',
-        required: true,
-      },
+      { name: 'submissionFile', description: 'The manuscript: .doc, .docx or .pdf (checked by content)', required: true },
       { name: 'additionalZip', description: 'Optional supplementary material as one .zip', required: false },
     ],
     responses: {
@@ -102,11 +95,7 @@ export function submissionRoutes(api: Api, services: Services) {
     tag: 'Submissions',
     summary: "The signed-in author's submissions, newest first, with the editors' latest message",
     auth: 'submit',
-    responses: {
-      200: { description: 'Submissions', schema: z.array(mySubmission) },
-      401: refusals[401],
-      403: refusals[403],
-    },
+    responses: { 200: { description: 'Submissions', schema: z.array(mySubmission) }, 401: refusals[401], 403: refusals[403] },
     handler: ({ auth }) => submissions.forUser(auth!.user.id),
   });
 
@@ -149,11 +138,7 @@ export function submissionRoutes(api: Api, services: Services) {
     body: revisionFieldsSchema,
     multipart: [
       { name: 'submissionFile', description: 'The revised manuscript: .doc, .docx or .pdf', required: true },
-      {
-        name: 'additionalZip',
-        description: 'Optional revised supplementary material (.zip)',
-        required: false,
-      },
+      { name: 'additionalZip', description: 'Optional revised supplementary material (.zip)', required: false },
     ],
     responses: {
       200: { description: 'The submission, now revised', schema: submissionDetail },
@@ -182,18 +167,14 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/editor/submissions',
     tag: 'Editorial',
-    summary:
-      'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
+    summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
     auth: 'editorial',
     query: deskFilterSchema.extend({
       limit: countField('limit', 1, 200, 50),
       offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
-      200: {
-        description: 'A page of submissions',
-        schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }),
-      },
+      200: { description: 'A page of submissions', schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }) },
       400: refusals[400],
       401: refusals[401],
       403: refusals[403],
@@ -205,8 +186,7 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'POST',
     path: '/api/editor/submissions/:id/decision',
     tag: 'Editorial',
-    summary:
-      'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
+    summary: 'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
     auth: 'editorial',
     params: idParamSchema,
     body: decisionSchema,
@@ -227,13 +207,7 @@ export function submissionRoutes(api: Api, services: Services) {
     auth: 'editorial',
     params: idParamSchema,
     body: publishFields,
-    multipart: [
-      {
-        name: 'pdf',
-        description: 'The final PDF (optional when the latest manuscript is a PDF)',
-        required: false,
-      },
-    ],
+    multipart: [{ name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false }],
     responses: {
       201: { description: 'Published', schema: messageResponse.extend({ articleId: z.number() }) },
       ...refusals,
