@@ -47,14 +47,18 @@ function asDataFolderError(err: unknown, dataDir: string, what: string): unknown
   );
 }
 
+/** The validated config, with an optional .env in the working folder (variables already set win). */
+export function readConfig(env = process.env): Config {
+  if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
+  return loadConfig(env);
+}
+
 /**
  * Opens what every process of Colophon needs: the validated config, the data-folder lock (PGlite only
  * survives one process per folder) and the migrated database.
  */
 export async function openRuntime(purpose: string, env = process.env, steps = new StartupSteps()) {
-  // An optional .env in the working folder; variables already set in the environment win.
-  if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
-  let config: Config = loadConfig(env);
+  let config: Config = readConfig(env);
   const { dataDir } = config;
   steps.mark('config');
   let lock: ReturnType<typeof lockDataFolder>;
