@@ -18,9 +18,9 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
+  if (start >= size) return 'unsatisfiable';
   const end = m[2] === '' ? size - 1 : Number(m[2]);
   if (end < start) return null;
-  if (start >= size) return 'unsatisfiable';
   return { start, end: Math.min(end, size - 1) };
 }
 
