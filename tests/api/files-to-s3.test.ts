@@ -1,0 +1,256 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app.ts';
+import { issues } from '../../server/catalog/tables.ts';
+import { blobPath, sha256 } from '../../server/files/blob-store.ts';
+import { S3BlobStore } from '../../server/files/s3-blob-store.ts';
+import { openBlobStore } from '../../server/files/stores.ts';
+import { openRuntime } from '../../server/lifecycle.ts';
+import { seed } from '../../server/seed/seed.ts';
+import { createServices } from '../../server/services.ts';
+import { captureMailer, fixture, postMultipart, silentLog } from '../../server/testing/harness.ts';
+import { type TestS3Server, startS3Server } from '../../server/testing/s3-server.ts';
+
+/**
+ * The migration path's file step (README, "Moving to PostgreSQL and an object store"): a journal on the
+ * embedded default (a PGlite data folder, the demo volume and an uploaded article) has its files copied to
+ * the object store by `npm run cli -- files copy --to s3`, then runs on the object store with its local
+ * files gone, and every article's PDF is still served. The command itself runs as a person runs it.
+ */
+let s3: TestS3Server;
+let dataDir: string;
+const env = () => ({
+  DATA_DIR: dataDir,
+  SESSION_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
+  ADMIN_PASSWORD: 'admin-pass-123',
+  SIMILARITY_BACKGROUND: 'false',
+  SIMILARITY_GRAMMAR: 'false',
+  PUBLIC_URL: 'http://journal.test',
+  LOG_LEVEL: 'silent',
+});
+const root = path.resolve(import.meta.dirname, '../..');
+
+beforeAll(async () => {
+  s3 = await startS3Server(['journal']);
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-migrate-'));
+}, 60_000);
+afterAll(async () => {
+  await s3?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The server's own start-up steps, in this process: runtime, the configured blob store, services, seed, app. */
+async function serve(vars: Record<string, string>) {
+  const runtime = await openRuntime('test', vars as NodeJS.ProcessEnv);
+  try {
+    const blobs = await openBlobStore(runtime.config, silentLog);
+    const services = createServices(runtime.config, runtime.database, silentLog, {
+      blobs,
+      mailer: captureMailer(),
+    });
+    await seed(services, { demo: runtime.config.SEED_DEMO });
+    const app = await buildApp(services, {});
+    await app.ready();
+    const close = async () => {
+      await app.close();
+      await services.jobs.stop();
+      await runtime.database.close();
+      runtime.lock.release();
+    };
+    return { app, services, close };
+  } catch (err) {
+    await runtime.database.close();
+    runtime.lock.release();
+    throw err;
+  }
+}
+
+/** `npm run cli -- …` as a child process, with only the variables given (no TTY: plain progress lines). */
+function cli(args: string[], vars: Record<string, string>) {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...vars },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+type App = Awaited<ReturnType<typeof serve>>['app'];
+
+/** Signs the admin in (the account survives the move too) and returns the header. */
+async function adminAuth(app: App) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { username: 'admin', password: 'admin-pass-123' },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return { authorization: `Bearer ${res.json().token}` };
+}
+
+/** Every published article's PDF, by article id. */
+async function pdfs(app: App, auth: Record<string, string>) {
+  const papers = (await app.inject({ method: 'GET', url: '/api/papers' })).json() as {
+    id: number;
+    pdfPath: string;
+  }[];
+  const out = new Map<number, Buffer>();
+  for (const p of papers) {
+    const res = await app.inject({ method: 'GET', url: p.pdfPath, headers: auth });
+    expect(res.statusCode, res.body).toBe(200);
+    out.set(p.id, res.rawPayload);
+  }
+  return out;
+}
+
+describe('moving a journal from DATA_DIR/files to an object store', () => {
+  it('copies every file with the command, resumes, and serves every article PDF from the bucket with the local files gone', async () => {
+    // 1. The embedded default: the demo volume and an uploaded article.
+    const before = await serve(env());
+    const admin = await adminAuth(before.app);
+    const [issue] = await before.services.db.select({ id: issues.id }).from(issues).limit(1);
+    const uploaded = Buffer.concat([
+      fixture('manuscript.pdf'),
+      Buffer.from('\n% uploaded before the move\n%%EOF\n'),
+    ]);
+    const up = await postMultipart(
+      before.app,
+      '/api/articles/admin/upload',
+      admin,
+      {
+        title: 'An article uploaded before the move',
+        abstract: 'Its PDF must survive the move.',
+        keywords: 'migration, object storage, S3, PostgreSQL',
+        pages: '1-4',
+        doi: '10.5555/cjei.move.001',
+        issue_id: String(issue.id),
+        authors: JSON.stringify([
+          { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University' },
+        ]),
+      },
+      { pdf: { name: 'moved.pdf', data: uploaded, type: 'application/pdf' } },
+    );
+    expect(up.statusCode, up.body).toBe(201);
+    const originals = await pdfs(before.app, admin);
+    expect(originals.size).toBeGreaterThanOrEqual(6);
+    expect(originals.get(up.json().article.id)?.equals(uploaded)).toBe(true);
+    await before.close();
+    const localFiles = readdirSync(path.join(dataDir, 'files'), {
+      recursive: true,
+      withFileTypes: true,
+    }).filter((d) => d.isFile()).length;
+
+    // 2. The files: copied by the command, then again (nothing left to copy).
+    const vars = { ...env(), ...s3.env('journal') };
+    const copy = cli(['files', 'copy', '--to', 's3'], vars);
+    expect(copy.status, copy.stderr).toBe(0);
+    expect(copy.stdout).toContain(
+      `Copying every file from the folder ${path.join(dataDir, 'files')} to the S3 bucket "journal" at ${s3.endpoint}.`,
+    );
+    expect(copy.stdout).toMatch(new RegExp(`\\[-{24}\\]   0%  0/${localFiles} files`));
+    expect(copy.stdout).toMatch(new RegExp(`\\[#{24}\\] 100%  ${localFiles}/${localFiles} files`));
+    expect(copy.stdout).toMatch(
+      new RegExp(
+        `Done in [\\d.]+ s: ${localFiles} copied, 0 already there, 0 failed, of ${localFiles} files`,
+      ),
+    );
+    expect(copy.stderr).toBe('');
+    const again = cli(['files', 'copy', '--to', 's3'], vars);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`0 copied, ${localFiles} already there, 0 failed`);
+
+    // 3. The journal on the object store, its local files gone: every PDF as before, a range too.
+    rmSync(path.join(dataDir, 'files'), { recursive: true, force: true });
+    const after = await serve(vars);
+    try {
+      expect(after.services.files.blobs.description).toBe(`the S3 bucket "journal" at ${s3.endpoint}`);
+      const auth = await adminAuth(after.app);
+      const served = await pdfs(after.app, auth);
+      expect([...served.keys()].sort()).toEqual([...originals.keys()].sort());
+      for (const [id, bytes] of originals) expect(served.get(id)?.equals(bytes), `article ${id}`).toBe(true);
+      const part = await after.app.inject({
+        method: 'GET',
+        url: `/api/articles/${up.json().article.id}/download`,
+        headers: { ...auth, range: 'bytes=0-1023' },
+      });
+      expect(part.statusCode).toBe(206);
+      expect(part.rawPayload.equals(uploaded.subarray(0, 1024))).toBe(true);
+    } finally {
+      await after.close();
+    }
+  }, 180_000);
+
+  it('the command refuses a damaged file (exit 1, named), copies the rest; a missing bucket is one line', async () => {
+    const store = new S3BlobStore(s3.options('journal', { prefix: 'damaged/' }));
+    const good = Buffer.from('a good blob');
+    await store.put(good);
+    const claimed = sha256(Buffer.from('what the name promises'));
+    await store.client.send(
+      new PutObjectCommand({
+        Bucket: 'journal',
+        Key: `damaged/${blobPath(claimed)}`,
+        Body: 'something else',
+      }),
+    );
+    const target = mkdtempSync(path.join(os.tmpdir(), 'colophon-back-'));
+    try {
+      const back = cli(['files', 'copy', '--to', 'local'], {
+        ...env(),
+        ...s3.env('journal'),
+        DATA_DIR: target,
+        S3_PREFIX: 'damaged',
+      });
+      expect(back.status).toBe(1);
+      expect(back.stdout).toContain('Done in');
+      expect(back.stdout).toContain('1 copied, 0 already there, 1 failed, of 2 files');
+      expect(back.stderr).toContain(`The blob ${claimed} is damaged: its bytes do not hash to its name.`);
+      expect(
+        readdirSync(path.join(target, 'files'), { recursive: true, withFileTypes: true })
+          .filter((d) => d.isFile())
+          .map((d) => d.name),
+      ).toEqual([sha256(good)]);
+    } finally {
+      rmSync(target, { recursive: true, force: true });
+    }
+
+    const missing = cli(['files', 'copy', '--to', 's3'], { ...env(), ...s3.env('no-such-bucket') });
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr.trim()).toBe(
+      `Cannot use the object store: there is no bucket "no-such-bucket" at ${s3.endpoint}. Create it, or set S3_BUCKET to one that exists.`,
+    );
+  }, 120_000);
+
+  it('the server does not start on a bucket it cannot use, and says why in one line', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-nostart-'));
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '',
+          ...env(),
+          DATA_DIR: dir,
+          PORT: '0',
+          ...s3.env('journal'),
+          S3_ACCESS_KEY_ID: 'WRONG-KEY',
+        },
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toMatch(
+        new RegExp(
+          `^Cannot use the object store: ${s3.endpoint} refused the credentials \\(InvalidAccessKeyId: [^\\n]*\\)\\. Check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY\\.$`,
+        ),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
