@@ -9,11 +9,14 @@
  *                                      that changes how text is read or fingerprinted)
  *   npm run cli -- files copy --to s3  copy every uploaded file from DATA_DIR/files to the object store
  *   npm run cli -- files copy --to local                                   ... and back (decision 0027)
+ *   npm run cli -- db dump FILE        the embedded database as SQL, for psql to restore into PostgreSQL
  */
 import pino from 'pino';
 import type { BlobStore } from './files/blob-store.ts';
 import { type CopyCounts, type CopyOutcome, copyBlobs, formatBytes, progressLine } from './files/copy.ts';
 import { localBlobStore, openBlobStore } from './files/stores.ts';
+import { lockDataFolder } from './db/lock.ts';
+import { NothingToDumpError, dumpEmbeddedDatabase } from './db/dump.ts';
 import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
 import { createServices } from './services.ts';
 
@@ -29,6 +32,8 @@ Commands:
                          an interruption, or once more after stopping the server. Each file's bytes are checked
                          against its SHA-256 name on the way; a damaged one is refused. Exits 1 if any failed.
   files copy --to local  The same from the object store back to DATA_DIR/files.
+  db dump FILE           Write the embedded database (DATA_DIR/pglite) to FILE as SQL, to restore into an
+                         empty PostgreSQL database with psql. Stop the server first.
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -38,6 +43,7 @@ async function main(argv: string[]) {
     return 0;
   }
   if (command === 'files') return filesCommand(rest);
+  if (command === 'db') return dbCommand(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -56,11 +62,14 @@ async function main(argv: string[]) {
   try {
     const started = performance.now();
     let n = 0;
-    const counts = await services.similarity.reindexAll((kind, id, r) => {
-      n++;
-      const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
-      console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
-    }, { force: rest.includes('--force') });
+    const counts = await services.similarity.reindexAll(
+      (kind, id, r) => {
+        n++;
+        const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
+        console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
+      },
+      { force: rest.includes('--force') },
+    );
     console.log(
       `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
         .map(([k, v]) => `${v} ${k}`)
@@ -132,6 +141,33 @@ async function filesCommand(args: string[]): Promise<number> {
       `${result.failed} file(s) were not copied. A damaged file cannot be copied: restore it from a backup of ${from.description}, then run the command again.`,
     );
   return result.failed || result.interrupted ? 1 : 0;
+}
+
+/** `db dump FILE`: the embedded database as SQL (server/db/dump.ts), under the data folder's lock. */
+async function dbCommand(args: string[]): Promise<number> {
+  if (args[0] !== 'dump' || args.length !== 2) {
+    console.error(`Usage: npm run cli -- db dump FILE\n\n${USAGE}`);
+    return 2;
+  }
+  const config = readConfig();
+  if (config.DATABASE_URL) {
+    console.error('db dump: DATABASE_URL is set, so the database is PostgreSQL already: use pg_dump itself.');
+    return 2;
+  }
+  const lock = lockDataFolder(config.dataDir, 'cli db dump');
+  try {
+    const { bytes } = await dumpEmbeddedDatabase(config.dataDir, args[1]);
+    console.log(
+      `Wrote ${args[1]} (${formatBytes(bytes)}). Restore it into an empty PostgreSQL database:\n  psql -v ON_ERROR_STOP=1 -d "$DATABASE_URL" -f ${args[1]}`,
+    );
+    return 0;
+  } catch (err) {
+    if (!(err instanceof NothingToDumpError)) throw err;
+    console.error(err.message);
+    return 1;
+  } finally {
+    lock.release();
+  }
 }
 
 /**

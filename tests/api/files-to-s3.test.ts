@@ -1,10 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
+import { sql } from 'drizzle-orm';
 import { issues } from '../../server/catalog/tables.ts';
 import { blobPath, sha256 } from '../../server/files/blob-store.ts';
 import { S3BlobStore } from '../../server/files/s3-blob-store.ts';
@@ -16,10 +19,13 @@ import { captureMailer, fixture, postMultipart, silentLog } from '../../server/t
 import { type TestS3Server, startS3Server } from '../../server/testing/s3-server.ts';
 
 /**
- * The migration path's file step (README, "Moving to PostgreSQL and an object store"): a journal on the
- * embedded default (a PGlite data folder, the demo volume and an uploaded article) has its files copied to
- * the object store by `npm run cli -- files copy --to s3`, then runs on the object store with its local
- * files gone, and every article's PDF is still served. The command itself runs as a person runs it.
+ * The migration path (README, "Moving to PostgreSQL and an object store"), in one process: a journal on the
+ * embedded default (a PGlite data folder, the demo volume and an uploaded article) is dumped with
+ * `npm run cli -- db dump` and restored into PostgreSQL with psql, has its files copied to the object store
+ * with `npm run cli -- files copy --to s3`, then runs on both with its local files gone: every article's
+ * PDF and the admin's account are still there. The commands run as a person runs them. Where no
+ * PostgreSQL server (or no psql) is at hand, the database step is skipped, loudly, and the rest runs on
+ * the data folder's PGlite.
  */
 let s3: TestS3Server;
 let dataDir: string;
@@ -34,13 +40,45 @@ const env = () => ({
 });
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** The PostgreSQL server of the tests (as `npm test` finds it), if one answers and psql is there. */
+const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+let restored: string | null = null;
+
+async function emptyDatabase(): Promise<string | null> {
+  if (spawnSync('psql', ['--version']).status !== 0) return null;
+  const name = `colophon_moved_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch {
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 beforeAll(async () => {
   s3 = await startS3Server(['journal']);
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-migrate-'));
+  restored = await emptyDatabase();
+  if (!restored)
+    console.warn(
+      `\n*** The migration path's DATABASE step is NOT tested: no PostgreSQL server at ${serverUrl}, or no psql. The file step still is. ***\n`,
+    );
 }, 60_000);
 afterAll(async () => {
   await s3?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  if (restored) {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${new URL(restored).pathname.slice(1)} WITH (FORCE)`);
+    await admin.end();
+  }
 });
 
 /** The server's own start-up steps, in this process: runtime, the configured blob store, services, seed, app. */
@@ -145,8 +183,22 @@ describe('moving a journal from DATA_DIR/files to an object store', () => {
       withFileTypes: true,
     }).filter((d) => d.isFile()).length;
 
-    // 2. The files: copied by the command, then again (nothing left to copy).
-    const vars = { ...env(), ...s3.env('journal') };
+    // 2. The database: dumped by the command, restored with psql as the README says.
+    const vars: Record<string, string> = { ...env(), ...s3.env('journal') };
+    if (restored) {
+      const sqlFile = path.join(dataDir, 'colophon.sql');
+      const dump = cli(['db', 'dump', sqlFile], env());
+      expect(dump.status, dump.stderr).toBe(0);
+      expect(dump.stdout).toContain(`Wrote ${sqlFile}`);
+      const restore = spawnSync('psql', ['-v', 'ON_ERROR_STOP=1', '-q', '-d', restored, '-f', sqlFile], {
+        encoding: 'utf8',
+      });
+      expect(restore.status, restore.stderr).toBe(0);
+      expect(restore.stderr).toBe('');
+      vars.DATABASE_URL = restored;
+    }
+
+    // 3. The files: copied by the command, then again (nothing left to copy).
     const copy = cli(['files', 'copy', '--to', 's3'], vars);
     expect(copy.status, copy.stderr).toBe(0);
     expect(copy.stdout).toContain(
@@ -164,11 +216,18 @@ describe('moving a journal from DATA_DIR/files to an object store', () => {
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).toContain(`0 copied, ${localFiles} already there, 0 failed`);
 
-    // 3. The journal on the object store, its local files gone: every PDF as before, a range too.
+    // 4. The journal on PostgreSQL and the object store, its local files gone: every PDF as before, a range
+    // too, and the admin signs in with the same password.
     rmSync(path.join(dataDir, 'files'), { recursive: true, force: true });
     const after = await serve(vars);
     try {
       expect(after.services.files.blobs.description).toBe(`the S3 bucket "journal" at ${s3.endpoint}`);
+      if (restored) {
+        const result = await after.services.db.execute(sql`select current_database() as name`);
+        expect((result as unknown as { rows: { name: string }[] }).rows[0].name).toBe(
+          new URL(restored).pathname.slice(1),
+        );
+      }
       const auth = await adminAuth(after.app);
       const served = await pdfs(after.app, auth);
       expect([...served.keys()].sort()).toEqual([...originals.keys()].sort());
@@ -180,6 +239,31 @@ describe('moving a journal from DATA_DIR/files to an object store', () => {
       });
       expect(part.statusCode).toBe(206);
       expect(part.rawPayload.equals(uploaded.subarray(0, 1024))).toBe(true);
+
+      // And it goes on: a new article (new rows after the restored ones, its PDF into the bucket).
+      const later = Buffer.concat([
+        fixture('manuscript.pdf'),
+        Buffer.from('\n% uploaded after the move\n%%EOF\n'),
+      ]);
+      const next = await postMultipart(
+        after.app,
+        '/api/articles/admin/upload',
+        auth,
+        {
+          title: 'An article uploaded after the move',
+          abstract: 'Its PDF goes to the bucket.',
+          keywords: 'migration, object storage, S3, PostgreSQL',
+          pages: '5-8',
+          doi: '10.5555/cjei.move.002',
+          issue_id: String(issue.id),
+          authors: JSON.stringify([
+            { name: 'Tom Brandt', email: 'tom@example.org', affiliation: 'TU Delft' },
+          ]),
+        },
+        { pdf: { name: 'after.pdf', data: later, type: 'application/pdf' } },
+      );
+      expect(next.statusCode, next.body).toBe(201);
+      expect(await after.services.files.blobs.size(sha256(later))).toBe(later.length);
     } finally {
       await after.close();
     }
