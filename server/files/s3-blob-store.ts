@@ -111,12 +111,13 @@ export class S3BlobStore implements BlobStore {
       // SHA-256 name where it matters (copies between stores).
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
-      // The SDK's own remarks go to our log (by default it writes some to the console).
+      // The SDK's warnings go to our log (by default some go to the console). Its `error` is every failed
+      // command, an expected 404 included: the store logs the failures that matter itself.
       logger: {
         debug: () => undefined,
         info: () => undefined,
         warn: (...content: unknown[]) => this.log?.warn?.({ sdk: content }, 'S3 client'),
-        error: (...content: unknown[]) => this.log?.warn?.({ sdk: content }, 'S3 client'),
+        error: () => undefined,
       },
       requestHandler: {
         connectionTimeout: 10_000,
