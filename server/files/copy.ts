@@ -78,7 +78,7 @@ export async function copyBlobs(
         outcome = await copyOne(blob);
       } catch (err) {
         outcome = 'failed';
-        error = err instanceof BlobDamagedError ? err.message : `${blob.key}: ${describe(err)}`;
+        error = err instanceof BlobDamagedError ? err.message : `${blob.key}: ${explain(err)}`;
         result.failures.push({ key: blob.key, error });
       }
       result[outcome]++;
@@ -92,7 +92,7 @@ export async function copyBlobs(
   return result;
 }
 
-function describe(err: unknown): string {
+function explain(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
