@@ -131,6 +131,38 @@ async function adminAuth(app: App) {
   return { authorization: `Bearer ${res.json().token}` };
 }
 
+/** Publishes an article (its PDF made unique by `when`) into the issue; 201 expected. */
+async function uploadArticle(
+  app: App,
+  auth: Record<string, string>,
+  issueId: number,
+  when: 'before' | 'after',
+) {
+  const pdf = Buffer.concat([
+    fixture('manuscript.pdf'),
+    Buffer.from(`\n% uploaded ${when} the move\n%%EOF\n`),
+  ]);
+  const response = await postMultipart(
+    app,
+    '/api/articles/admin/upload',
+    auth,
+    {
+      title: `An article uploaded ${when} the move`,
+      abstract: 'Its PDF must be there after the move.',
+      keywords: 'migration, object storage, S3, PostgreSQL',
+      pages: '1-4',
+      doi: `10.5555/cjei.move.${when}`,
+      issue_id: String(issueId),
+      authors: JSON.stringify([
+        { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University' },
+      ]),
+    },
+    { pdf: { name: `${when}.pdf`, data: pdf, type: 'application/pdf' } },
+  );
+  expect(response.statusCode, response.body).toBe(201);
+  return { response, pdf };
+}
+
 /** Every published article's PDF, by article id. */
 async function pdfs(app: App, auth: Record<string, string>) {
   const papers = (await app.inject({ method: 'GET', url: '/api/papers' })).json() as {
@@ -152,28 +184,7 @@ describe('moving a journal from DATA_DIR/files to an object store', () => {
     const before = await serve(env());
     const admin = await adminAuth(before.app);
     const [issue] = await before.services.db.select({ id: issues.id }).from(issues).limit(1);
-    const uploaded = Buffer.concat([
-      fixture('manuscript.pdf'),
-      Buffer.from('\n% uploaded before the move\n%%EOF\n'),
-    ]);
-    const up = await postMultipart(
-      before.app,
-      '/api/articles/admin/upload',
-      admin,
-      {
-        title: 'An article uploaded before the move',
-        abstract: 'Its PDF must survive the move.',
-        keywords: 'migration, object storage, S3, PostgreSQL',
-        pages: '1-4',
-        doi: '10.5555/cjei.move.001',
-        issue_id: String(issue.id),
-        authors: JSON.stringify([
-          { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University' },
-        ]),
-      },
-      { pdf: { name: 'moved.pdf', data: uploaded, type: 'application/pdf' } },
-    );
-    expect(up.statusCode, up.body).toBe(201);
+    const { response: up, pdf: uploaded } = await uploadArticle(before.app, admin, issue.id, 'before');
     const originals = await pdfs(before.app, admin);
     expect(originals.size).toBeGreaterThanOrEqual(6);
     expect(originals.get(up.json().article.id)?.equals(uploaded)).toBe(true);
@@ -241,28 +252,7 @@ describe('moving a journal from DATA_DIR/files to an object store', () => {
       expect(part.rawPayload.equals(uploaded.subarray(0, 1024))).toBe(true);
 
       // And it goes on: a new article (new rows after the restored ones, its PDF into the bucket).
-      const later = Buffer.concat([
-        fixture('manuscript.pdf'),
-        Buffer.from('\n% uploaded after the move\n%%EOF\n'),
-      ]);
-      const next = await postMultipart(
-        after.app,
-        '/api/articles/admin/upload',
-        auth,
-        {
-          title: 'An article uploaded after the move',
-          abstract: 'Its PDF goes to the bucket.',
-          keywords: 'migration, object storage, S3, PostgreSQL',
-          pages: '5-8',
-          doi: '10.5555/cjei.move.002',
-          issue_id: String(issue.id),
-          authors: JSON.stringify([
-            { name: 'Tom Brandt', email: 'tom@example.org', affiliation: 'TU Delft' },
-          ]),
-        },
-        { pdf: { name: 'after.pdf', data: later, type: 'application/pdf' } },
-      );
-      expect(next.statusCode, next.body).toBe(201);
+      const { pdf: later } = await uploadArticle(after.app, auth, issue.id, 'after');
       expect(await after.services.files.blobs.size(sha256(later))).toBe(later.length);
     } finally {
       await after.close();
