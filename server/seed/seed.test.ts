@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
@@ -14,7 +14,8 @@ import { type Database, openDatabase } from '../db/client.ts';
 import { storedFiles } from '../files/tables.ts';
 import { createServices, type Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
-import { copyrightFormPdf } from './pdf.ts';
+import { installCacheDir } from '../install-cache.ts';
+import { articlePdf, copyrightFormPdf } from './pdf.ts';
 import { DEMO_MARKER_KEY, issnCheckDigit, isValidIssn, seed } from './seed.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -175,5 +176,46 @@ describe('journal settings and the copyright form', () => {
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toContain('Copyright Transfer Form');
+  });
+});
+
+describe('the demo PDFs kept in the installation cache', () => {
+  const journal = journalSettingsSchema.parse(journalDefaults({ email: 'kept-pdf-test@example.org' }));
+  const input = (title: string) => ({
+    journal,
+    article: { ...demoArticles[0], title },
+    volume: { number: 1, year: 2025 },
+    issue: { number: 1 },
+    firstPage: 1,
+    doi: '10.5555/kept.1',
+  });
+  const keptFiles = () => {
+    const dir = path.join(installCacheDir()!, 'demo-pdf');
+    return existsSync(dir) ? readdirSync(dir) : [];
+  };
+
+  it('typesets a PDF once, then reads it back byte for byte; other input is typeset anew', async () => {
+    const title = `Kept PDF ${Date.now()} ${Math.random()}`;
+    const before = keptFiles();
+    const first = await articlePdf(input(title));
+    const added = keptFiles().filter((f) => !before.includes(f));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatch(new RegExp(`-${first.pageCount}\\.pdf$`));
+    const again = await articlePdf(input(title));
+    expect(Buffer.from(again.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+    expect(again.pageCount).toBe(first.pageCount);
+    expect(keptFiles().filter((f) => !before.includes(f))).toHaveLength(1);
+    // The kept file is what is read: a PDF changed in the cache comes back as it is now.
+    const file = path.join(installCacheDir()!, 'demo-pdf', added[0]);
+    writeFileSync(file, Buffer.concat([Buffer.from(first.bytes), Buffer.from('%kept')]));
+    expect(Buffer.from((await articlePdf(input(title))).bytes).toString('latin1')).toMatch(/%kept$/);
+    rmSync(file);
+    // Another title is another PDF.
+    const other = await articlePdf(input(`${title} (2)`));
+    expect(Buffer.from(other.bytes).equals(Buffer.from(first.bytes))).toBe(false);
+    for (const f of keptFiles().filter((f) => !before.includes(f))) {
+      rmSync(path.join(installCacheDir()!, 'demo-pdf', f));
+    }
+    expect((await PDFDocument.load(other.bytes)).getPageCount()).toBe(other.pageCount);
   });
 });

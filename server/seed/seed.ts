@@ -73,13 +73,15 @@ export async function seed(
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.username}) = lower(${config.ADMIN_USERNAME})`);
-  const adminPassword = await services.accounts.ensureAdmin({
-    username: config.ADMIN_USERNAME,
-    password: config.ADMIN_PASSWORD,
-    email: config.ADMIN_EMAIL,
-  });
-
-  if (opts.demo) await seedDemo(services);
+  // Together: the admin's password hash (argon2, on libuv's threads) while the demo waits on the database.
+  const [adminPassword] = await Promise.all([
+    services.accounts.ensureAdmin({
+      username: config.ADMIN_USERNAME,
+      password: config.ADMIN_PASSWORD,
+      email: config.ADMIN_EMAIL,
+    }),
+    opts.demo ? seedDemo(services) : null,
+  ]);
   return { adminCreated: !existingAdmin, adminPassword };
 }
 
