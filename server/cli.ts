@@ -62,14 +62,11 @@ async function main(argv: string[]) {
   try {
     const started = performance.now();
     let n = 0;
-    const counts = await services.similarity.reindexAll(
-      (kind, id, r) => {
-        n++;
-        const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
-        console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
-      },
-      { force: rest.includes('--force') },
-    );
+    const counts = await services.similarity.reindexAll((kind, id, r) => {
+      n++;
+      const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
+      console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
+    }, { force: rest.includes('--force') });
     console.log(
       `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
         .map(([k, v]) => `${v} ${k}`)
