@@ -6,6 +6,7 @@ import { type PagesOptions, buildApp } from './app.ts';
 import { publicUrl } from './config.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
+import { openBlobStore } from './files/stores.ts';
 import { seed } from './seed/seed.ts';
 import { type Services, createServices } from './services.ts';
 
@@ -28,7 +29,10 @@ export async function startServer(
         clientDir: path.join(buildDir, 'client'),
       }));
   pagesReady.catch(() => undefined); // a failure is met where it is awaited
-  const services = createServices(config, database, log);
+  // Uploaded files: DATA_DIR/files, or the object store (a wrong bucket or refused credentials stop here).
+  const blobs = await openBlobStore(config, log);
+  steps.mark('file store');
+  const services = createServices(config, database, log, { blobs });
   steps.mark('services');
   // The routes are registered while the seed waits on the database: neither needs the other.
   const appReady = pagesReady.then((pages) => buildApp(services, { pages, logger: log }));
@@ -93,6 +97,7 @@ export async function startServer(
     `  Colophon is running at ${url}`,
     `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}${MADE[database.made ?? 'opened']}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Data folder: ${config.dataDir}`,
+    `  Files: ${services.files.blobs.description}`,
     `  Started in ${steps.summary()}`,
     `  Mode: ${process.env.NODE_ENV === 'production' ? 'production' : `${process.env.NODE_ENV ?? 'unset'} (React's development build: slower; npm start serves production)`}`,
   ];

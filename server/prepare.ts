@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { localBlobStore } from './files/stores.ts';
 import { installCacheDir } from './install-cache.ts';
 import { seed } from './seed/seed.ts';
 import { type Logger, createServices } from './services.ts';
@@ -34,7 +35,8 @@ export async function prepare(): Promise<void> {
     });
     const database = await openDatabase({ memory: true });
     try {
-      const services = createServices(config, database, quiet);
+      // A throwaway seed: its files go to the throwaway folder, whichever store the configuration names.
+      const services = createServices(config, database, quiet, { blobs: localBlobStore(config) });
       await seed(services, { demo: config.SEED_DEMO });
     } finally {
       await database.close();

@@ -3,8 +3,10 @@ import { safeFilename } from '../../common/filenames.ts';
 import { eq, inArray } from 'drizzle-orm';
 import { type Clock, HOUR, systemClock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { notFound } from '../http/errors.ts';
-import type { BlobStore, SweepResult } from './blob-store.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import { attachmentDisposition } from '../../common/filenames.ts';
+import { BlobMissingError, type BlobStore, type ByteRange, type SweepResult } from './blob-store.ts';
+import { parseRange } from './download.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
 
@@ -135,11 +137,56 @@ export class FileService {
     return row;
   }
 
-  async open(file: StoredFile): Promise<Readable> {
+  /** The file's bytes (those of `range` only, when given), streamed from the store. */
+  async open(file: StoredFile, range?: ByteRange): Promise<Readable> {
     try {
-      return await this.blobs.read(file.key);
-    } catch {
+      return await this.blobs.read(file.key, range);
+    } catch (err) {
+      // A store that does not answer is a 503 (StorageUnavailableError), not a missing file.
+      if (!(err instanceof BlobMissingError)) throw err;
       throw notFound('The file is missing from storage. Please tell the editorial office.');
     }
+  }
+
+  /**
+   * A stored file as a private download named `name`: its type, length and name, and the one range a
+   * `Range` header asks for (206; 416 when it starts past the end), unless an `If-Range` names another
+   * version. The ETag is the content's SHA-256, so it changes exactly when the bytes do.
+   */
+  async download(
+    file: StoredFile,
+    name: string,
+    request: { range?: string; ifRange?: string },
+  ): Promise<{ status: 200 | 206; headers: Record<string, string>; body: Readable }> {
+    const etag = `"${file.sha256}"`;
+    const headers: Record<string, string> = {
+      'content-type': file.mediaType,
+      'content-disposition': attachmentDisposition(name),
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      'accept-ranges': 'bytes',
+      etag,
+    };
+    const range = request.ifRange && request.ifRange !== etag ? null : parseRange(request.range, file.size);
+    if (range === 'unsatisfiable') {
+      throw new HttpError(416, 'The range asked for starts past the end of the file.', undefined, {
+        'content-range': `bytes */${file.size}`,
+      });
+    }
+    if (!range)
+      return {
+        status: 200,
+        headers: { ...headers, 'content-length': String(file.size) },
+        body: await this.open(file),
+      };
+    return {
+      status: 206,
+      headers: {
+        ...headers,
+        'content-length': String(range.end - range.start + 1),
+        'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
+      },
+      body: await this.open(file, range),
+    };
   }
 }

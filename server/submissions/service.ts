@@ -362,7 +362,7 @@ export class SubmissionsService {
       .where(and(eq(submissionFiles.id, fileId), eq(submissionFiles.submissionId, id)));
     if (!row) throw notFound('File not found.');
     const file = await this.deps.files.get(row.fileId);
-    return { reference: detail.reference, file, stream: await this.deps.files.open(file) };
+    return { reference: detail.reference, file };
   }
 
   // ---- The editorial road ---------------------------------------------------------------------------

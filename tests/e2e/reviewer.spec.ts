@@ -149,6 +149,12 @@ test.describe('the reviewer invited by e-mail', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'manuscript-round-1.pdf' }).click();
     expect((await download).suggestedFilename()).toBe('manuscript-round-1.pdf');
+    // A PDF reader's range request: the part asked for, as the API's downloads answer (decision 0027).
+    const href = await page.getByRole('link', { name: 'manuscript-round-1.pdf' }).getAttribute('href');
+    const part = await page.request.get(href as string, { headers: { range: 'bytes=0-7' } });
+    expect(part.status()).toBe(206);
+    expect(part.headers()['content-range']).toMatch(/^bytes 0-7\/\d+$/);
+    expect((await part.body()).toString('latin1')).toMatch(/^%PDF-1\.\d/);
     // The person invited by e-mail got an account, with a link to choose a password.
     await outbox.waitFor({ to: email, subject: 'Your reviewer account' });
 
