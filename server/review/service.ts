@@ -1573,8 +1573,6 @@ export class ReviewService {
     o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
-    // In the decision's transaction: a round opens or closes (the header's counts change with it).
-    this.assignmentsChanged();
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;
@@ -1655,6 +1653,15 @@ export class ReviewService {
     const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
     for (const row of told) await this.notify(tx, row, 'decision', { decision: label });
     return { mailAppendix: appendix, label };
+  }
+
+  /**
+   * After the decision committed: a round opened or closed, so the header's open-review counts on kept pages
+   * are stale. Dropped only now, as every other change does after its commit: a render between an in-transaction
+   * drop and the commit would read the old count and be kept (decision 0025).
+   */
+  afterDecision(_submissionId: number) {
+    this.assignmentsChanged();
   }
 
   /** Each reviewer who submitted a review of the submission, in any round, once: with their latest review. */
