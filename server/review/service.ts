@@ -100,6 +100,12 @@ type ProfileRow = typeof reviewerProfiles.$inferSelect;
 const ACCESS_CLOSED =
   'This review link no longer opens anything: the assignment was declined, cancelled or closed.';
 const NO_ASSIGNMENT = 'Review assignment not found.';
+/** Said to a signed-in reviewer acting on an assignment whose round is decided (the link says 410 instead). */
+const ROUND_DECIDED = {
+  answer: 'The editors have already decided on this manuscript: the invitation can no longer be answered.',
+  review:
+    'The editors have already decided on this manuscript: the review can no longer be changed or submitted.',
+};
 
 export class ReviewService {
   private readonly links: ReviewLinks;
@@ -637,6 +643,17 @@ export class ReviewService {
     return row!;
   }
 
+  /**
+   * The assignment a reviewer is about to change (answer, draft, attachment, submit): only while its round is
+   * undecided. The link no longer opens a decided round at all (410); a signed-in reviewer still reads it,
+   * and is refused here with a sentence (409) whatever the way in.
+   */
+  private async reachOpen(access: ReviewerAccess, id: number, tx: Tx, what: keyof typeof ROUND_DECIDED) {
+    const row = await this.reach(access, id, tx);
+    if (row.r.decidedAt) throw conflict(ROUND_DECIDED[what]);
+    return row;
+  }
+
   /** The reviewer's view (see present.ts): the invitation, then files and the review once accepted. */
   async view(access: ReviewerAccess, id: number) {
     const { a, p, r } = await this.reach(access, id);
@@ -756,7 +773,7 @@ export class ReviewService {
     const now = this.deps.clock.date();
     const journal = await this.journal();
     await this.db.transaction(async (tx) => {
-      const { a, p } = await this.reach(access, id, tx);
+      const { a, p } = await this.reachOpen(access, id, tx, 'answer');
       await this.move(tx, a, 'accept', { respondedAt: now });
       if (p.userId === null) await this.createReviewerAccount(tx, p, journal.name, a.submissionId);
       await this.deps.audit.record(
@@ -864,7 +881,7 @@ export class ReviewService {
   /** The reviewer declines with a reason, and may suggest someone else (the editor sees both). */
   async decline(access: ReviewerAccess, id: number, input: DeclineInput) {
     await this.db.transaction(async (tx) => {
-      const { a, p } = await this.reach(access, id, tx);
+      const { a, p } = await this.reachOpen(access, id, tx, 'answer');
       await this.move(tx, a, 'decline', {
         respondedAt: this.deps.clock.date(),
         declineReason: input.reason,
@@ -895,10 +912,8 @@ export class ReviewService {
   /** Saves the review as a draft (any part, any number of times, the same result for the same input). */
   async saveDraft(access: ReviewerAccess, id: number, draft: ReviewDraft, attachment?: CheckedUpload) {
     const write = async (tx: Tx, fileId?: number) => {
-      const { a, r } = await this.reach(access, id, tx);
-      if (a.state === 'submitted')
-        throw conflict('This review has been submitted and can no longer be changed.');
-      if (a.state !== 'accepted') throw conflict('Accept the invitation before writing the review.');
+      const { a, r } = await this.reachOpen(access, id, tx, 'review');
+      assertWritable(a);
       if (draft.answers) {
         const problems = answerProblems(await this.questionsOf(r.formId, tx), draft.answers, {
           complete: false,
@@ -934,7 +949,7 @@ export class ReviewService {
   async submit(access: ReviewerAccess, id: number, draft: ReviewDraft) {
     await this.saveDraft(access, id, draft);
     const submissionId = await this.db.transaction(async (tx) => {
-      const { a, p, r } = await this.reach(access, id, tx);
+      const { a, p, r } = await this.reachOpen(access, id, tx, 'review');
       const problems: Record<string, string> = answerProblems(
         await this.questionsOf(r.formId, tx),
         a.answers,
@@ -960,6 +975,23 @@ export class ReviewService {
     });
     this.assignmentsChanged();
     await this.reviewsChanged({ submissionId });
+    return this.view(access, id);
+  }
+
+  /**
+   * Removes the draft's attached file (the reviewer chose the wrong one, or no longer wants to send one). Its
+   * stored file is left as a replaced attachment's is: nothing names it any more, nobody can download it.
+   */
+  async removeAttachment(access: ReviewerAccess, id: number) {
+    await this.db.transaction(async (tx) => {
+      const { a } = await this.reachOpen(access, id, tx, 'review');
+      assertWritable(a);
+      if (!a.attachmentFileId) throw notFound('This review has no attached file.');
+      await tx
+        .update(reviewAssignments)
+        .set({ attachmentFileId: null, draftSavedAt: this.deps.clock.date() })
+        .where(and(eq(reviewAssignments.id, id), eq(reviewAssignments.state, 'accepted')));
+    });
     return this.view(access, id);
   }
 
@@ -1842,6 +1874,12 @@ export class ReviewService {
     return sql`exists (select 1 from review_assignments a where ${inCurrent} and a.state = 'submitted')
       and not exists (select 1 from review_assignments a where ${inCurrent} and a.state in ('invited', 'accepted'))`;
   }
+}
+
+/** A draft can change only while the reviewer has accepted and not yet submitted. */
+function assertWritable(a: AssignmentRow) {
+  if (a.state === 'submitted') throw conflict('This review has been submitted and can no longer be changed.');
+  if (a.state !== 'accepted') throw conflict('Accept the invitation before writing the review.');
 }
 
 /** Who acted, for the audit log: the signed-in reviewer, or nobody named (the invitation link). */

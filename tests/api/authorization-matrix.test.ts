@@ -539,6 +539,18 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: notReviewer,
   },
   {
+    name: 'DELETE /api/reviews/:id/attachment',
+    build: async () => {
+      const { assignmentId, token } = await newAssignment('accepted');
+      const body = await multipart({}, { file: { name: 'notes.pdf', data: pdf, type: 'application/pdf' } });
+      const url = `/api/reviews/${assignmentId}/attachment`;
+      const attached = await t.app.inject({ method: 'POST', url: `${url}?token=${token}`, ...body });
+      expect(attached.statusCode, attached.body).toBe(200);
+      return { method: 'DELETE', url };
+    },
+    expect: notReviewer,
+  },
+  {
     name: 'GET /api/reviews/:id/attachment',
     build: async () => ({ method: 'GET', url: `/api/reviews/${(await newAssignment('submitted')).assignmentId}/attachment` }),
     expect: notReviewer,
