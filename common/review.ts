@@ -261,6 +261,22 @@ export function answerProblems(
 export const REVISION_KINDS = ['minor', 'major'] as const;
 export type RevisionKind = (typeof REVISION_KINDS)[number];
 
+/**
+ * A round's decision in words (`review_rounds.decision`). Plain `revisions` is a request recorded before
+ * minor or major was required (decision 0023), kept readable.
+ */
+export const ROUND_DECISION_LABELS: Record<string, string> = {
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  'minor-revisions': 'Minor revisions requested',
+  'major-revisions': 'Major revisions requested',
+  revisions: 'Revisions requested',
+};
+
+/** "Minor revisions requested": the decision's name in the author's e-mail and on the pages. */
+export const revisionLabel = (kind?: RevisionKind): string =>
+  ROUND_DECISION_LABELS[kind ? `${kind}-revisions` : 'revisions'];
+
 export const poolQuerySchema = z.object({
   q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),
 });

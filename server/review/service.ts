@@ -13,8 +13,8 @@ import {
   type ReviewFilter,
   DECLINE_REASON_LABELS,
   RECOMMENDATION_LABELS,
-  type RevisionKind,
   answerProblems,
+  revisionLabel,
 } from '../../common/review.ts';
 import { formatDay } from '../../common/dates.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
@@ -1885,14 +1885,6 @@ function assertWritable(a: AssignmentRow) {
 /** Who acted, for the audit log: the signed-in reviewer, or nobody named (the invitation link). */
 function actorOf(access: ReviewerAccess): Actor | null {
   return 'user' in access ? access.user : null;
-}
-
-export function revisionLabel(kind?: RevisionKind): string {
-  return kind === 'minor'
-    ? 'Minor revisions requested'
-    : kind === 'major'
-      ? 'Major revisions requested'
-      : STATUS_LABELS.revisions_requested;
 }
 
 function extensionOf(name: string): string {

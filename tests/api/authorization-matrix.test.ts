@@ -96,7 +96,7 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
       method: 'POST',
       url: `/api/editor/submissions/${id}/decision`,
       headers: { authorization: `Bearer ${tokens.admin}` },
-      payload: { status, message: 'Moved on.' },
+      payload: { status, message: 'Moved on.', ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}) },
     });
   }
   const detail = await t.app.inject({

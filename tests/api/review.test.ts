@@ -498,6 +498,18 @@ describe('peer review through the API', () => {
   it('requests minor revisions sharing a review; the author sees "Reviewer 1" only; the revision starts round 2', async () => {
     // Nia's open assignment is cancelled first so that the round can be decided cleanly.
     await api('POST', `/api/editor/review-assignments/${newcomer.id}/cancel`, { token: editor.token });
+    // Revisions are minor or major: a request that does not say which is refused beside the field.
+    const unsaid = await api('POST', `/api/editor/submissions/${submissionId}/decision`, {
+      token: editor.token,
+      payload: { status: 'revisions_requested', message: 'Please revise.' },
+    });
+    expect(unsaid.status).toBe(400);
+    expect(unsaid.json.errors).toEqual({ revisions: 'Choose minor or major revisions.' });
+    const both = await api('POST', `/api/editor/submissions/${submissionId}/decision`, {
+      token: editor.token,
+      payload: { status: 'revisions_requested', message: '' },
+    });
+    expect(Object.keys(both.json.errors).sort()).toEqual(['message', 'revisions']);
     const notShared = await api('POST', `/api/editor/submissions/${submissionId}/decision`, {
       token: editor.token,
       payload: {

@@ -522,9 +522,10 @@ test('the review mode of a round can be changed before the first invitation', as
   expect(await res.text()).toContain('Choose a review mode.');
   // The decision's review fields, posted wrong on purpose: each refusal names its field.
   for (const [fields, message] of [
+    [{}, 'Choose minor or major revisions.'],
     [{ revisions: 'medium' }, 'Choose minor or major revisions.'],
-    [{ shareReviews: '99999999' }, 'Choose submitted reviews of this round.'],
-    [{ authorDue: 'soon' }, 'Revision due: use a date such as 2026-01-31.'],
+    [{ revisions: 'minor', shareReviews: '99999999' }, 'Choose submitted reviews of this round.'],
+    [{ revisions: 'major', authorDue: 'soon' }, 'Revision due: use a date such as 2026-01-31.'],
   ] as const) {
     const refused = await page.request.post(`/editor-dashboard/submissions/${s.id}`, {
       headers: { origin: new URL(baseURL!).origin },

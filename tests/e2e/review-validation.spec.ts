@@ -404,6 +404,13 @@ test.describe('the decision form without JavaScript', () => {
 
     await decision.getByRole('radio', { name: 'Revisions requested' }).check();
     await decision.getByLabel('Message to the author').fill('Please revise.');
+    // Revisions are minor or major: the editor says which.
+    await decision.getByRole('button', { name: 'Record the decision' }).click();
+    await expect(decision.getByLabel('Minor or major revisions')).toHaveAccessibleDescription(
+      /Choose minor or major revisions./,
+    );
+    await expect(decision.getByRole('radio', { name: 'Revisions requested' })).toBeChecked();
+    await expect(decision.getByLabel('Message to the author')).toHaveValue('Please revise.');
     await decision.getByLabel('Minor or major revisions').selectOption('minor');
     await decision.getByLabel('The revised manuscript is due').fill(dayOffset(-1));
     await decision.getByRole('button', { name: 'Record the decision' }).click();

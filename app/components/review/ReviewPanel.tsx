@@ -6,6 +6,7 @@ import {
   RECOMMENDATION_LABELS,
   REVIEW_MODES,
   REVIEW_MODE_LABELS,
+  ROUND_DECISION_LABELS,
   type ReviewMode,
 } from '../../../common/review.ts';
 import { formatDay } from '../../../common/dates.ts';
@@ -23,14 +24,6 @@ const MODE_NAMES: Record<ReviewMode, string> = {
   'double-anonymous': 'Double-anonymous',
   anonymous: 'Anonymous',
   open: 'Open',
-};
-
-const DECISION_NAMES: Record<string, string> = {
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  'minor-revisions': 'Minor revisions requested',
-  'major-revisions': 'Major revisions requested',
-  revisions: 'Revisions requested',
 };
 
 /** The errors and typed values of a refusal of `intent` for one assignment's form only. */
@@ -76,7 +69,7 @@ export function ReviewPanel({
         <details key={r.id} className="review-round--earlier">
           <summary>
             Round {r.number} (manuscript version {r.version}
-            {r.decision ? `, ${DECISION_NAMES[r.decision] ?? r.decision}` : ''})
+            {r.decision ? `, ${ROUND_DECISION_LABELS[r.decision] ?? r.decision}` : ''})
           </summary>
           <RoundView round={r} result={result} zone={data.review.timeZone} current={false} />
         </details>
@@ -118,7 +111,7 @@ function RoundView({
           <dd>
             {round.decision ? (
               <>
-                {DECISION_NAMES[round.decision] ?? round.decision}
+                {ROUND_DECISION_LABELS[round.decision] ?? round.decision}
                 {round.decidedAt ? (
                   <>
                     {' '}

@@ -1,7 +1,5 @@
 import {
   type InviteInput,
-  REVISION_KINDS,
-  type RevisionKind,
   dueDatesSchema,
   inviteSchema,
   ratingSchema,
@@ -240,27 +238,26 @@ async function reviewMove(
   return null;
 }
 
-/** The decision form's peer-review fields, read from the post (decision 0023): kept as typed for a refusal. */
+/**
+ * The decision form's peer-review fields, read from the post and kept as typed for a refusal; the shared
+ * decision schema checks them (minor or major is required with "revisions requested": decision 0023).
+ */
 export function decisionReviewFields(form: PostedForm, status: string) {
   const values = {
     revisions: form.text('revisions'),
     authorDue: form.text('authorDue'),
     shareReviews: form.all('shareReviews').join(','),
   };
-  const errors: Record<string, string> = {};
-  // Minor or major is optional, as in the API (decision 0023): unspecified reads "Revisions requested".
-  let revisions: RevisionKind | undefined;
-  if (REVISION_KINDS.includes(values.revisions as RevisionKind)) revisions = values.revisions as RevisionKind;
-  else if (values.revisions) errors.revisions = 'Choose minor or major revisions.';
   const share = form
     .all('shareReviews')
     .filter((v) => /^\d{1,9}$/.test(v))
     .map(Number);
   return {
     values,
-    errors,
     input: {
-      ...(status === 'revisions_requested' ? { revisions, authorDue: values.authorDue || undefined } : {}),
+      ...(status === 'revisions_requested'
+        ? { revisions: values.revisions || undefined, authorDue: values.authorDue || undefined }
+        : {}),
       ...(share.length ? { shareReviews: share } : {}),
     },
   };
