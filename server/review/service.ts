@@ -36,7 +36,6 @@ import { detectKind } from '../files/content-type.ts';
 import {
   PROPERTIES_MESSAGES,
   describeProperty,
-  personalProperties,
   withoutPersonalProperties,
 } from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
@@ -356,7 +355,7 @@ export class ReviewService {
     for (const id of round.reviewerFileIds) {
       const f = rows.find((x) => x.id === id);
       if (!f) continue;
-      const scan = await personalProperties(await this.bytesOf(f), f.mediaType);
+      const scan = await this.deps.files.personalProperties(f);
       const original = originals.find((o) => o.fileId === id);
       result.push({
         fileId: f.id,
@@ -370,12 +369,6 @@ export class ReviewService {
       });
     }
     return result;
-  }
-
-  private async bytesOf(file: typeof storedFiles.$inferSelect): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
   }
 
   /**
@@ -395,7 +388,7 @@ export class ReviewService {
     const replaced: number[] = [];
     for (const f of removable) {
       const stored = await this.deps.files.get(f.fileId);
-      const copy = await withoutPersonalProperties(await this.bytesOf(stored), stored.mediaType);
+      const copy = await withoutPersonalProperties(await this.deps.files.bytes(stored), stored.mediaType);
       if (!copy.ok) continue;
       const dot = stored.originalName.lastIndexOf('.');
       const ext = dot > 0 ? stored.originalName.slice(dot) : '';

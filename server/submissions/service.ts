@@ -591,12 +591,10 @@ The editorial office
         });
       }
       const { file } = await this.file(id, latest!.id, actor);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
       pdf = {
         field: 'pdf',
         filename: file.originalName,
-        data: Buffer.concat(chunks),
+        data: await this.deps.files.bytes(file),
         kind: 'pdf',
         mediaType: 'application/pdf',
       };

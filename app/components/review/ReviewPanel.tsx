@@ -15,6 +15,7 @@ import { refusalFor } from '../dashboard/ActionResult.tsx';
 import { FieldError, SelectField, TextAreaField, TextField } from '../FormField.tsx';
 import { DateText } from '../submission/DateText.tsx';
 import type { DeskReviewData } from './desk-review.server.ts';
+import { FilePropertiesWarning } from './FilePropertiesWarning.tsx';
 
 type Round = DeskReviewData['review']['rounds'][number];
 type Assignment = Round['assignments'][number];
@@ -62,7 +63,13 @@ export function ReviewPanel({
             : 'This submission was not sent to peer review.'}
         </p>
       ) : (
-        <RoundView round={current} result={result} zone={data.review.timeZone} current={Boolean(open)} />
+        <RoundView
+          round={current}
+          result={result}
+          zone={data.review.timeZone}
+          current={Boolean(open)}
+          properties={open ? data.properties : null}
+        />
       )}
       {open && canInvite ? <InviteForm data={data} round={open} result={result} /> : null}
       {earlier.map((r) => (
@@ -83,11 +90,14 @@ function RoundView({
   result,
   zone,
   current,
+  properties = null,
 }: {
   round: Round;
   result: FormResult | undefined;
   zone: string;
   current: boolean;
+  /** The open round's reviewer files checked for names in their properties (double-anonymous only). */
+  properties?: DeskReviewData['properties'];
 }) {
   const submitted = round.assignments.filter((a) => a.state === 'submitted');
   const headingId = `round-${round.id}-title`;
@@ -136,6 +146,7 @@ function RoundView({
           <blockquote className="editor-message__text">{round.authorResponse}</blockquote>
         </>
       ) : null}
+      {properties ? <FilePropertiesWarning properties={properties} /> : null}
       {current && round.assignments.length === 0 ? <ModeForm round={round} result={result} /> : null}
       {round.assignments.length === 0 ? (
         <p className="muted">No reviewer has been invited in this round yet.</p>

@@ -11,6 +11,7 @@ import type { SessionUser } from '../../../server/accounts/service.ts';
 import { asClientError, validateForm } from '../../lib/forms.server.ts';
 import type { PostedForm } from '../../lib/forms.server.ts';
 import { intentDone, intentFailed, intentRefused } from '../../lib/intent-form.server.ts';
+import { WITHOUT_PROPERTIES_INTENT } from './FilePropertiesWarning.tsx';
 
 /**
  * The peer-review part of the submission's desk page (issue 14, decision 0023): what its loader reads and what
@@ -29,6 +30,13 @@ export async function deskReviewData(services: Services, submissionId: number, f
     find ? review.pool(find) : Promise.resolve(null),
     find ? accounts.listUsers({ q: find, status: 'approved', limit: 10, offset: 0 }) : Promise.resolve(null),
   ]);
+  // Double-anonymous and still open: the files reviewers get, checked for properties that name people
+  // (decision 0024; each file is read once, then its scan is kept by content).
+  const current = rounds.rounds.at(-1);
+  const properties =
+    current && !current.decidedAt && current.mode === 'double-anonymous'
+      ? await review.fileProperties(submissionId)
+      : null;
   // Search results: the pool's reviewers, then accounts never invited yet (reviewing is not a role).
   const today = dayIn(now, zone);
   const known = new Set((pool ?? []).flatMap((p) => [p.email.toLowerCase(), `user:${p.userId}`]));
@@ -63,6 +71,7 @@ export async function deskReviewData(services: Services, submissionId: number, f
     : null;
   return {
     review: rounds,
+    properties,
     log,
     find,
     candidates,
@@ -87,6 +96,7 @@ export const REVIEW_INTENTS = [
   'thank',
   'rate',
   'mode',
+  WITHOUT_PROPERTIES_INTENT,
 ] as const;
 
 const isReviewIntent = (intent: string): intent is (typeof REVIEW_INTENTS)[number] =>
@@ -173,6 +183,14 @@ async function reviewMove(
     return intentDone(
       intent,
       `The invitation has been sent to ${invited?.reviewer.name ?? 'the reviewer'}.${result.warning ? ` Warning: ${result.warning}` : ''}`,
+    );
+  }
+  if (intent === WITHOUT_PROPERTIES_INTENT) {
+    const after = await review.withoutNamesForReviewers(user, submissionId);
+    const copies = after.files.filter((f) => f.copy).map((f) => f.name);
+    return intentDone(
+      intent,
+      `Reviewers now get ${copies.length === 1 ? 'a copy' : 'copies'} without the properties that named people (${copies.join(', ')}). The author's files are as they were.`,
     );
   }
   if (intent === 'mode') {
