@@ -181,11 +181,20 @@ export const ratingSchema = z.object({
     .max(5, 'Rate from 1 to 5.'),
 });
 
+/** A reviewer's areas of interest are the journal's own areas (Journal settings); the service checks which. */
+const INTERESTS_FROM_LIST = "Choose areas of interest from the journal's list.";
+
 export const reviewerProfileSchema = z.object({
   name: required('Your name', 200),
   affiliation: text('Your affiliation', 300).default(''),
-  interests: z.array(z.string().trim().min(1).max(200), 'Choose areas of interest.').max(20).default([]),
+  interests: z
+    .array(z.string(INTERESTS_FROM_LIST).trim().min(1, INTERESTS_FROM_LIST).max(200, INTERESTS_FROM_LIST), {
+      error: INTERESTS_FROM_LIST,
+    })
+    .max(20, 'Choose at most 20 areas of interest.')
+    .default([]),
   orcid: orcidField,
+  /** A day in the journal's time zone; empty (null) when available. A new one is never before today. */
   unavailableUntil: dayField('Unavailable until').nullable().optional(),
 });
 export type ReviewerProfileInput = z.infer<typeof reviewerProfileSchema>;

@@ -1013,13 +1013,27 @@ export class ReviewService {
     };
   }
 
+  /**
+   * Saves the signed-in account's reviewer profile. Interests are the journal's areas; "unavailable until"
+   * is today or later in the journal's time zone (a past day would change nothing), unless it is the day
+   * already saved (a profile saved again after its day has passed is not refused for it).
+   */
   async saveProfile(user: SessionUser, input: ReviewerProfileInput) {
-    const areas = (await this.journal()).areas;
-    const unknown = input.interests.filter((i) => !areas.includes(i));
+    const journal = await this.journal();
+    const unknown = input.interests.filter((i) => !journal.areas.includes(i));
     if (unknown.length) {
       throw badRequest(`Choose areas of interest from the journal's areas (not "${unknown[0]}").`, {
-        interests: "Choose areas from the journal's list.",
+        interests: "Choose areas of interest from the journal's list.",
       });
+    }
+    const today = dayIn(this.deps.clock.now(), journal.review.timeZone);
+    if (input.unavailableUntil && input.unavailableUntil < today) {
+      const saved = await this.profile(user);
+      if (saved.unavailableUntil !== input.unavailableUntil) {
+        const past =
+          'Unavailable until: choose today or a later day, or leave it empty if you are available.';
+        throw badRequest(past, { unavailableUntil: past });
+      }
     }
     const values = {
       name: input.name,
@@ -1352,11 +1366,13 @@ export class ReviewService {
 
   /**
    * Every reviewer with open assignments, completed reviews, median days from acceptance to review, decline
-   * rate, last review, average rating and interests; searched by name, e-mail, affiliation or interest. One
-   * aggregate query (bench/README.md has its time on 20,000 assignments).
+   * rate, last review, average rating, interests and "unavailable until" (while it lasts); searched by name,
+   * e-mail, affiliation or interest. One aggregate query (bench/README.md has its time on 20,000 assignments).
    */
   async pool(q?: string) {
     const like = q ? `%${q.replace(/[%_\\]/g, '\\$&')}%` : null;
+    // "Unavailable until" is shown while it lasts: up to and including that day, in the journal's time zone.
+    const today = dayIn(this.deps.clock.now(), (await this.reviewSettings()).timeZone);
     type PoolRow = {
       id: number;
       user_id: number | null;
@@ -1376,7 +1392,8 @@ export class ReviewService {
     };
     const result = await this.db.execute(sql`
       select p.id, p.user_id, p.name, p.email, p.affiliation, p.interests, p.orcid,
-             to_char(p.unavailable_until, 'YYYY-MM-DD') as unavailable_until,
+             case when p.unavailable_until >= ${today}::date
+               then to_char(p.unavailable_until, 'YYYY-MM-DD') end as unavailable_until,
              count(a.id) filter (where a.state in ('invited', 'accepted'))::int as open,
              count(a.id) filter (where a.state = 'submitted')::int as completed,
              percentile_cont(0.5) within group (

@@ -773,6 +773,65 @@ describe("a draft's attachment and a decided round", () => {
   });
 });
 
+describe('the reviewer profile', () => {
+  it('starts from the account, takes the journal’s areas, and an unavailable day from today on, shown while it lasts', async () => {
+    const pam = await person(t, 'researcher', 'Pam Profile', 'Profile Polytechnic');
+    const start = t.clock.now();
+    t.clock.set(Date.parse('2026-03-02T09:00:00Z'));
+    const fresh = await api('GET', '/api/reviewer/profile', { token: pam.token });
+    expect(fresh.json).toEqual({
+      name: 'Pam Profile',
+      email: pam.email,
+      affiliation: 'Profile Polytechnic',
+      interests: [],
+      orcid: null,
+      unavailableUntil: null,
+    });
+    const save = (payload: Record<string, unknown>) =>
+      api('PUT', '/api/reviewer/profile', { token: pam.token, payload: { name: 'Pam Profile', ...payload } });
+    const past = 'Unavailable until: choose today or a later day, or leave it empty if you are available.';
+    const yesterday = await save({ unavailableUntil: '2026-03-01' });
+    expect(yesterday.status).toBe(400);
+    expect(yesterday.json.errors).toEqual({ unavailableUntil: past });
+    const area = await save({ interests: ['Alchemy'] });
+    expect(area.json.errors).toEqual({ interests: "Choose areas of interest from the journal's list." });
+    const empty = await save({ interests: [''] });
+    expect(empty.json.errors).toEqual({ 'interests.0': "Choose areas of interest from the journal's list." });
+
+    expect((await save({ unavailableUntil: '2026-03-02' })).status).toBe(200); // today is fine
+    expect((await save({ unavailableUntil: '2026-03-10' })).json.unavailableUntil).toBe('2026-03-10');
+    const pool = await api('GET', `/api/editor/reviewers?q=${encodeURIComponent(pam.email)}`, {
+      token: editor.token,
+    });
+    expect(pool.json[0].unavailableUntil).toBe('2026-03-10');
+    // Days later the sessions have ended: the service itself, at the clock's time.
+    const { review } = t.services;
+    const shown = async () => (await review.pool(pam.email))[0].unavailableUntil;
+    const user = { id: pam.id, email: pam.email } as Parameters<typeof review.saveProfile>[0];
+    const input = { name: 'Pam Profile', affiliation: 'Elsewhere', interests: [] };
+    try {
+      // The last day still counts; the day after, the pool no longer says it, and saving the profile again
+      // with the passed day unchanged is not refused (another past day is).
+      t.clock.set(Date.parse('2026-03-10T23:30:00Z'));
+      expect(await shown()).toBe('2026-03-10');
+      t.clock.set(Date.parse('2026-03-11T00:30:00Z'));
+      expect(await shown()).toBeNull();
+      await review.saveProfile(user, { ...input, unavailableUntil: '2026-03-10' });
+      await expect(
+        review.saveProfile(user, { ...input, unavailableUntil: '2026-03-09' }),
+      ).rejects.toMatchObject({
+        status: 400,
+        errors: { unavailableUntil: past },
+      });
+      expect(
+        (await review.saveProfile(user, { ...input, unavailableUntil: null })).unavailableUntil,
+      ).toBeNull();
+    } finally {
+      t.clock.set(start);
+    }
+  });
+});
+
 describe('review forms', () => {
   it('versions a form a round has used; the round keeps its questions; answers are checked', async () => {
     const q = [

@@ -50,8 +50,8 @@ export async function deskReviewData(services: Services, submissionId: number, f
           interests: p.interests,
           openAssignments: p.openAssignments as number | null,
           completedReviews: p.completedReviews as number | null,
-          // Shown only while it lasts.
-          unavailableUntil: p.unavailableUntil && p.unavailableUntil >= today ? p.unavailableUntil : null,
+          // The pool gives it while it lasts.
+          unavailableUntil: p.unavailableUntil,
           averageRating: p.averageRating,
         })),
         ...(people?.users ?? [])
