@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type Account, expect, loginThroughApi, test } from './fixtures.ts';
+import { type Question, answersFor } from './review-helpers.ts';
 
 /**
  * Peer review on the editor's desk page (issue 14): the "Peer review" panel (invite, cancel, reinstate, remind,
@@ -57,16 +58,6 @@ function linkOf(text: string) {
   const m = /\/reviews\/(\d+)\?token=([A-Za-z0-9._-]+)/.exec(text);
   expect(m, `a review link in:\n${text}`).not.toBeNull();
   return { id: Number(m![1]), token: m![2] };
-}
-
-/** A complete, valid set of answers for whatever review form the round uses. */
-function answersFor(questions: { id: string; type: string; options?: string[] }[]) {
-  return Object.fromEntries(
-    questions.map((q) => [
-      q.id,
-      q.type === 'yes-no' ? true : q.type === 'scale' ? 4 : q.type === 'choice' ? q.options![0] : 'Sound.',
-    ]),
-  );
 }
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Peer review' });
@@ -242,7 +233,7 @@ test('the editor runs a review round from the desk page: invite, decline, review
     headers: bearer(reviewerToken),
   });
   expect(accepted.status(), await accepted.text()).toBe(200);
-  const view = (await accepted.json()) as { questions: { id: string; type: string; options?: string[] }[] };
+  const view = (await accepted.json()) as { questions: Question[] };
   const attached = await request.post(`/api/reviews/${reviewerLink.id}/attachment`, {
     headers: bearer(reviewerToken),
     multipart: {
@@ -449,8 +440,7 @@ test('the desk list filters by needs reviewers, reviews overdue and reviews comp
   expect(inv.status(), await inv.text()).toBe(201);
   const { assignmentId } = (await inv.json()) as { assignmentId: number };
   const acc = await request.post(`/api/reviews/${assignmentId}/accept`, { headers: bearer(reviewerToken) });
-  const q = ((await acc.json()) as { questions: { id: string; type: string; options?: string[] }[] })
-    .questions;
+  const q = ((await acc.json()) as { questions: Question[] }).questions;
   const sub = await request.post(`/api/reviews/${assignmentId}/submit`, {
     headers: bearer(reviewerToken),
     data: { recommendation: 'accept', commentsForAuthor: 'Fine.', answers: answersFor(q) },

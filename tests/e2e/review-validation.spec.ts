@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, loginThroughApi, test } from './fixtures.ts';
+import { hydrated } from './review-helpers.ts';
 
 /**
  * Peer review's forms refuse bad input with a message beside the field (issue 14), with JavaScript and, as the
@@ -67,18 +68,6 @@ async function inviteByApi(adminApi: APIRequestContext, id: number, who: Record<
   const res = await adminApi.post(`/api/editor/submissions/${id}/review/invitations`, { data: who });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { assignmentId: number }).assignmentId;
-}
-
-/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const link = document.querySelector('header a[href="/about"]');
-        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
-      }),
-    )
-    .toBe(true);
 }
 
 const inviteForm = (page: Page) => page.getByRole('form', { name: /Invite a reviewer to round/ });
