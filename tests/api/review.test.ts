@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../server/audit/tables.ts';
+import { jobs } from '../../server/jobs/tables.ts';
+import { LINK_REMOVED } from '../../server/mail/secrets.ts';
+import { mailLog } from '../../server/mail/tables.ts';
 import { type TestContext, createTestContext, postMultipart } from '../../server/testing/harness.ts';
 import {
   type Person,
@@ -653,11 +656,49 @@ describe('peer review through the API', () => {
     expect(told).toEqual([both.email, early.email].sort());
   });
 
-  it('keeps the link tokens out of the audit log', async () => {
+  it('tells no reviewer the final decision when the journal setting is off', async () => {
+    const other = await submitManuscript(t, author, [{ ...AUTHORS[0], email: author.email }], 'Told nobody');
+    const quiet = await person(t, 'researcher', 'Quentin Quiet', 'Silent Lab');
+    await decide(t, editor.token, other, { status: 'under_review' });
+    const inv = await api('POST', `/api/editor/submissions/${other}/review/invitations`, {
+      token: editor.token,
+      payload: { userId: quiet.id },
+    });
+    await api('POST', `/api/reviews/${inv.json.assignmentId}/accept`, { token: quiet.token });
+    const done = await api('POST', `/api/reviews/${inv.json.assignmentId}/submit`, {
+      token: quiet.token,
+      payload: { recommendation: 'accept', commentsForAuthor: 'Fine.' },
+    });
+    expect(done.status, done.body).toBe(200);
+    const { settings, db } = t.services;
+    const journal = await settings.journal();
+    const setTell = (tellReviewersDecision: boolean) =>
+      db.transaction((tx) =>
+        settings.set(tx, 'journal', { ...journal, review: { ...journal.review, tellReviewersDecision } }),
+      );
+    await setTell(false);
+    try {
+      const before = t.mail.length;
+      await decide(t, editor.token, other, { status: 'accepted' });
+      await t.runJobs();
+      expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email]);
+    } finally {
+      await setTell(true);
+    }
+  });
+
+  it('keeps the link tokens out of the audit log, the stored copies of the e-mails and the queued jobs', async () => {
     const tokens = t.mail.flatMap((m) => [...m.text.matchAll(/token=([\w.-]+)/g)].map((x) => x[1]));
     expect(tokens.length).toBeGreaterThan(3);
-    const rows = JSON.stringify(await t.services.db.select().from(auditLog));
-    for (const token of tokens) expect(rows).not.toContain(token);
+    const { db } = t.services;
+    const stored = JSON.stringify([
+      await db.select().from(auditLog),
+      await db.select().from(mailLog),
+      await db.select().from(jobs),
+    ]);
+    // The communication log still shows that a link was there.
+    expect(JSON.stringify(await t.services.mail.log(submissionId))).toContain(LINK_REMOVED);
+    for (const token of tokens) expect(stored).not.toContain(token);
   });
 });
 
