@@ -5,6 +5,7 @@ import { can } from '../../common/roles.ts';
 import { dayIn } from '../../server/review/rules.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { ChoiceField, TextField } from '../components/FormField.tsx';
+import { OrcidField } from '../components/account/OrcidField.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
@@ -167,22 +168,7 @@ export default function ReviewerProfile({ loaderData, actionData }: Route.Compon
           value={chosen}
           error={errors.interests}
         />
-        <TextField
-          name="orcid"
-          label="ORCID iD"
-          autoCapitalize="none"
-          spellCheck={false}
-          marks
-          maxLength={60}
-          hint={
-            <>
-              Your identifier from <span lang="en">orcid.org</span>, such as 0000-0002-1825-0097. Leave it
-              empty to remove it.
-            </>
-          }
-          defaultValue={typed?.orcid ?? profile.orcid ?? ''}
-          error={errors.orcid}
-        />
+        <OrcidField marks defaultValue={typed?.orcid ?? profile.orcid ?? ''} error={errors.orcid} />
         <TextField
           name="unavailableUntil"
           type="date"

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type Account, expect, loginThroughApi, test } from './fixtures.ts';
-import { type Question, answersFor } from './review-helpers.ts';
+import { type Question, answersFor, bearer, dayOffset, longDay, uniqueTag } from './review-helpers.ts';
 
 /**
  * Peer review on the editor's desk page (issue 14): the "Peer review" panel (invite, cancel, reinstate, remind,
@@ -13,20 +13,8 @@ import { type Question, answersFor } from './review-helpers.ts';
  */
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/manuscripts');
-const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
-
 const tokenOf = (baseURL: string, account: Account) =>
   loginThroughApi(baseURL, account.username, account.password);
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function submit(api: APIRequestContext, token: string, title: string) {
   const res = await api.post('/api/submission/submit', {

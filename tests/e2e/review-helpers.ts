@@ -14,6 +14,17 @@ import { expect } from './fixtures.ts';
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/manuscripts');
 export const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+/** The day `days` from today (UTC), as a date field takes it. */
+export const dayOffset = (days: number) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** "24 December 2026", as the pages write a day. */
+export const longDay = (day: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T00:00:00Z`));
 export const manuscriptPdf = () => ({
   name: 'manuscript.pdf',
   mimeType: 'application/pdf',

@@ -24,6 +24,14 @@ async function invited(
   return { submission: s.id, assignment: await inviteByApi(adminApi, s.id, { userId: me.id }) };
 }
 
+/** The invitation opened on its page and accepted; with JavaScript, the page hydrated before going on. */
+async function acceptOnPage(page: Page, assignment: number, js = true) {
+  await page.goto(`/reviews/${assignment}`);
+  await page.getByRole('button', { name: 'Accept the invitation' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Thank you for accepting' })).toBeVisible();
+  if (js) await hydrated(page);
+}
+
 test.describe("a draft's attached file", () => {
   test('is removed by ticking a box: saved at once with JavaScript', async ({
     page,
@@ -42,10 +50,7 @@ test.describe("a draft's attached file", () => {
       me,
       `Attachments come and go ${uniqueTag()}`,
     );
-    await page.goto(`/reviews/${assignment}`);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Thank you for accepting' })).toBeVisible();
-    await hydrated(page);
+    await acceptOnPage(page, assignment);
 
     await region(page).getByLabel('Attach a file').setInputFiles(manuscriptPdf());
     await region(page).getByRole('button', { name: 'Save draft' }).click();
@@ -85,8 +90,7 @@ test.describe("a draft's attached file", () => {
       me,
       `Attachments without scripts ${uniqueTag()}`,
     );
-    await page.goto(`/reviews/${assignment}`);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await acceptOnPage(page, assignment, false);
     await region(page).getByLabel('Attach a file').setInputFiles(manuscriptPdf());
     await region(page).getByRole('button', { name: 'Save draft' }).click();
     await expect(page.getByRole('status')).toContainText('Draft saved.');
@@ -123,10 +127,7 @@ test.describe('a round decided while the reviewer, signed in, is writing', () =>
       me,
       `Decided meanwhile ${uniqueTag()}`,
     );
-    await page.goto(`/reviews/${assignment}`);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Thank you for accepting' })).toBeVisible();
-    await hydrated(page);
+    await acceptOnPage(page, assignment);
     const decided = await adminApi.post(`/api/editor/submissions/${submission}/decision`, {
       data: { status: 'rejected', message: 'Out of scope.' },
     });
@@ -171,8 +172,7 @@ test.describe('a round decided while the reviewer, signed in, is writing', () =>
       me,
       `Decided meanwhile, no scripts ${uniqueTag()}`,
     );
-    await page.goto(`/reviews/${assignment}`);
-    await page.getByRole('button', { name: 'Accept the invitation' }).click();
+    await acceptOnPage(page, assignment, false);
     await comments(page).fill('Written after the decision.');
     const decided = await adminApi.post(`/api/editor/submissions/${submission}/decision`, {
       data: { status: 'rejected', message: 'Out of scope.' },

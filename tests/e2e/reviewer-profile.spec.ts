@@ -1,21 +1,12 @@
 import type { Page } from '@playwright/test';
 import { expect, loginThroughApi, test } from './fixtures.ts';
-import { underReview, uniqueTag } from './review-helpers.ts';
+import { dayOffset as day, longDay, underReview, uniqueTag } from './review-helpers.ts';
 
 /**
  * The reviewer's profile page (issue 14): name, affiliation, areas of interest from the journal's areas, an
  * ORCID iD checked to its check digit, and "unavailable until", which the editors then see in the reviewer
  * pool and when inviting. Every refusal beside its field, with and without JavaScript.
  */
-
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
-const longDay = (iso: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${iso}T00:00:00Z`));
 
 const form = (page: Page) => page.getByRole('form', { name: 'Your reviewer profile' });
 const save = (page: Page) => page.getByRole('button', { name: 'Save your reviewer profile' }).click();
