@@ -42,8 +42,8 @@ export function canMove(from: SubmissionStatus, to: SubmissionStatus): boolean {
 
 const decisionStatus = z.enum(SUBMISSION_STATUSES, 'Choose the new status.');
 /** "Revisions requested" is always minor or major (issue 14): the author, and the e-mail, are told which. */
-const revisionKind = z.enum(REVISION_KINDS, 'Choose minor or major revisions.');
-export const REVISIONS_REQUIRED = 'Choose minor or major revisions.';
+const REVISIONS_REQUIRED = 'Choose minor or major revisions.';
+const revisionKind = z.enum(REVISION_KINDS, REVISIONS_REQUIRED);
 
 export const decisionSchema = z
   .object({
