@@ -6,6 +6,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { attachmentDisposition } from '../../common/filenames.ts';
 import { BlobMissingError, type BlobStore, type ByteRange, type SweepResult } from './blob-store.ts';
+import { type PropertiesScan, personalProperties } from './document-properties.ts';
 import { parseRange } from './download.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
@@ -24,7 +25,16 @@ interface Logger {
   warn(obj: unknown, msg?: string): void;
 }
 
+/** How many files' property scans are kept (each a few names; a long PDF takes pdf.js a quarter second). */
+const SCANS_KEPT = 500;
+
 export class FileService {
+  /**
+   * Property scans by content (sha256 and the type it was stored as): a stored file never changes, so its
+   * scan holds for ever. Oldest first (a Map keeps insertion order); a hit moves to the end.
+   */
+  private readonly scans = new Map<string, Promise<PropertiesScan>>();
+
   /**
    * Blobs that uploads in progress are using, with how many: a failed upload never deletes a blob that a
    * concurrent upload of the same bytes (content-addressed: the same key) is about to commit a row for.
@@ -135,6 +145,33 @@ export class FileService {
     const [row] = await this.db.select().from(storedFiles).where(eq(storedFiles.id, id));
     if (!row) throw notFound('No such file.');
     return row;
+  }
+
+  /** A stored file's bytes, whole (for files read through: property scans, copies, text extraction). */
+  async bytes(file: StoredFile): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.open(file)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * The file's own properties that name people (decision 0024), read once per content and kept: the desk
+   * page asks on every view of a double-anonymous round, and pdf.js reads a long PDF in a quarter second.
+   */
+  personalProperties(file: StoredFile): Promise<PropertiesScan> {
+    const key = `${file.sha256}:${file.mediaType}`;
+    const kept = this.scans.get(key);
+    if (kept) {
+      this.scans.delete(key);
+      this.scans.set(key, kept);
+      return kept;
+    }
+    const scan = this.bytes(file).then((bytes) => personalProperties(bytes, file.mediaType));
+    this.scans.set(key, scan);
+    // A file that could not be read (missing from storage) is asked again next time.
+    scan.catch(() => this.scans.delete(key));
+    if (this.scans.size > SCANS_KEPT) this.scans.delete(this.scans.keys().next().value!);
+    return scan;
   }
 
   /** The file's bytes (those of `range` only, when given), streamed from the store. */

@@ -174,6 +174,22 @@ export function reviewRoutes(api: Api, services: Services) {
   });
 
   api.route({
+    method: 'DELETE',
+    path: '/api/reviews/:id/attachment',
+    tag: 'Peer review',
+    summary: "Remove the draft review's attached file",
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    responses: {
+      200: { description: 'Removed: the assignment without the file', schema: reviewerViewResponse },
+      ...refusals,
+      404: { description: 'No such assignment, or its review has no attached file', schema: messageResponse },
+    },
+    handler: ({ auth, params, query }) => review.removeAttachment(accessOf(auth, query.token), params.id),
+  });
+
+  api.route({
     method: 'GET',
     path: '/api/reviews/:id/attachment',
     tag: 'Peer review',

@@ -891,10 +891,7 @@ export class SimilarityService {
   }
 
   private async readFile(fileId: number): Promise<Buffer> {
-    const file = await this.deps.files.get(fileId);
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    return this.deps.files.bytes(await this.deps.files.get(fileId));
   }
 
   private async submissionFileRow(submissionFileId: number) {

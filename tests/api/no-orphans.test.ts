@@ -76,7 +76,11 @@ const decide = (id: number, status: string) =>
     method: 'POST',
     url: `/api/editor/submissions/${id}/decision`,
     headers: editor,
-    payload: { status, message: `Moved to ${status}.` },
+    payload: {
+      status,
+      message: `Moved to ${status}.`,
+      ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
+    },
   });
 
 beforeAll(async () => {
