@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR } from '../clock.ts';
 import { type TestContext, createTestContext, fixture } from '../testing/harness.ts';
+import { BlobMissingError } from './blob-store.ts';
 import { FileService, SWEEP_MIN_AGE_MS } from './service.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
@@ -153,8 +154,8 @@ describe('FileService.personalProperties', () => {
     expect(reads).toBe(2);
 
     // A file missing from storage is an error, not kept: once it is back, it is read.
-    files.blobs.read = async () => {
-      throw new Error('gone');
+    files.blobs.read = async (key) => {
+      throw new BlobMissingError(key);
     };
     const missing = { ...a, sha256: 'f'.repeat(64) };
     await expect(files.personalProperties(missing)).rejects.toThrow(/missing from storage/);
