@@ -40,16 +40,12 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
     field[upload.field] = err.message;
     return new HttpError(err.status, err.message, field);
   };
-  if (upload.data.length === 0)
-    throw fail(badRequest(`${rule.label} is empty (0 bytes). Please choose the right file.`));
+  if (upload.data.length === 0) throw fail(badRequest(`${rule.label} is empty (0 bytes). Please choose the right file.`));
   const kind = detectKind(upload.data);
   // A protected .docx is an OLE container, which reads as a .doc: say it is protected, not that it is the wrong kind.
-  if (kind === 'doc' && rule.accept.includes('docx') && wordEncrypted(upload.data)) {
+  if (kind === 'doc' && rule.accept.includes('docx') && !rule.accept.includes('doc') && wordEncrypted(upload.data)) {
     throw fail(
-      new HttpError(
-        422,
-        `${rule.label} is password-protected. Please save it without a password and upload it again.`,
-      ),
+      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
     );
   }
   // A .docx is a ZIP; where a plain ZIP is wanted, a Word file inside a .zip name is still a ZIP archive.
@@ -61,38 +57,23 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
   // Before the name check: a protected .docx is an OLE container, which would otherwise read as a misnamed .doc.
   if (kind === 'doc' && wordEncrypted(upload.data)) {
     throw fail(
-      new HttpError(
-        422,
-        `${rule.label} is password-protected. Please save it without a password and upload it again.`,
-      ),
+      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
     );
   }
   const ext = /\.[A-Za-z0-9]+$/.exec(upload.filename)?.[0]?.toLowerCase();
   const effective: DetectedKind = kind === 'docx' && !rule.accept.includes('docx') ? 'zip' : kind;
   if (ext && !(EXTENSIONS[effective] ?? []).includes(ext)) {
-    throw fail(
-      unsupportedMediaType(
-        `${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`,
-      ),
-    );
+    throw fail(unsupportedMediaType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`));
   }
   if (kind === 'pdf') {
     const problem = pdfProblem(upload.data);
     if (problem === 'encrypted' && (await needsPassword(upload.data))) {
       throw fail(
-        new HttpError(
-          422,
-          `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`,
-        ),
+        new HttpError(422, `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
       );
     }
     if (problem === 'truncated') {
-      throw fail(
-        new HttpError(
-          422,
-          `${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`,
-        ),
-      );
+      throw fail(new HttpError(422, `${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
     }
   }
   const filename = sanitizeFilename(upload.filename) || `upload${EXTENSIONS[effective]?.[0] ?? ''}`;

@@ -218,7 +218,7 @@ export class FullTextService {
    * Inside publishing's transaction: the submission's full text becomes the article's. Refused (400, naming
    * each field) while a figure has no alt text: a reader must never meet a figure nobody described.
    */
-  async attachToArticle(tx: Tx, submissionId: number, articleId: number): Promise<void> {
+  async attach(tx: Tx, submissionId: number, articleId: number): Promise<void> {
     const [row] = await tx.select().from(fullTexts).where(eq(fullTexts.submissionId, submissionId));
     if (!row) return;
     const missing = row.document.figures.flatMap((f, i) => (f.alt.trim() ? [] : [i + 1]));
