@@ -15,6 +15,7 @@ import { ArticleUsage } from '../components/ArticleUsage.tsx';
 import { openReviewsHtml } from '../components/review/open-reviews.server.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { useDocumentHtml } from '../lib/document-html.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
@@ -42,14 +43,19 @@ function citationStyle(value: string | null): CitationStyleId {
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
-  const { catalog, settings, baseUrl, citations, review } = context.services;
-  const [article, journal] = await Promise.all([
+  const { catalog, settings, baseUrl, citations, review, fulltext } = context.services;
+  const [article, journal, fullTextHtml] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
       throw err;
     }),
     settings.journal(),
+    fulltext.readerHtml(id),
   ]);
+  // The full text is HTML made on the server. A whole page gets it through the load context, so it is sent
+  // once, not again as route data; a navigation in the browser gets it as data (decision 0028).
+  const documentHtml = context.documentHtml;
+  if (fullTextHtml && documentHtml) documentHtml.set('fulltext', fullTextHtml);
   // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
   const reviews = openReviewsHtml(await review.articleReviews(id));
   const query = new URL(request.url).searchParams;
@@ -70,7 +76,11 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       monyr: article.monyr,
       volume_number: article.volume_number,
       issue_number: article.issue_number,
+      full_text: Boolean(fullTextHtml),
     },
+    fullText: fullTextHtml
+      ? { jats: `/article/${article.id}/jats.xml`, ...(documentHtml ? {} : { html: fullTextHtml }) }
+      : null,
     journal: {
       name: journal.name,
       abbreviation: journal.abbreviation,
@@ -107,7 +117,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, baseUrl, citation, download, reviews } = loaderData;
+  const { article, journal, baseUrl, citation, download, reviews, fullText } = loaderData;
+  const fullTextHtml = useDocumentHtml('fulltext', fullText?.html);
   const head = articleMetadata(article, journal, baseUrl);
   const { authors, affiliations } = numberAffiliations(article.authors);
   const abstract = article.abstract
@@ -234,6 +245,38 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
                 <li key={k}>{k}</li>
               ))}
             </ul>
+          </section>
+        ) : null}
+
+        {fullText ? (
+          <section
+            aria-labelledby="full-text-title"
+            className="article-section article-fulltext"
+            id="full-text"
+          >
+            <div className="article-fulltext__head">
+              <h2 id="full-text-title">Full text</h2>
+              <p className="article-fulltext__formats">
+                {download.hasPdf ? (
+                  <a
+                    href={
+                      download.allowed ? download.href : `/article/${article.id}?download=denied#download`
+                    }
+                  >
+                    Download PDF
+                  </a>
+                ) : null}
+                <a href={fullText.jats} download>
+                  JATS XML
+                </a>
+              </p>
+            </div>
+            {/* Server-made and sanitised (server/fulltext/html.ts); on hydration React keeps what the server sent. */}
+            <div
+              suppressHydrationWarning
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
+              dangerouslySetInnerHTML={{ __html: fullTextHtml }}
+            />
           </section>
         ) : null}
 

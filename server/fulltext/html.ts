@@ -276,7 +276,7 @@ export function fullTextHtml(doc: FullTextDocument, opts: HtmlOptions): string {
     h(
       'nav',
       { class: 'fulltext-toc fulltext-toc--side', 'aria-labelledby': 'fulltext-toc-title' },
-      h('h2', { id: 'fulltext-toc-title', class: 'fulltext-toc__title' }, 'Contents'),
+      h(`h${level}`, { id: 'fulltext-toc-title', class: 'fulltext-toc__title' }, 'Contents'),
       toc,
     ),
     h(

@@ -76,7 +76,7 @@ export class FullTextService {
    * already gave for figures of the same place (kept when the same file is sent again).
    */
   async store(
-    actor: SessionUser,
+    actor: SessionUser | null,
     owner: FullTextOwner,
     upload: CheckedUpload,
     known: KnownFront,
@@ -248,11 +248,8 @@ export class FullTextService {
   /** The article page's full text (HTML), or null. */
   async readerHtml(articleId: number): Promise<string | null> {
     const doc = await this.readerDocument(articleId);
-    return doc ? this.html(doc, (name) => figurePath(articleId, name)) : null;
-  }
-
-  html(doc: FullTextDocument, figureUrl: (name: string) => string): string {
-    return fullTextHtml(doc, { figureUrl });
+    // Under the page's "Full text" heading (h2): sections start at h3.
+    return doc ? fullTextHtml(doc, { figureUrl: (name) => figurePath(articleId, name), level: 3 }) : null;
   }
 
   /** JATS `<body>`/`<back>` of these articles (those with a full text for readers), for OAI-PMH. */

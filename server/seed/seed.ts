@@ -6,11 +6,13 @@ import { users } from '../accounts/tables.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { MEDIA_TYPES } from '../files/content-type.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
 import { settings } from '../settings/tables.ts';
 import { articlePdf } from './pdf.ts';
+import { demoManuscript, writeManuscriptDocx } from './word.ts';
 
 /**
  * Records how far the demo content got, so the seed runs it exactly once: `started` (volume and issue
@@ -81,6 +83,26 @@ export async function seed(
 
   if (opts.demo) await seedDemo(services);
   return { adminCreated: !existingAdmin, adminPassword };
+}
+
+/**
+ * A demo article's full text, made as an editor's would be: its Word file written with the docx library and
+ * converted by the product (issue 16). A failure is logged; the article keeps its PDF.
+ */
+async function seedFullText(services: Services, articleId: number, article: DemoArticle, doi: string) {
+  try {
+    const data = await writeManuscriptDocx(demoManuscript(article));
+    const word: CheckedUpload = {
+      field: 'word',
+      filename: `${doi.split('/')[1].replaceAll('.', '-')}.docx`,
+      data,
+      kind: 'docx',
+      mediaType: MEDIA_TYPES.docx,
+    };
+    await services.fulltext.store(null, { articleId }, word, article);
+  } catch (err) {
+    services.log.warn({ err, articleId }, "the demo article's full text could not be made; it keeps its PDF");
+  }
 }
 
 /** The demo catalogue; returns how many articles this run added. */
@@ -178,8 +200,9 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
         kind: 'pdf',
         mediaType: 'application/pdf',
       };
+      let articleId: number;
       try {
-        await services.files.withStoredFiles([upload], async (tx, [file]) =>
+        articleId = await services.files.withStoredFiles([upload], async (tx, [file]) =>
           services.catalog.insertArticle(tx, null, {
             issueId,
             title: article.title,
@@ -203,7 +226,9 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
       } catch (err) {
         // A concurrent first run stored it a moment ago.
         if (!isUniqueViolation(err)) throw err;
+        articleId = 0;
       }
+      if (articleId) await seedFullText(services, articleId, article, doi);
     }
     firstPage = lastPage + 1;
   }

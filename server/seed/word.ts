@@ -17,6 +17,8 @@ import {
   TextRun,
   WidthType,
 } from 'docx';
+import type { DemoArticle } from '../../content/demo-articles.ts';
+import { barChartPng } from './png.ts';
 
 /**
  * Writes a manuscript as a Word file (.docx) with the `docx` library: the demo articles' full texts (seed)
@@ -170,4 +172,53 @@ export async function writeManuscriptDocx(blocks: readonly ManuscriptBlock[]): P
     sections: [{ children }],
   });
   return Packer.toBuffer(doc);
+}
+
+/**
+ * A demo article (content/demo-articles.ts) as the Word file its authors would have sent: title page,
+ * abstract, numbered sections with their tables and figures (bar charts drawn from the figures' data, each
+ * with alt text that gives the values), funding, data availability and the numbered reference list.
+ */
+export function demoManuscript(article: DemoArticle): ManuscriptBlock[] {
+  const blocks: ManuscriptBlock[] = [
+    { title: article.title },
+    { p: article.authors.map((a) => `${a.name}`).join(', ') },
+    { p: [...new Set(article.authors.map((a) => a.affiliation))].join('; ') },
+    { h: 1, text: 'Abstract' },
+    { p: article.abstract },
+    { p: [{ text: 'Keywords: ', b: true }, article.keywords] },
+  ];
+  let tables = 0;
+  let figures = 0;
+  article.sections.forEach((section, i) => {
+    blocks.push({ h: 1, text: `${i + 1}. ${section.heading}` });
+    for (const p of section.paragraphs) blocks.push({ p });
+    if (section.table) {
+      tables += 1;
+      blocks.push({
+        table: {
+          caption: `Table ${tables}. ${section.table.caption}`,
+          head: [section.table.columns.map((text) => ({ text }))],
+          body: section.table.rows,
+        },
+      });
+    }
+    if (section.figure) {
+      figures += 1;
+      const f = section.figure;
+      blocks.push({
+        figure: {
+          png: barChartPng(f.bars.map((b) => b.value)),
+          width: 480,
+          height: 270,
+          alt: `Bar chart of ${f.unit}: ${f.bars.map((b) => `${b.label} ${b.value}`).join('; ')}.`,
+          caption: `Figure ${figures}. ${f.caption}`,
+        },
+      });
+    }
+  });
+  blocks.push({ h: 1, text: 'Funding' }, { p: article.funding });
+  blocks.push({ h: 1, text: 'Data availability' }, { p: article.dataAvailability });
+  blocks.push({ h: 1, text: 'References' }, { list: 'number', items: article.references });
+  return blocks;
 }
