@@ -223,7 +223,7 @@ describe('the test manuscript with every structure (article.docx)', () => {
       '<math xmlns="http://www.w3.org/1998/Math/MathML"><mfrac><mi>a</mi><mi>b</mi></mfrac></math>',
     );
     expect(html).toMatch(
-      /<div class="fulltext-equation" id="equation-2"><math display="block" xmlns="[^"]+">.*<munderover><mo largeop="true">∑<\/mo>/,
+      /<div class="fulltext-equation" id="equation-2" role="group" aria-label="Equation 2" tabindex="0"><math display="block" xmlns="[^"]+">.*<munderover><mo largeop="true">∑<\/mo>/,
     );
     expect(html).toContain('<msqrt><msup><mi>x</mi><mn>2</mn></msup></msqrt>');
     expect(flat).toContain('<inline-formula><mml:math><mml:mfrac>');

@@ -173,7 +173,18 @@ function blocks(list: readonly Block[], state: State): XmlElement[] {
       }
       default:
         // a displayed equation
-        return h('div', { class: 'fulltext-equation', id: `equation-${b.eq + 1}` }, equation(state, b.eq));
+        // A wide equation scrolls in its box, which a keyboard can reach to do so.
+        return h(
+          'div',
+          {
+            class: 'fulltext-equation',
+            id: `equation-${b.eq + 1}`,
+            role: 'group',
+            'aria-label': `Equation ${b.eq + 1}`,
+            tabindex: 0,
+          },
+          equation(state, b.eq),
+        );
     }
   });
 }
