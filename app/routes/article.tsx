@@ -44,22 +44,30 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
   const { catalog, settings, baseUrl, citations, review, fulltext } = context.services;
-  const [article, journal, fullTextHtml] = await Promise.all([
+  const [article, journal] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
       throw err;
     }),
     settings.journal(),
-    fulltext.readerHtml(id),
   ]);
-  // The full text is HTML made on the server. A whole page gets it through the load context, so it is sent
-  // once, not again as route data; a navigation in the browser gets it as data (decision 0028).
+  const query = new URL(request.url).searchParams;
+  const user = context.auth?.user;
+  const allowed = journal.downloads === 'open' || can('download', user);
+  // The full text is HTML made on the server, with its heading and links (the PDF's as the button's). A whole
+  // page gets it through the load context, so it is sent once, not again as route data; a navigation in the
+  // browser gets it as data (decision 0028).
+  const fullTextHtml = await fulltext.readerHtml(id, {
+    pdfHref: article.public_pdf_url
+      ? allowed
+        ? `/api/articles/${article.id}/download`
+        : `/article/${article.id}?download=denied#download`
+      : null,
+  });
   const documentHtml = context.documentHtml;
   if (fullTextHtml && documentHtml) documentHtml.set('fulltext', fullTextHtml);
   // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
   const reviews = openReviewsHtml(await review.articleReviews(id));
-  const query = new URL(request.url).searchParams;
-  const user = context.auth?.user;
 
   return {
     article: {
@@ -78,9 +86,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       issue_number: article.issue_number,
       full_text: Boolean(fullTextHtml),
     },
-    fullText: fullTextHtml
-      ? { jats: `/article/${article.id}/jats.xml`, ...(documentHtml ? {} : { html: fullTextHtml }) }
-      : null,
+    // Only a navigation in the browser carries the HTML as data.
+    ...(fullTextHtml && !documentHtml ? { fullText: fullTextHtml } : {}),
     journal: {
       name: journal.name,
       abbreviation: journal.abbreviation,
@@ -98,7 +105,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     },
     download: {
       articleId: article.id,
-      allowed: journal.downloads === 'open' || can('download', user),
+      allowed,
       hasPdf: Boolean(article.public_pdf_url),
       signedIn: Boolean(user),
       href: `/api/articles/${article.id}/download`,
@@ -118,7 +125,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { article, journal, baseUrl, citation, download, reviews, fullText } = loaderData;
-  const fullTextHtml = useDocumentHtml('fulltext', fullText?.html);
+  const fullTextHtml = useDocumentHtml('fulltext', fullText);
   const head = articleMetadata(article, journal, baseUrl);
   const { authors, affiliations } = numberAffiliations(article.authors);
   const abstract = article.abstract
@@ -248,37 +255,14 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           </section>
         ) : null}
 
-        {fullText ? (
-          <section
-            aria-labelledby="full-text-title"
-            className="article-section article-fulltext"
-            id="full-text"
-          >
-            <div className="article-fulltext__head">
-              <h2 id="full-text-title">Full text</h2>
-              <p className="article-fulltext__formats">
-                {download.hasPdf ? (
-                  <a
-                    href={
-                      download.allowed ? download.href : `/article/${article.id}?download=denied#download`
-                    }
-                  >
-                    Download PDF
-                  </a>
-                ) : null}
-                <a href={fullText.jats} download>
-                  JATS XML
-                </a>
-              </p>
-            </div>
-            {/* Server-made and sanitised (server/fulltext/html.ts); on hydration React keeps what the server sent. */}
-            <div
-              suppressHydrationWarning
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
-              dangerouslySetInnerHTML={{ __html: fullTextHtml }}
-            />
-          </section>
-        ) : null}
+        {/* The full text: HTML made and sanitised on the server (server/fulltext/html.ts), none for most
+            articles; always rendered, without a condition, to keep the page's script small (decision 0011). On
+            hydration React keeps what the server sent. */}
+        <div
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
+          dangerouslySetInnerHTML={{ __html: fullTextHtml }}
+        />
 
         <section aria-labelledby="cite-title" className="article-section">
           <h2 id="cite-title">Cite this article</h2>

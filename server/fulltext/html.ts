@@ -21,8 +21,13 @@ import { MATHML_NS } from './omml.ts';
 export interface HtmlOptions {
   /** Where a figure's image is served ("/article/12/figures/figure-1.png"). */
   figureUrl: (name: string) => string;
-  /** The heading level of the sections (the article page's own headings are h2: sections are h2 too). */
+  /** The heading level of the sections (2 unless given; under the article page's "Full text" h2, 3). */
   level?: number;
+  /**
+   * The article page's section around the text: its "Full text" heading and the links to the other formats
+   * (made here, on the server, so the page's script carries none of it: decision 0011's budget).
+   */
+  page?: { pdfHref: string | null; jatsHref: string };
 }
 
 /** An HTML element; never self-closing unless void (HTML parsers read `<td/>` as an opening tag). */
@@ -298,7 +303,26 @@ export function fullTextHtml(doc: FullTextDocument, opts: HtmlOptions): string {
     ),
     h('div', { class: 'fulltext-body' }, body, notes, refs),
   );
-  return sanitizeFullText(renderXml(root, { pretty: false, declaration: false }).trim());
+  const page = opts.page;
+  const whole = page
+    ? h(
+        'section',
+        { 'aria-labelledby': 'full-text-title', class: 'article-section article-fulltext', id: 'full-text' },
+        h(
+          'div',
+          { class: 'article-fulltext__head' },
+          h('h2', { id: 'full-text-title' }, 'Full text'),
+          h(
+            'p',
+            { class: 'article-fulltext__formats' },
+            page.pdfHref ? h('a', { href: page.pdfHref }, 'Download PDF') : null,
+            h('a', { href: page.jatsHref, download: 'download' }, 'JATS XML'),
+          ),
+        ),
+        root,
+      )
+    : root;
+  return sanitizeFullText(renderXml(whole, { pretty: false, declaration: false }).trim());
 }
 
 const MATH_TAGS = [
@@ -371,7 +395,7 @@ const FULLTEXT_HTML: sanitizeHtml.IOptions = {
   ],
   allowedAttributes: {
     '*': ['id', 'class', 'aria-labelledby', 'aria-label', 'role'],
-    a: ['href'],
+    a: ['href', 'download'],
     img: ['src', 'alt', 'width', 'height', 'loading', 'decoding'],
     th: ['colspan', 'rowspan', 'scope'],
     td: ['colspan', 'rowspan'],

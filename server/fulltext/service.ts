@@ -245,11 +245,23 @@ export class FullTextService {
     return row && isReady(row.document) ? row.document : null;
   }
 
-  /** The article page's full text (HTML), or null. */
-  async readerHtml(articleId: number): Promise<string | null> {
+  /**
+   * The article page's full text (HTML, with its heading and the links to the PDF, when the reader may have
+   * it, and to the JATS), or null.
+   */
+  async readerHtml(
+    articleId: number,
+    opts: { pdfHref: string | null } = { pdfHref: null },
+  ): Promise<string | null> {
     const doc = await this.readerDocument(articleId);
     // Under the page's "Full text" heading (h2): sections start at h3.
-    return doc ? fullTextHtml(doc, { figureUrl: (name) => figurePath(articleId, name), level: 3 }) : null;
+    return doc
+      ? fullTextHtml(doc, {
+          figureUrl: (name) => figurePath(articleId, name),
+          level: 3,
+          page: { pdfHref: opts.pdfHref, jatsHref: jatsPath(articleId) },
+        })
+      : null;
   }
 
   /** JATS `<body>`/`<back>` of these articles (those with a full text for readers), for OAI-PMH. */
