@@ -80,8 +80,10 @@ export class FullTextService {
     owner: FullTextOwner,
     upload: CheckedUpload,
     known: KnownFront,
+    /** The conversion of this very upload, when the caller made it already (to refuse the file before anything else). */
+    prepared?: Conversion,
   ): Promise<FullTextView> {
-    const { document, images } = await this.convert(upload, known);
+    const { document, images } = prepared ?? (await this.convert(upload, known));
     const figureUploads: CheckedUpload[] = images.map((data, i) => ({
       field: 'figure',
       filename: document.figures[i].name,

@@ -233,3 +233,63 @@ test('a demo article shows its full text after a navigation in the browser too',
   await expect(page.getByRole('heading', { level: 1, name: second.title })).toBeVisible();
   await expect(fullText.getByRole('heading', { name: `1. ${second.sections[0].heading}` })).toBeVisible();
 });
+
+test('an article on the dashboard gets its full text from a Word file, shown once every figure has alt text', async ({
+  page,
+  signIn,
+  adminApi,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const number = 2_000_000 + Math.floor(Math.random() * 1_000_000);
+  const volume = await (
+    await adminApi.post('/api/editor/volume', {
+      data: { title: `FT dash ${number}`, volume_number: number, year: 2026 },
+    })
+  ).json();
+  const issue = await (
+    await adminApi.post('/api/editor/issue', {
+      data: { title: 'Issue 1', description: 'Dashboard.', volume_id: volume.volume.id },
+    })
+  ).json();
+  const created = await adminApi.post('/api/articles/admin/upload', {
+    multipart: {
+      title: `Adaptive sampling on the dashboard ${number}`,
+      abstract: 'We sample bridges adaptively.',
+      keywords: 'sampling, bridges',
+      pages: '1-9',
+      doi: `10.5555/ftdash.${number}`,
+      issue_id: String(issue.issue.id),
+      authors: JSON.stringify([
+        { name: 'Ana Lopes', email: 'ana@example.org', affiliation: 'University of Porto', superscript: '1' },
+      ]),
+      pdf: {
+        name: 'article.pdf',
+        mimeType: 'application/pdf',
+        buffer: readFileSync(path.join(HERE, '../fixtures/manuscripts/manuscript.pdf')),
+      },
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const articleId = ((await created.json()) as { article: { id: number } }).article.id;
+
+  await signIn('editor');
+  await page.goto(`/editor-dashboard/articles?edit=${articleId}`);
+  const convert = page.getByRole('form', { name: 'Full text from the Word file' });
+  await convert.getByLabel('Word file').setInputFiles(word());
+  await convert.getByRole('button', { name: 'Convert the Word file' }).click();
+  await expect(
+    page.getByText('Word file converted. The full text is not shown until every figure has alt text.'),
+  ).toBeVisible();
+  // Not on the article page yet, nor its figures.
+  expect((await request.get(`/article/${articleId}/figures/figure-1.png`)).status()).toBe(404);
+  const alts = page.getByRole('form', { name: 'Alt text of the figures' });
+  await alts.getByLabel('Figure 2').fill('Two bars: battery life before and after.');
+  await alts.getByRole('button', { name: 'Save the alt text' }).click();
+  await expect(page.getByText('Alt text saved.')).toBeVisible();
+  await expect(page.getByText(/^Shown on the article page and in its JATS XML/)).toBeVisible();
+
+  const reader = await request.get(`/article/${articleId}`);
+  expect(await reader.text()).toContain('<h2 id="full-text-title">Full text</h2>');
+  expect((await request.get(`/article/${articleId}/figures/figure-2.png`)).status()).toBe(200);
+});
