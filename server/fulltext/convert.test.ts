@@ -335,6 +335,21 @@ describe('the real manuscript (LibreOffice .docx)', () => {
   });
 });
 
+describe('drawings made in Word', () => {
+  it('lists a chart or shape drawn in Word (not a picture) as lost, never dropping it in silence', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('article.docx'));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const shape = '<w:p><w:r><w:drawing><wp:inline><wps:wsp/></wp:inline></w:drawing></w:r></w:p>';
+    zip.file('word/document.xml', xml.replace('</w:body>', `${shape}${shape}</w:body>`));
+    const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
+    expect(problemKeys(doc)).toEqual([...ARTICLE_PROBLEMS.slice(0, 1), 'drawing', ...ARTICLE_PROBLEMS.slice(1)]);
+    expect(problemsOf(doc).find((p) => p.kind === 'drawing')?.message).toBe(
+      '2 charts, shapes or diagrams drawn in Word could not be kept: insert them as PNG or JPEG pictures and upload the file again.',
+    );
+  });
+});
+
 describe('files that cannot be converted', () => {
   it('refuses a ZIP that is not a Word document, and a damaged one', async () => {
     await expect(convertDocx(fixture('supplementary.zip'), KNOWN)).rejects.toThrow(ConversionError);

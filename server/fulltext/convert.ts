@@ -181,9 +181,12 @@ function takeEquations(xml: string, equations: (Equation & { reason?: string })[
 const UNREADABLE =
   'The Word file could not be read: it is damaged or is not a Word document. Open it in Word, save it again as .docx and upload it again, or publish with the PDF alone.';
 
+/** Charts, SmartArt diagrams and shapes drawn in Word: mammoth reads pictures only, so these are counted as lost. */
+const DRAWINGS = /<(c:chart|dgm:relIds|wps:wsp|wpg:wgp)\b/g;
+
 async function readDocx(
   data: Buffer,
-): Promise<{ doc: MDocument; equations: (Equation & { reason?: string })[] }> {
+): Promise<{ doc: MDocument; equations: (Equation & { reason?: string })[]; drawings: number }> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(data);
@@ -192,7 +195,9 @@ async function readDocx(
   }
   if (!zip.file('word/document.xml')) throw new ConversionError(UNREADABLE);
   const equations: (Equation & { reason?: string })[] = [];
+  let drawings = 0;
   try {
+    drawings = ((await zip.file('word/document.xml')!.async('string')).match(DRAWINGS) ?? []).length;
     for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml']) {
       const file = zip.file(part);
       if (!file) continue;
@@ -221,7 +226,7 @@ async function readDocx(
     throw new ConversionError(UNREADABLE);
   }
   if (!doc) throw new ConversionError(UNREADABLE);
-  return { doc, equations };
+  return { doc, equations, drawings };
 }
 
 // ---- Inline content -----------------------------------------------------------------------------------
@@ -657,7 +662,7 @@ function words(blocks: Block[]): number {
 // ---- The whole conversion ------------------------------------------------------------------------------
 
 export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conversion> {
-  const { doc, equations } = await readDocx(data);
+  const { doc, equations, drawings } = await readDocx(data);
   const ctx: Context = { equations, noteOrder: [], notes: doc.notes };
   // Where each loss is is known once the headings are (bold lines may become headings): items' indexes first.
   const pending: { at: number; loss: Loss }[] = [];
@@ -696,10 +701,11 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
       return { k: 'heading', level: numbered ? numbered[1].split('.').length : 1, c: it.c, text: it.text };
     });
   }
-  const losses = pending.map(({ at, loss }) => {
+  const losses: Loss[] = pending.map(({ at, loss }) => {
     const heading = items.slice(0, at + 1).findLast((it) => it.k === 'heading' && it.level > 0);
     return { ...loss, where: heading?.k === 'heading' ? heading.text : 'the text before the first heading' };
   });
+  if (drawings) losses.push({ kind: 'drawing', count: drawings });
   items = attachCaptions(items);
 
   // 3. Front matter before the first section is the journal's: the file's copy of it goes.

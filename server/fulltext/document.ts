@@ -74,7 +74,9 @@ export interface Reference {
 /** What the conversion could not keep as it was: each is listed for the editor before publishing. */
 export type Loss =
   | { kind: 'table'; where: string; text: string }
-  | { kind: 'equation'; where: string; eq: number; reason: string };
+  | { kind: 'equation'; where: string; eq: number; reason: string }
+  /** Charts, shapes and diagrams drawn in Word: not pictures, so mammoth cannot read them. */
+  | { kind: 'drawing'; count: number };
 
 export interface FullTextDocument {
   version: 1;
@@ -99,6 +101,7 @@ export type Problem =
   | { kind: 'table'; message: string }
   | { kind: 'equation'; eq: number; message: string }
   | { kind: 'outside'; message: string }
+  | { kind: 'drawing'; message: string }
   | { kind: 'doi'; reference: number; message: string };
 
 export function inlineText(inlines: readonly Inline[], equations?: readonly Equation[]): string {
@@ -148,7 +151,12 @@ export function problemsOf(doc: FullTextDocument): Problem[] {
       });
   });
   for (const loss of doc.losses) {
-    if (loss.kind === 'table')
+    if (loss.kind === 'drawing')
+      out.push({
+        kind: 'drawing',
+        message: `${loss.count === 1 ? 'A chart, shape or diagram' : `${loss.count} charts, shapes or diagrams`} drawn in Word could not be kept: insert ${loss.count === 1 ? 'it' : 'them'} as PNG or JPEG pictures and upload the file again.`,
+      });
+    else if (loss.kind === 'table')
       out.push({
         kind: 'table',
         message: `A table in “${loss.where}” could not be kept as it is: ${loss.text}.`,
