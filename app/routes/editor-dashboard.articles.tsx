@@ -2,7 +2,7 @@ import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { altFields, knownFront, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
-import { TextAreaField } from '../components/FormField.tsx';
+import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
@@ -330,19 +330,13 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
                 <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
                   <h4 id="alt-title">Alt text of the figures</h4>
                   <input type="hidden" name="id" value={editing.id} />
-                  {fullText.figures.map((f) => (
-                    <TextAreaField
-                      key={f.name}
-                      id={`article-alt-${f.number}`}
-                      name={`alt-${f.number}`}
-                      label={`Figure ${f.number}`}
-                      marks
-                      required
-                      rows={2}
-                      defaultValue={alt.values[`alt-${f.number}`] ?? f.alt}
-                      error={alt.errors[`alt-${f.number}`]}
-                    />
-                  ))}
+                  <FigureAltFields
+                    figures={fullText.figures}
+                    idPrefix="article-alt"
+                    figureUrl={(name) => `/api/editor/articles/${editing.id}/fulltext/figures/${name}`}
+                    values={alt.values}
+                    errors={alt.errors}
+                  />
                   <button type="submit" name="intent" value="alt" className="button">
                     Save the alt text
                   </button>

@@ -14,6 +14,7 @@ import { SimilaritySummary } from '../components/similarity/SimilaritySummary.ts
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { FileField } from '../components/FileField.tsx';
+import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
 import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
@@ -690,27 +691,13 @@ function PublishPanel({
                   What each figure shows, for readers who cannot see it. Every figure needs one before
                   publishing.
                 </p>
-                {fullText.figures.map((f) => (
-                  <div key={f.name} className="desk-fulltext__alt">
-                    <img
-                      src={`/api/editor/submissions/${s.id}/fulltext/figures/${f.name}`}
-                      alt=""
-                      width={f.width}
-                      height={f.height}
-                      loading="lazy"
-                    />
-                    <TextAreaField
-                      id={`publish-alt-${f.number}`}
-                      name={`alt-${f.number}`}
-                      label={`Figure ${f.number}`}
-                      marks
-                      required
-                      rows={2}
-                      defaultValue={refused.values[`alt-${f.number}`] ?? f.alt}
-                      error={refused.errors[`alt-${f.number}`]}
-                    />
-                  </div>
-                ))}
+                <FigureAltFields
+                  figures={fullText.figures}
+                  idPrefix="publish-alt"
+                  figureUrl={(name) => `/api/editor/submissions/${s.id}/fulltext/figures/${name}`}
+                  values={refused.values}
+                  errors={refused.errors}
+                />
               </fieldset>
             ) : null}
             <button type="submit" name="intent" value="publish" className="button button--primary">

@@ -33,6 +33,18 @@ export interface FullTextView {
   ready: boolean;
 }
 
+/** The row of this owner. */
+const ownerIs = (owner: FullTextOwner) =>
+  'submissionId' in owner
+    ? eq(fullTexts.submissionId, owner.submissionId)
+    : eq(fullTexts.articleId, owner.articleId);
+
+/** The audit log's name for the owner. */
+const auditTarget = (owner: FullTextOwner) =>
+  'submissionId' in owner
+    ? { type: 'submission' as const, id: owner.submissionId }
+    : { type: 'article' as const, id: owner.articleId };
+
 /** Alt text may be long enough for a chart's description, not for an essay. */
 export const ALT_TEXT_MAX = 1000;
 
@@ -116,19 +128,11 @@ export class FullTextService {
                   set: { ...values, updatedAt: new Date() },
                 })
                 .returning({ id: fullTexts.id });
-        await this.deps.audit.record(
-          tx,
-          actor,
-          'fulltext.convert',
-          'submissionId' in owner
-            ? { type: 'submission', id: owner.submissionId }
-            : { type: 'article', id: owner.articleId },
-          {
-            file: { id: source.id, sha256: source.sha256, size: source.size },
-            figures: figures.length,
-            problems: problemsOf(document).map((p) => p.kind),
-          },
-        );
+        await this.deps.audit.record(tx, actor, 'fulltext.convert', auditTarget(owner), {
+          file: { id: source.id, sha256: source.sha256, size: source.size },
+          figures: figures.length,
+          problems: problemsOf(document).map((p) => p.kind),
+        });
         return row.id;
       },
     );
@@ -154,14 +158,7 @@ export class FullTextService {
   }
 
   async of(owner: FullTextOwner): Promise<FullTextView | null> {
-    const [row] = await this.db
-      .select({ id: fullTexts.id })
-      .from(fullTexts)
-      .where(
-        'submissionId' in owner
-          ? eq(fullTexts.submissionId, owner.submissionId)
-          : eq(fullTexts.articleId, owner.articleId),
-      );
+    const [row] = await this.db.select({ id: fullTexts.id }).from(fullTexts).where(ownerIs(owner));
     return row ? this.view(row.id) : null;
   }
 
@@ -176,14 +173,7 @@ export class FullTextService {
     tx?: Tx,
   ): Promise<void> {
     const run = async (t: Tx | Db) => {
-      const [row] = await t
-        .select()
-        .from(fullTexts)
-        .where(
-          'submissionId' in owner
-            ? eq(fullTexts.submissionId, owner.submissionId)
-            : eq(fullTexts.articleId, owner.articleId),
-        );
+      const [row] = await t.select().from(fullTexts).where(ownerIs(owner));
       if (!row) throw notFound('There is no full text to describe.');
       const doc = structuredClone(row.document);
       const errors: Record<string, string> = {};
@@ -201,15 +191,9 @@ export class FullTextService {
       const changed = doc.figures.filter((f, i) => f.alt !== row.document.figures[i].alt).length;
       if (!changed) return;
       await t.update(fullTexts).set({ document: doc }).where(eq(fullTexts.id, row.id));
-      await this.deps.audit.record(
-        t as Tx,
-        actor,
-        'fulltext.alt_text',
-        'submissionId' in owner
-          ? { type: 'submission', id: owner.submissionId }
-          : { type: 'article', id: owner.articleId },
-        { figures: changed },
-      );
+      await this.deps.audit.record(t as Tx, actor, 'fulltext.alt_text', auditTarget(owner), {
+        figures: changed,
+      });
     };
     if (tx) await run(tx);
     else await this.db.transaction(run);
@@ -304,11 +288,7 @@ export class FullTextService {
     const [row] = await this.db
       .select({ document: fullTexts.document })
       .from(fullTexts)
-      .where(
-        'submissionId' in owner
-          ? eq(fullTexts.submissionId, owner.submissionId)
-          : eq(fullTexts.articleId, owner.articleId),
-      );
+      .where(ownerIs(owner));
     const figure = row?.document.figures.find((f) => f.name === name);
     if (!figure?.fileId) throw notFound('No such figure.');
     const file = await this.deps.files.get(figure.fileId);

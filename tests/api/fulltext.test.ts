@@ -66,6 +66,17 @@ async function accepted(title = KNOWN.title): Promise<number> {
   return id;
 }
 
+/** Publishes the submission into the test issue with these fields (alt-N among them). */
+async function publish(id: number, fields: Record<string, string>) {
+  const pub = await multipart({ issue_id: String(issueId), ...fields });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/editor/submissions/${id}/publish`,
+    headers: { ...editor, ...pub.headers },
+    payload: pub.payload,
+  });
+}
+
 async function upload(url: string, name: string, data: Buffer, fields: Record<string, string> = {}) {
   const body = await multipart(fields, { word: { name, data } });
   return t.app.inject({
@@ -99,13 +110,7 @@ describe('a submission published with its Word file', () => {
   });
 
   it('refuses to publish while a figure has no alt text, and publishes nothing', async () => {
-    const pub = await multipart({ issue_id: String(issueId), pages: '1-12', doi: '10.5555/ft.2026.1' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/editor/submissions/${id}/publish`,
-      headers: { ...editor, ...pub.headers },
-      payload: pub.payload,
-    });
+    const res = await publish(id, { pages: '1-12', doi: '10.5555/ft.2026.1' });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'Describe figure 2 (alt text) before publishing the full text.',
@@ -116,17 +121,10 @@ describe('a submission published with its Word file', () => {
   });
 
   it('publishes with the alt text given beside the form, and the article carries the full text', async () => {
-    const pub = await multipart({
-      issue_id: String(issueId),
+    const res = await publish(id, {
       pages: '1-12',
       doi: '10.5555/ft.2026.1',
       'alt-2': 'Two bars: battery life before (9 days) and after (4 days).',
-    });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/editor/submissions/${id}/publish`,
-      headers: { ...editor, ...pub.headers },
-      payload: pub.payload,
     });
     expect(res.statusCode, res.body).toBe(201);
     articleId = res.json().articleId;
@@ -245,13 +243,7 @@ describe('Word files that cannot be converted', () => {
   });
 
   it('still publishes with the PDF alone', async () => {
-    const pub = await multipart({ issue_id: String(issueId), pages: '13-20', doi: '10.5555/ft.2026.2' });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/editor/submissions/${id}/publish`,
-      headers: { ...editor, ...pub.headers },
-      payload: pub.payload,
-    });
+    const res = await publish(id, { pages: '13-20', doi: '10.5555/ft.2026.2' });
     expect(res.statusCode, res.body).toBe(201);
     const jats = await t.app.inject({ method: 'GET', url: `/article/${res.json().articleId}/jats.xml` });
     expect(jats.statusCode).toBe(200);

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { demoArticles } from '../../content/demo-articles.ts';
-import { expect, loginThroughApi, test } from './fixtures.ts';
+import { expect, hydrated, loginThroughApi, test } from './fixtures.ts';
 
 /**
  * Issue 16 in the browser: an accepted submission published with its Word file (the preview, its warnings,
@@ -18,18 +18,6 @@ const word = () => ({
   mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   buffer: readFileSync(path.join(HERE, '../fixtures/fulltext/article.docx')),
 });
-/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const link = document.querySelector('header a[href="/about"]');
-        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
-      }),
-    )
-    .toBe(true);
-}
-
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 /** The offline JATS check beside the project (`../shared/schemas/validate jats FILE`), as CI has it. */
@@ -45,6 +33,24 @@ function validJats(xml: string): { ok: boolean; output: string } {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A new volume (a number no other test takes) with its first issue. */
+async function newIssue(adminApi: APIRequestContext, base: number) {
+  const number = base + Math.floor(Math.random() * 1_000_000);
+  const volume = await adminApi.post('/api/editor/volume', {
+    data: { title: `FT volume ${number}`, volume_number: number, year: 2026 },
+  });
+  expect(volume.ok(), await volume.text()).toBe(true);
+  const issue = await adminApi.post('/api/editor/issue', {
+    data: {
+      title: `FT issue ${number}`,
+      description: 'Full text.',
+      volume_id: (await volume.json()).volume.id,
+    },
+  });
+  expect(issue.ok(), await issue.text()).toBe(true);
+  return { number, issueId: (await issue.json()).issue.id as number };
 }
 
 async function acceptedSubmission(
@@ -94,16 +100,7 @@ test('an accepted submission is published with its Word file, and readers get it
 }) => {
   test.setTimeout(180_000);
   const tag = uniqueTag();
-  const number = 40_000 + Math.floor(Math.random() * 1_000_000);
-  const volume = await (
-    await adminApi.post('/api/editor/volume', {
-      data: { title: `FT volume ${number}`, volume_number: number, year: 2026 },
-    })
-  ).json();
-  const issue = await adminApi.post('/api/editor/issue', {
-    data: { title: `FT issue ${number}`, description: 'Full text.', volume_id: volume.volume.id },
-  });
-  expect(issue.ok(), await issue.text()).toBe(true);
+  const { number } = await newIssue(adminApi, 40_000);
   const author = await createAccount('author');
   const token = await loginThroughApi(baseURL!, author.username, author.password);
   const title = `Adaptive sampling for structural health monitoring ${tag}`;
@@ -241,17 +238,7 @@ test('an article on the dashboard gets its full text from a Word file, shown onc
   request,
 }) => {
   test.setTimeout(120_000);
-  const number = 2_000_000 + Math.floor(Math.random() * 1_000_000);
-  const volume = await (
-    await adminApi.post('/api/editor/volume', {
-      data: { title: `FT dash ${number}`, volume_number: number, year: 2026 },
-    })
-  ).json();
-  const issue = await (
-    await adminApi.post('/api/editor/issue', {
-      data: { title: 'Issue 1', description: 'Dashboard.', volume_id: volume.volume.id },
-    })
-  ).json();
+  const { number, issueId } = await newIssue(adminApi, 2_000_000);
   const created = await adminApi.post('/api/articles/admin/upload', {
     multipart: {
       title: `Adaptive sampling on the dashboard ${number}`,
@@ -259,7 +246,7 @@ test('an article on the dashboard gets its full text from a Word file, shown onc
       keywords: 'sampling, bridges',
       pages: '1-9',
       doi: `10.5555/ftdash.${number}`,
-      issue_id: String(issue.issue.id),
+      issue_id: String(issueId),
       authors: JSON.stringify([
         { name: 'Ana Lopes', email: 'ana@example.org', affiliation: 'University of Porto', superscript: '1' },
       ]),
