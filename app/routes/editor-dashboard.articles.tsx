@@ -1,7 +1,7 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
-import { altFields, knownFront, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
+import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
 import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
@@ -168,13 +168,11 @@ export async function action({ context, request }: Route.ActionArgs) {
         return done(`The PDF of “${article.title}” was replaced.`);
       }
       case 'fulltext': {
-        const owner = { articleId: id! };
         const view = await storeWordFile(
           context.services,
           auth.user,
-          owner,
+          { articleId: id! },
           form.file('word') ?? undefined,
-          await knownFront(context.services, owner, auth.user),
         );
         return done(
           `Word file converted.${view.ready ? ' The full text is on the article page.' : ' The full text is not shown until every figure has alt text.'}`,

@@ -1,6 +1,6 @@
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { fullTextHtml } from '../../server/fulltext/html.ts';
-import { altFields, knownFront, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
+import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
 import articleCss from '../styles/article.css?url';
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
 import {
@@ -187,13 +187,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       );
     }
     if (intent === 'fulltext') {
-      const owner = { submissionId: id };
       const view = await storeWordFile(
         context.services,
         auth.user,
-        owner,
+        { submissionId: id },
         form.file('word') ?? undefined,
-        await knownFront(context.services, owner, auth.user),
       );
       const n = view.problems.length;
       return done(

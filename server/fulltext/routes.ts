@@ -60,13 +60,15 @@ export function altFields(fields: Record<string, string | undefined>): Map<numbe
   return out;
 }
 
-/** Checks a Word file field and stores its conversion for `owner` (page actions and the API alike). */
+/**
+ * Checks a Word file field and stores its conversion for `owner`, against what the journal knows of it (page
+ * actions and the API alike).
+ */
 export async function storeWordFile(
   services: Services,
   actor: SessionUser,
   owner: FullTextOwner,
   file: RawUpload | undefined,
-  known: KnownFront,
 ): Promise<FullTextView> {
   if (!file)
     throw badRequest('Please choose the Word file (.docx).', {
@@ -76,7 +78,7 @@ export async function storeWordFile(
     ...ARTICLE_WORD_RULE,
     maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
   });
-  return services.fulltext.store(actor, owner, word, known);
+  return services.fulltext.store(actor, owner, word, await knownFront(services, owner, actor));
 }
 
 /** What the journal knows of an accepted submission or an article: the front matter the file's copy gives way to. */
@@ -148,8 +150,7 @@ export function fullTextRoutes(api: Api, services: Services) {
           files: { word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE) },
         });
         const o = owner(params.id);
-        const known = await knownFront(services, o, auth!.user);
-        const view = await storeWordFile(services, auth!.user, o, body.files.word, known);
+        const view = await storeWordFile(services, auth!.user, o, body.files.word);
         reply.code(201);
         return { message: 'Word file converted.', fulltext: presentFullText(view) };
       },

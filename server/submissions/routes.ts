@@ -17,7 +17,7 @@ import {
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
 import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
-import { altFields, knownFront, storeWordFile } from '../fulltext/routes.ts';
+import { altFields, storeWordFile } from '../fulltext/routes.ts';
 import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
@@ -252,10 +252,7 @@ export function submissionRoutes(api: Api, services: Services) {
         ? await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
         : undefined;
       const owner = { submissionId: params.id };
-      if (body.files.word) {
-        const known = await knownFront(services, owner, auth!.user);
-        await storeWordFile(services, auth!.user, owner, body.files.word, known);
-      }
+      if (body.files.word) await storeWordFile(services, auth!.user, owner, body.files.word);
       const alts = altFields(body.fields);
       if (alts.size) await services.fulltext.setAltText(auth!.user, owner, alts);
       const articleId = await submissions.publish(
