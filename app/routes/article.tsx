@@ -57,17 +57,20 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   // The full text is HTML made on the server, with its heading and links (the PDF's as the button's). A whole
   // page gets it through the load context, so it is sent once, not again as route data; a navigation in the
   // browser gets it as data (decision 0028).
-  const fullTextHtml = await fulltext.readerHtml(id, {
-    pdfHref: article.public_pdf_url
-      ? allowed
-        ? `/api/articles/${article.id}/download`
-        : `/article/${article.id}?download=denied#download`
-      : null,
-  });
+  const [fullTextHtml, openReviews] = await Promise.all([
+    fulltext.readerHtml(id, {
+      pdfHref: article.public_pdf_url
+        ? allowed
+          ? `/api/articles/${article.id}/download`
+          : `/article/${article.id}?download=denied#download`
+        : null,
+    }),
+    review.articleReviews(id),
+  ]);
   const documentHtml = context.documentHtml;
   if (fullTextHtml && documentHtml) documentHtml.set('fulltext', fullTextHtml);
   // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
-  const reviews = openReviewsHtml(await review.articleReviews(id));
+  const reviews = openReviewsHtml(openReviews);
 
   return {
     article: {

@@ -251,7 +251,8 @@ export function safeHref(href: string | undefined): string | null {
   }
 }
 
-function pushText(out: Inline[], value: string, marks: Marks, ctx: Context) {
+/** Text of a run, its equation markers turned into inline equations. */
+function pushText(out: Inline[], value: string, marks: Marks) {
   let last = 0;
   for (const m of value.matchAll(MARKER)) {
     if (m.index > last) pushPlain(out, value.slice(last, m.index), marks);
@@ -259,7 +260,6 @@ function pushText(out: Inline[], value: string, marks: Marks, ctx: Context) {
     last = m.index + m[0].length;
   }
   if (last < value.length) pushPlain(out, value.slice(last), marks);
-  void ctx;
 }
 
 const sameMarks = (a: Marks, b: Marks) => a.b === b.b && a.i === b.i && a.sup === b.sup && a.sub === b.sub;
@@ -276,7 +276,7 @@ function inlines(nodes: MNode[], ctx: Context, images: MImage[], marks: Marks = 
   for (const node of nodes) {
     switch (node.type) {
       case 'text':
-        pushText(out, node.value, marks, ctx);
+        pushText(out, node.value, marks);
         break;
       case 'tab':
         pushPlain(out, ' ', marks);
@@ -291,8 +291,11 @@ function inlines(nodes: MNode[], ctx: Context, images: MImage[], marks: Marks = 
         if (node.verticalAlignment === 'superscript') m.sup = true;
         if (node.verticalAlignment === 'subscript') m.sub = true;
         for (const x of inlines(node.children, ctx, images, m)) {
-          if (x.t === 'text') pushPlain(out, x.v, x);
-          else out.push(x);
+          if (x.t !== 'text') out.push(x);
+          else {
+            const { t: _t, v, ...own } = x;
+            pushPlain(out, v, own);
+          }
         }
         break;
       }
