@@ -315,7 +315,8 @@ export function fullTextHtml(doc: FullTextDocument, opts: HtmlOptions): string {
           h(
             'p',
             { class: 'article-fulltext__formats' },
-            page.pdfHref ? h('a', { href: page.pdfHref }, 'Download PDF') : null,
+            'Download: ',
+            page.pdfHref ? h('a', { href: page.pdfHref }, 'PDF') : null,
             h('a', { href: page.jatsHref, download: 'download' }, 'JATS XML'),
           ),
         ),
