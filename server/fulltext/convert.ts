@@ -1,7 +1,6 @@
 import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
 import { imageSize } from 'image-size';
 import JSZip from 'jszip';
-import mammoth from 'mammoth';
 import { detectKind } from '../files/content-type.ts';
 import type {
   Block,
@@ -210,6 +209,8 @@ async function readDocx(
   }
   const rewritten = equations.length ? await zip.generateAsync({ type: 'nodebuffer' }) : data;
   let doc: MDocument | undefined;
+  // Loaded on the first conversion, not with the server (decision 0021: start-up and idle memory).
+  const mammoth = (await import('mammoth')).default;
   try {
     await mammoth.convertToHtml(
       { buffer: rewritten },

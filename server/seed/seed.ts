@@ -12,7 +12,6 @@ import type { Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
 import { settings } from '../settings/tables.ts';
 import { articlePdf } from './pdf.ts';
-import { demoManuscript, writeManuscriptDocx } from './word.ts';
 
 /**
  * Records how far the demo content got, so the seed runs it exactly once: `started` (volume and issue
@@ -91,6 +90,8 @@ export async function seed(
  */
 async function seedFullText(services: Services, articleId: number, article: DemoArticle, doi: string) {
   try {
+    // Loaded here, not with the server: the docx library is only needed the one time the demo is seeded.
+    const { demoManuscript, writeManuscriptDocx } = await import('./word.ts');
     const data = await writeManuscriptDocx(demoManuscript(article));
     const word: CheckedUpload = {
       field: 'word',
