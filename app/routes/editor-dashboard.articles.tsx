@@ -3,6 +3,7 @@ import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
 import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
+import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
@@ -298,32 +299,16 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
                 : 'None yet: the final Word file (.docx) becomes the full text on the article page and in its JATS XML.'}
             </p>
             <input type="hidden" name="id" value={editing.id} />
-            <FileField
-              id="fulltext-word"
-              rule={ARTICLE_WORD_RULE}
+            <WordFileField
+              source={fullText?.source ?? null}
               maxBytes={maxWordBytes}
-              label={fullText ? 'Replace the Word file' : 'Word file'}
-              required
-              hint={`A .docx file, up to ${formatBytes(maxWordBytes)}.`}
               error={convert.errors.word}
-              reminder={convert.errors.word ? 'Please choose the file again.' : undefined}
+              chooseAgain={Boolean(convert.errors.word)}
             />
-            <button type="submit" name="intent" value="fulltext" className="button">
-              Convert the Word file
-            </button>
           </Form>
           {fullText ? (
             <>
-              <h4 id="fulltext-problems-title">Needs a person</h4>
-              {fullText.problems.length ? (
-                <ul aria-labelledby="fulltext-problems-title">
-                  {fullText.problems.map((p) => (
-                    <li key={p.message}>{p.message}</li>
-                  ))}
-                </ul>
-              ) : (
-                <p>Nothing: every part of the Word file was kept.</p>
-              )}
+              <ProblemList problems={fullText.problems} title="Needs a person" level={4} />
               {fullText.figures.length ? (
                 <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
                   <h4 id="alt-title">Alt text of the figures</h4>

@@ -15,6 +15,7 @@ import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.t
 import type { FormResult } from '../lib/form-result.ts';
 import { FileField } from '../components/FileField.tsx';
 import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
+import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
@@ -545,34 +546,16 @@ function FullTextPanel({
         aria-labelledby="fulltext-title"
         key={kept ? `fulltext-kept-${round}` : `fulltext-${round}`}
       >
-        <FileField
-          id="fulltext-word"
-          rule={ARTICLE_WORD_RULE}
+        <WordFileField
+          source={fullText?.source ?? null}
           maxBytes={maxWordBytes}
-          label={fullText ? 'Replace the Word file' : 'Word file'}
-          required
-          hint={`A .docx file, up to ${formatBytes(maxWordBytes)}.${fullText ? ` Now: ${fullText.source}.` : ''}`}
           error={refused.errors.word}
-          reminder={kept ? 'Please choose the file again.' : undefined}
+          chooseAgain={Boolean(kept)}
         />
-        <button type="submit" name="intent" value="fulltext" className="button">
-          Convert the Word file
-        </button>
       </Form>
       {fullText ? (
         <>
-          <h3 id="fulltext-problems-title">Needs a person before publishing</h3>
-          {fullText.problems.length ? (
-            <ul className="desk-fulltext__problems" aria-labelledby="fulltext-problems-title">
-              {fullText.problems.map((p) => (
-                <li key={p.message} className={`desk-fulltext__problem desk-fulltext__problem--${p.kind}`}>
-                  {p.message}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p>Nothing: every part of the Word file was kept.</p>
-          )}
+          <ProblemList problems={fullText.problems} title="Needs a person before publishing" level={3} />
           <details className="desk-fulltext__preview">
             <summary>
               Preview the full text as readers will see it ({fullText.words.toLocaleString('en')} words)
