@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
+import { DocumentHtmlContext } from './lib/document-html.ts';
 import { NonceContext } from './lib/nonce.ts';
 
 /** How long deferred data may stream before React gives up on it (the render is aborted a second later). */
@@ -27,6 +28,7 @@ export default function handleRequest(
   headers.set('Content-Type', 'text/html; charset=utf-8');
   if (request.method.toUpperCase() === 'HEAD') return new Response(null, { status, headers });
   const { nonce } = context;
+  // Server-made HTML the loaders kept out of the route data (an article's full text): rendered, sent once.
   const userAgent = request.headers.get('user-agent');
   // Crawlers get the whole page at once; people get the shell first and the rest as it streams.
   const waitForAll = Boolean(userAgent && isbot(userAgent));
@@ -48,7 +50,9 @@ export default function handleRequest(
     };
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext.Provider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <DocumentHtmlContext.Provider value={context.documentHtml}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </DocumentHtmlContext.Provider>
       </NonceContext.Provider>,
       {
         nonce,

@@ -146,6 +146,7 @@ const context: WebContext = {
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
   secure: false,
   nonce: 'YmVuY2gtbm9uY2U=',
+  documentHtml: null,
 };
 const throughRouter: Fetch = async () => {
   const res = await handle(new Request(`http://journal.test${url}`), context as never);

@@ -44,6 +44,8 @@ export interface MetadataArticle {
   publication_date: string;
   volume_number: number;
   issue_number: number;
+  /** The page carries the article's full text (issue 16): Scholar and schema.org are told, with its JATS. */
+  full_text?: boolean;
 }
 
 const DESCRIPTION_LENGTH = 300;
@@ -105,6 +107,7 @@ export function articleMetadata(
     name('citation_abstract', article.abstract),
     ...keywords.map((k) => name('citation_keywords', k)),
     ...(pdfUrl ? [name('citation_pdf_url', pdfUrl)] : []),
+    ...(article.full_text ? [name('citation_fulltext_html_url', `${url}#full-text`)] : []),
   ];
 
   const dublinCore: MetaTag[] = [
@@ -182,9 +185,17 @@ export function articleMetadata(
     pageStart: String(first),
     pageEnd: String(last),
     pagination: `${first}-${last}`,
-    ...(pdfUrl
-      ? { encoding: { '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl } }
-      : {}),
+    ...(article.full_text
+      ? {
+          encoding: [
+            ...(pdfUrl ? [{ '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl }] : []),
+            { '@type': 'MediaObject', encodingFormat: 'text/html', contentUrl: `${url}#full-text` },
+            { '@type': 'MediaObject', encodingFormat: 'application/jats+xml', contentUrl: `${url}/jats.xml` },
+          ],
+        }
+      : pdfUrl
+        ? { encoding: { '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl } }
+        : {}),
   };
 
   return {

@@ -59,6 +59,19 @@ export const ARTICLE_PDF_RULE: FileRule<'pdf'> = {
   wrongType: 'The article file must be a PDF (.pdf).',
 };
 
+/**
+ * The final Word file of an article (.docx only: the full text is made from its structure), given beside the
+ * PDF when a submission is published or an article uploaded, or later to replace it.
+ */
+export const ARTICLE_WORD_RULE: FileRule<'word'> = {
+  field: 'word',
+  label: 'The Word file',
+  accept: ['docx'],
+  extensions: ['.docx'],
+  acceptAttr: '.docx,application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  wrongType: 'The full-text file must be a Word document (.docx).',
+};
+
 export interface UploadLimits {
   /** Bytes (the server's MAX_MANUSCRIPT_SIZE). */
   manuscript: number;

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';
+import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { citationRoutes } from './catalog/citation-routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
@@ -104,6 +105,7 @@ export async function buildApp(
   const api = new Api(app, (request) => requestAuth(services.accounts, request), opts.checkResponses, services.cache);
   accountRoutes(api, services);
   catalogRoutes(api, services);
+  fullTextRoutes(api, services);
   searchRoutes(api, services);
   submissionRoutes(api, services);
   reviewRoutes(api, services);
@@ -131,6 +133,8 @@ export async function buildApp(
 
   // OAI-PMH, sitemap, robots.txt and feeds: plain routes, before the pages' catch-all.
   await crawlerRoutes(app, services, opts.discovery);
+  // The article's JATS XML and figures beside its page (issue 16).
+  fullTextReaderRoutes(app, services);
 
   if (opts.pages) {
     await registerPages(app, services, {

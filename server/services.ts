@@ -17,6 +17,8 @@ import { type Clock, systemClock } from './clock.ts';
 import type { BlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { configuredKind, localBlobStore } from './files/stores.ts';
+import { WorkReader } from './discovery/works.ts';
+import { FullTextService } from './fulltext/service.ts';
 import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
@@ -127,6 +129,15 @@ export function createServices(
     cache,
   });
   submissions.reviewHooks = review;
+  // Full text from the final Word file: HTML and JATS (issue 16, decision 0028).
+  const fulltext = new FullTextService(db, {
+    files,
+    audit,
+    settings,
+    works: new WorkReader(db, baseUrl),
+    baseUrl,
+    cache,
+  });
   return {
     config,
     clock,
@@ -164,6 +175,7 @@ export function createServices(
     catalog,
     submissions,
     review,
+    fulltext,
     contact: new ContactService(db, {
       mail,
       editorialEmail: config.EDITORIAL_EMAIL,

@@ -12,4 +12,10 @@ export interface WebContext {
   secure: boolean;
   /** This response's Content-Security-Policy nonce, for the scripts the page renders. */
   nonce: string;
+  /**
+   * HTML a loader hands straight to the server's render, kept out of the route data (decision 0028): set for a
+   * whole document, null for React Router's `.data` (a navigation in the browser), whose data must carry it.
+   * A large server-made block (an article's full text) is then sent once, not twice (as HTML and as data).
+   */
+  documentHtml: Map<string, string> | null;
 }

@@ -15,6 +15,7 @@ import { ArticleUsage } from '../components/ArticleUsage.tsx';
 import { openReviewsHtml } from '../components/review/open-reviews.server.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
+import { useDocumentHtml } from '../lib/document-html.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
@@ -42,7 +43,7 @@ function citationStyle(value: string | null): CitationStyleId {
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
-  const { catalog, settings, baseUrl, citations, review } = context.services;
+  const { catalog, settings, baseUrl, citations, review, fulltext } = context.services;
   const [article, journal] = await Promise.all([
     catalog.article(id).catch((err: unknown) => {
       if (asClientError(err)?.status === 404) notFound();
@@ -50,10 +51,26 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     }),
     settings.journal(),
   ]);
-  // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
-  const reviews = openReviewsHtml(await review.articleReviews(id));
   const query = new URL(request.url).searchParams;
   const user = context.auth?.user;
+  const allowed = journal.downloads === 'open' || can('download', user);
+  // The full text is HTML made on the server, with its heading and links (the PDF's as the button's). A whole
+  // page gets it through the load context, so it is sent once, not again as route data; a navigation in the
+  // browser gets it as data (decision 0028).
+  const [fullTextHtml, openReviews] = await Promise.all([
+    fulltext.readerHtml(id, {
+      pdfHref: article.public_pdf_url
+        ? allowed
+          ? `/api/articles/${article.id}/download`
+          : `/article/${article.id}?download=denied#download`
+        : null,
+    }),
+    review.articleReviews(id),
+  ]);
+  const documentHtml = context.documentHtml;
+  if (fullTextHtml && documentHtml) documentHtml.set('fulltext', fullTextHtml);
+  // Agreed open reviews, as server-made HTML under the abstract: no script of the page knows about them.
+  const reviews = openReviewsHtml(openReviews);
 
   return {
     article: {
@@ -70,7 +87,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       monyr: article.monyr,
       volume_number: article.volume_number,
       issue_number: article.issue_number,
+      full_text: Boolean(fullTextHtml),
     },
+    // Only a navigation in the browser carries the HTML as data.
+    ...(fullTextHtml && !documentHtml ? { fullText: fullTextHtml } : {}),
     journal: {
       name: journal.name,
       abbreviation: journal.abbreviation,
@@ -88,7 +108,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     },
     download: {
       articleId: article.id,
-      allowed: journal.downloads === 'open' || can('download', user),
+      allowed,
       hasPdf: Boolean(article.public_pdf_url),
       signedIn: Boolean(user),
       href: `/api/articles/${article.id}/download`,
@@ -107,7 +127,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, baseUrl, citation, download, reviews } = loaderData;
+  const { article, journal, baseUrl, citation, download, reviews, fullText } = loaderData;
+  const fullTextHtml = useDocumentHtml('fulltext', fullText);
   const head = articleMetadata(article, journal, baseUrl);
   const { authors, affiliations } = numberAffiliations(article.authors);
   const abstract = article.abstract
@@ -236,6 +257,15 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
             </ul>
           </section>
         ) : null}
+
+        {/* The full text: HTML made and sanitised on the server (server/fulltext/html.ts), none for most
+            articles; always rendered, without a condition, to keep the page's script small (decision 0011). On
+            hydration React keeps what the server sent. */}
+        <div
+          suppressHydrationWarning
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
+          dangerouslySetInnerHTML={{ __html: fullTextHtml }}
+        />
 
         <section aria-labelledby="cite-title" className="article-section">
           <h2 id="cite-title">Cite this article</h2>

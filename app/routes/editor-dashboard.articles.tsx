@@ -1,6 +1,9 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
+import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
+import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
+import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
+import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
@@ -29,12 +32,13 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { page, limit, offset } = pageOf(url, PAGE_SIZE);
   const editId = parseId(url.searchParams.get('edit'));
-  const [list, issues, editing] = await Promise.all([
+  const [list, issues, editing, fullText] = await Promise.all([
     context.services.catalog.editorArticles({ limit, offset }),
     context.services.catalog.editorIssues(),
     editId !== null
       ? context.services.catalog.article(editId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
+    editId !== null ? context.services.fulltext.of({ articleId: editId }) : Promise.resolve(null),
   ]);
   // Usage counts beside each article; the list still shows if they cannot be read.
   const usage = await context.services.metrics
@@ -51,6 +55,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     issues,
     editing,
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
+    maxWordBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
+    fullText: editing && fullText ? presentFullText(fullText) : null,
   };
 }
 
@@ -78,7 +84,12 @@ function articleValues(form: PostedForm, intent: string) {
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const max = context.services.config.MAX_ARTICLE_PDF_SIZE;
-  const read = await readIntentForm(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+  const read = await readIntentForm(request, {
+    files: {
+      pdf: fileLimit(ARTICLE_PDF_RULE, max),
+      word: fileLimit(ARTICLE_WORD_RULE, context.services.config.MAX_MANUSCRIPT_SIZE),
+    },
+  });
   if (!read.ok) return read.answer;
   const { form, intent: button } = read;
   const { values, authors } = articleValues(form, button);
@@ -89,10 +100,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const done = (message: string) => intentDone(intent, message);
   const catalog = context.services.catalog;
   const id = parseId(values.id);
-  if (
-    (intent === 'edit' || intent === 'replace-pdf' || intent === 'unpublish' || intent === 'republish') &&
-    id === null
-  ) {
+  if (['edit', 'replace-pdf', 'unpublish', 'republish', 'fulltext', 'alt'].includes(intent) && id === null) {
     return fail(404, 'No such article.');
   }
 
@@ -122,9 +130,34 @@ export async function action({ context, request }: Route.ActionArgs) {
           return done(`“${article.title}” updated.`);
         }
         const pdf = await checkUpload(pdfFile!, { ...ARTICLE_PDF_RULE, maxBytes: max });
+        // The Word file (optional) is converted first: one that cannot be is refused before anything is published.
+        const wordFile = form.file('word');
+        const known = { ...parsed.data, authors: parsed.data.authors };
+        const word = wordFile
+          ? await checkUpload(wordFile, {
+              ...ARTICLE_WORD_RULE,
+              maxBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
+            })
+          : null;
+        const conversion = word ? await context.services.fulltext.convert(word, known) : undefined;
         const article = await catalog.uploadArticle(auth.user, parsed.data, pdf);
+        const view = word
+          ? await context.services.fulltext.store(
+              auth.user,
+              { articleId: article.id },
+              word,
+              known,
+              conversion,
+            )
+          : null;
         return done(
-          `“${article.title}” published in volume ${article.volume_number}, issue ${article.issue_number}.`,
+          `“${article.title}” published in volume ${article.volume_number}, issue ${article.issue_number}.${
+            view
+              ? view.ready
+                ? ' Its full text is on its page.'
+                : ' Its full text is not shown until every figure has alt text: give it under Edit.'
+              : ''
+          }`,
         );
       }
       case 'replace-pdf': {
@@ -134,6 +167,21 @@ export async function action({ context, request }: Route.ActionArgs) {
         const pdf = await checkUpload(file, { ...ARTICLE_PDF_RULE, maxBytes: max });
         const article = await catalog.replaceArticlePdf(auth.user, id!, pdf);
         return done(`The PDF of “${article.title}” was replaced.`);
+      }
+      case 'fulltext': {
+        const view = await storeWordFile(
+          context.services,
+          auth.user,
+          { articleId: id! },
+          form.file('word') ?? undefined,
+        );
+        return done(
+          `Word file converted.${view.ready ? ' The full text is on the article page.' : ' The full text is not shown until every figure has alt text.'}`,
+        );
+      }
+      case 'alt': {
+        await context.services.fulltext.setAltText(auth.user, { articleId: id! }, altFields(form.values()));
+        return done('Alt text saved.');
       }
       case 'unpublish':
       case 'republish': {
@@ -172,11 +220,13 @@ function editValues(a: NonNullable<Route.ComponentProps['loaderData']['editing']
 }
 
 export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
-  const { articles, total, page, size, issues, editing, maxPdfBytes } = loaderData;
+  const { articles, total, page, size, issues, editing, maxPdfBytes, maxWordBytes, fullText } = loaderData;
   const location = useLocation();
   const upload = refusalFor(actionData, 'upload');
   const edit = refusalFor(actionData, 'edit');
   const replace = refusalFor(actionData, 'replace-pdf');
+  const convert = refusalFor(actionData, 'fulltext');
+  const alt = refusalFor(actionData, 'alt');
   const round = actionData?.at ?? 0;
   const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
   return (
@@ -232,6 +282,51 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
               Replace the PDF
             </button>
           </Form>
+          <Form
+            method="post"
+            encType="multipart/form-data"
+            noValidate
+            aria-labelledby="fulltext-title"
+            className="dash-replace"
+            key={`word-${editing.id}-${round}`}
+          >
+            <h3 id="fulltext-title">Full text from the Word file</h3>
+            <p>
+              {fullText
+                ? fullText.ready
+                  ? `Shown on the article page and in its JATS XML (from ${fullText.source}, ${fullText.words.toLocaleString('en')} words).`
+                  : `Not shown to readers until every figure has alt text (from ${fullText.source}).`
+                : 'None yet: the final Word file (.docx) becomes the full text on the article page and in its JATS XML.'}
+            </p>
+            <input type="hidden" name="id" value={editing.id} />
+            <WordFileField
+              source={fullText?.source ?? null}
+              maxBytes={maxWordBytes}
+              error={convert.errors.word}
+              chooseAgain={Boolean(convert.errors.word)}
+            />
+          </Form>
+          {fullText ? (
+            <>
+              <ProblemList problems={fullText.problems} title="Needs a person" level={4} />
+              {fullText.figures.length ? (
+                <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
+                  <h4 id="alt-title">Alt text of the figures</h4>
+                  <input type="hidden" name="id" value={editing.id} />
+                  <FigureAltFields
+                    figures={fullText.figures}
+                    idPrefix="article-alt"
+                    figureUrl={(name) => `/api/editor/articles/${editing.id}/fulltext/figures/${name}`}
+                    values={alt.values}
+                    errors={alt.errors}
+                  />
+                  <button type="submit" name="intent" value="alt" className="button">
+                    Save the alt text
+                  </button>
+                </Form>
+              ) : null}
+            </>
+          ) : null}
         </div>
       ) : null}
 
@@ -335,6 +430,19 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
           hint={`A PDF, up to ${formatBytes(maxPdfBytes)}.`}
           error={upload.errors.pdf}
           reminder={upload.values.title !== undefined ? CHOOSE_AGAIN : undefined}
+        />
+        <FileField
+          id="upload-word"
+          rule={ARTICLE_WORD_RULE}
+          maxBytes={maxWordBytes}
+          label="Word file (optional)"
+          hint={`The final .docx, up to ${formatBytes(maxWordBytes)}: it becomes the full text on the article page and in JATS XML.`}
+          error={upload.errors.word}
+          reminder={
+            upload.values.title !== undefined
+              ? 'If you chose a Word file, please choose it again.'
+              : undefined
+          }
         />
         <button type="submit" name="intent" value="upload" className="button button--primary">
           Upload and publish

@@ -525,18 +525,28 @@ export class CatalogService {
     return this.article(id, { includeUnpublished: true });
   }
 
-  /** Stores the PDF and publishes the article with its authors, all or nothing; returns its id. */
+  /**
+   * Stores the PDF and publishes the article with its authors, all or nothing; returns its id. `alongside`
+   * runs in the same transaction once the article exists (the submission's full text becomes the article's).
+   */
   async publishNew(
     actor: SessionUser,
-    a: Omit<Parameters<CatalogService['insertArticle']>[2], 'file'> & { pdf: CheckedUpload; doi: string },
+    a: Omit<Parameters<CatalogService['insertArticle']>[2], 'file'> & {
+      pdf: CheckedUpload;
+      doi: string;
+      alongside?: (tx: Tx, articleId: number) => Promise<void>;
+    },
   ): Promise<number> {
     const [issue] = await this.db.select().from(issues).where(eq(issues.id, a.issueId));
     if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
     await this.assertDoiFree(a.doi);
     try {
-      const id = await this.deps.files.withStoredFiles([a.pdf], (tx, [file]) =>
-        this.insertArticle(tx, actor, { ...a, file }),
-      );
+      const id = await this.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
+        const { alongside, pdf: _pdf, ...fields } = a;
+        const articleId = await this.insertArticle(tx, actor, { ...fields, file });
+        await alongside?.(tx, articleId);
+        return articleId;
+      });
       this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(a.issueId));
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;

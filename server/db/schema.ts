@@ -13,3 +13,4 @@ export * from '../search/tables.ts';
 export * from '../jobs/tables.ts';
 export * from '../mail/tables.ts';
 export * from '../review/tables.ts';
+export * from '../fulltext/tables.ts';

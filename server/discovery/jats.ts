@@ -5,9 +5,11 @@ import type { Work } from './works.ts';
 import { type XmlElement, el, textEl } from './xml.ts';
 
 /**
- * JATS (Journal Article Tag Suite, 1.3) front matter generated from our metadata: `<article>` with
- * `<front>` only (journal-meta and article-meta), the way OJS's JATS template serves it over OAI-PMH.
- * The body stays in the PDF. Elements follow the order the JATS content models require.
+ * JATS (Journal Article Tag Suite) generated from our metadata: `<article>` with `<front>` (journal-meta and
+ * article-meta), and, when the article has a full text (server/fulltext, issue 16), its `<body>` and `<back>`.
+ * Front matter is always the catalogue's, never the Word file's. Elements follow the order the JATS content
+ * models require; the result is valid against JATS 1.3 (OAI-PMH's format) and, given `dtdVersion: '1.1'`,
+ * against the Journal Publishing 1.1 DTD with MathML 3 (the standalone /article/{id}/jats.xml).
  */
 
 export const JATS_SCHEMA = 'https://jats.nlm.nih.gov/publishing/1.3/xsd/JATS-journalpublishing1-3.xsd';
@@ -15,6 +17,11 @@ export const JATS_SCHEMA = 'https://jats.nlm.nih.gov/publishing/1.3/xsd/JATS-jou
 export const JATS_NAMESPACE = 'http://jats.nlm.nih.gov';
 const XLINK = 'http://www.w3.org/1999/xlink';
 const ALI = 'http://www.niso.org/schemas/ali/1.0/';
+const MML = 'http://www.w3.org/1998/Math/MathML';
+
+/** The document type of a standalone article: Journal Publishing 1.1 with MathML 3 (what PMC takes). */
+export const JATS_DOCTYPE =
+  '<!DOCTYPE article PUBLIC "-//NLM//DTD JATS (Z39.96) Journal Publishing DTD with MathML3 v1.1 20151215//EN" "https://jats.nlm.nih.gov/publishing/1.1/JATS-journalpublishing1-mathml3.dtd">';
 
 type JournalFacts = Pick<
   JournalSettings,
@@ -40,14 +47,15 @@ function dateParts(isoDate: string) {
 }
 
 /**
- * The article's JATS front matter. `namespace` is the default namespace declared on `<article>`: `''`
- * (the default) undeclares an enclosing one, as inside an OAI-PMH response, where JATS's unqualified
- * elements would otherwise fall into the OAI namespace.
+ * The article as JATS. `namespace` is the default namespace declared on `<article>`: `''` (the default)
+ * undeclares an enclosing one, as inside an OAI-PMH response, where JATS's unqualified elements would
+ * otherwise fall into the OAI namespace; `null` declares none (a standalone file, as the DTD wants it).
+ * `fullText` is the `<body>` and `<back>` made from the article's Word file (server/fulltext/jats.ts).
  */
 export function jatsArticle(
   work: Work,
   journal: JournalFacts,
-  opts: { namespace?: string } = {},
+  opts: { namespace?: string | null; dtdVersion?: '1.1' | '1.3'; fullText?: XmlElement[] } = {},
 ): XmlElement {
   const { authors, affiliations } = numberAffiliations(
     work.authors.map((a) => ({ ...a, affiliation: a.affiliation.trim() })),
@@ -157,13 +165,15 @@ export function jatsArticle(
   return el(
     'article',
     {
-      xmlns: opts.namespace ?? '',
+      xmlns: opts.namespace === null ? null : (opts.namespace ?? ''),
       'xmlns:xlink': XLINK,
       'xmlns:ali': ALI,
+      'xmlns:mml': opts.fullText?.length ? MML : null,
       'article-type': jatsArticleType(work.articleType),
-      'dtd-version': '1.3',
+      'dtd-version': opts.dtdVersion ?? '1.3',
       'xml:lang': journal.language,
     },
     el('front', null, journalMeta, articleMeta),
+    opts.fullText ?? null,
   );
 }

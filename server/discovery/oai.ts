@@ -185,6 +185,8 @@ export interface OaiDeps {
   /** Records per ListIdentifiers/ListRecords response. */
   pageSize: number;
   now?: () => Date;
+  /** The JATS body and back of these articles' full texts, for the `jats` format (issue 16). */
+  fullTexts?: (articleIds: number[]) => Promise<Map<number, XmlElement[]>>;
 }
 
 export class OaiRepository {
@@ -424,7 +426,8 @@ export class OaiRepository {
   private async getRecord(identifier: string, prefix: string): Promise<XmlElement> {
     const format = this.format(prefix);
     const work = await this.findWork(identifier);
-    return el('GetRecord', null, this.record(work, format, await this.deps.journal()));
+    const bodies = await this.bodies([work], format);
+    return el('GetRecord', null, this.record(work, format, await this.deps.journal(), bodies));
   }
 
   private async list(
@@ -469,11 +472,12 @@ export class OaiRepository {
       token = el('resumptionToken', tokenAttrs);
     }
     const journal = await this.deps.journal();
+    const bodies = verb === 'ListRecords' ? await this.bodies(works, query.m) : new Map<number, XmlElement[]>();
     return el(
       verb,
       null,
       verb === 'ListRecords'
-        ? works.map((w) => this.record(w, query.m, journal))
+        ? works.map((w) => this.record(w, query.m, journal, bodies))
         : works.map((w) => this.header(w)),
       token,
     );
@@ -546,9 +550,21 @@ export class OaiRepository {
     );
   }
 
-  private record(work: Work, prefix: MetadataPrefix, journal: JournalSettings): XmlElement {
+  /** The full texts of the published works, when the format carries them (one query per page). */
+  private async bodies(works: Work[], prefix: MetadataPrefix): Promise<Map<number, XmlElement[]>> {
+    if (prefix !== 'jats' || !this.deps.fullTexts) return new Map();
+    return this.deps.fullTexts(works.filter((w) => w.status === 'published').map((w) => w.id));
+  }
+
+  private record(
+    work: Work,
+    prefix: MetadataPrefix,
+    journal: JournalSettings,
+    bodies: Map<number, XmlElement[]>,
+  ): XmlElement {
     if (work.status !== 'published') return el('record', null, this.header(work));
-    const metadata = prefix === 'oai_dc' ? oaiDc(work, journal) : jatsArticle(work, journal);
+    const metadata =
+      prefix === 'oai_dc' ? oaiDc(work, journal) : jatsArticle(work, journal, { fullText: bodies.get(work.id) });
     return el('record', null, this.header(work), el('metadata', null, metadata));
   }
 }

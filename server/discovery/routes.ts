@@ -77,6 +77,7 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
     baseUrl,
     secret: services.config.sessionSecret,
     pageSize: opts.oaiPageSize ?? DEFAULT_OAI_PAGE_SIZE,
+    fullTexts: (ids) => services.fulltext.jatsBodies(ids),
   });
 
   // OAI-PMH: GET with a query string, or POST with a form-encoded body, as the protocol allows.

@@ -33,6 +33,11 @@ export function textEl(
   return text.trim() === '' ? null : el(name, attrs, text);
 }
 
+/** Each element among the children (lists flattened) replaced by `f` of it; text and gaps as they are. */
+export function mapChildren(children: readonly XmlChild[], f: (e: XmlElement) => XmlElement): XmlChild[] {
+  return flatten(children).map((c) => (typeof c === 'string' ? c : f(c)));
+}
+
 /** Characters XML 1.0 does not allow at all (control characters, lone surrogates, U+FFFE/U+FFFF). */
 const INVALID_XML_CHARS = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 

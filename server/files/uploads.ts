@@ -42,6 +42,12 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
   };
   if (upload.data.length === 0) throw fail(badRequest(`${rule.label} is empty (0 bytes). Please choose the right file.`));
   const kind = detectKind(upload.data);
+  // A protected .docx is an OLE container, which reads as a .doc: say it is protected, not that it is the wrong kind.
+  if (kind === 'doc' && rule.accept.includes('docx') && !rule.accept.includes('doc') && wordEncrypted(upload.data)) {
+    throw fail(
+      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
+    );
+  }
   // A .docx is a ZIP; where a plain ZIP is wanted, a Word file inside a .zip name is still a ZIP archive.
   const accepted = rule.accept.includes(kind) || (kind === 'docx' && rule.accept.includes('zip'));
   if (!accepted) throw fail(unsupportedMediaType(rule.wrongType));

@@ -52,6 +52,7 @@ export async function webContext(
     userAgent: request.headers['user-agent'] ?? '',
     secure: isSecure(services, request),
     nonce: randomBytes(16).toString('base64'),
+    documentHtml: new URL(request.url, 'http://page').pathname.endsWith('.data') ? null : new Map(),
   };
 }
 

@@ -103,7 +103,22 @@ describe('seed', () => {
       expect(pdf.getPageCount()).toBe(row.lastPage! - row.firstPage! + 1);
       expect(pdf.getTitle()).toBe(row.title);
     }
-    expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5);
+    // The five PDFs, and each article's Word file and figures (its full text, issue 16).
+    const figureCount = demoArticles.reduce((n, a) => n + a.sections.filter((x) => x.figure).length, 0);
+    expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5 + 5 + figureCount);
+    for (const [i, row] of rows.entries()) {
+      const view = await services.fulltext.of({ articleId: row.id });
+      expect(view?.ready, row.title).toBe(true);
+      const demo = demoArticles[i];
+      expect(view!.document.sections.map((x) => x.title.map((t) => (t.t === 'text' ? t.v : '')).join(''))).toEqual([
+        ...demo.sections.map((x, n) => `${n + 1}. ${x.heading}`),
+        'Funding',
+        'Data availability',
+      ]);
+      expect(view!.document.references).toHaveLength(demo.references.length);
+      expect(view!.problems.map((p) => p.kind).filter((k) => k !== 'doi')).toEqual([]);
+      expect(await services.fulltext.readerHtml(row.id)).toContain('<figure class="fulltext-figure" id="figure-1">');
+    }
 
     // What the reader site shows.
     const tree = await services.catalog.publicTree();

@@ -6,6 +6,7 @@ import { users } from '../accounts/tables.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { MEDIA_TYPES } from '../files/content-type.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
@@ -83,6 +84,28 @@ export async function seed(
     opts.demo ? seedDemo(services) : null,
   ]);
   return { adminCreated: !existingAdmin, adminPassword };
+}
+
+/**
+ * A demo article's full text, made as an editor's would be: its Word file written with the docx library and
+ * converted by the product (issue 16). A failure is logged; the article keeps its PDF.
+ */
+async function seedFullText(services: Services, articleId: number, article: DemoArticle, doi: string) {
+  try {
+    // Loaded here, not with the server: the docx library is only needed the one time the demo is seeded.
+    const { demoManuscript, writeManuscriptDocx } = await import('./word.ts');
+    const data = await writeManuscriptDocx(demoManuscript(article));
+    const word: CheckedUpload = {
+      field: 'word',
+      filename: `${doi.split('/')[1].replaceAll('.', '-')}.docx`,
+      data,
+      kind: 'docx',
+      mediaType: MEDIA_TYPES.docx,
+    };
+    await services.fulltext.store(null, { articleId }, word, article);
+  } catch (err) {
+    services.log.warn({ err, articleId }, "the demo article's full text could not be made; it keeps its PDF");
+  }
 }
 
 /** The demo catalogue; returns how many articles this run added. */
@@ -180,8 +203,9 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
         kind: 'pdf',
         mediaType: 'application/pdf',
       };
+      let articleId: number;
       try {
-        await services.files.withStoredFiles([upload], async (tx, [file]) =>
+        articleId = await services.files.withStoredFiles([upload], async (tx, [file]) =>
           services.catalog.insertArticle(tx, null, {
             issueId,
             title: article.title,
@@ -205,7 +229,9 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
       } catch (err) {
         // A concurrent first run stored it a moment ago.
         if (!isUniqueViolation(err)) throw err;
+        articleId = 0;
       }
+      if (articleId) await seedFullText(services, articleId, article, doi);
     }
     firstPage = lastPage + 1;
   }

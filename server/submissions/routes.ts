@@ -14,8 +14,10 @@ import {
   publishSubmissionSchema,
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
-import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
+import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
+import { altFields, storeWordFile } from '../fulltext/routes.ts';
+import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, parseInput } from '../http/errors.ts';
@@ -207,7 +209,15 @@ export function submissionRoutes(api: Api, services: Services) {
     auth: 'editorial',
     params: idParamSchema,
     body: publishFields,
-    multipart: [{ name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false }],
+    multipart: [
+      { name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false },
+      {
+        name: 'word',
+        description:
+          'The final Word file (.docx), converted into the full text (optional; one converted before by POST …/fulltext is used otherwise). Fields alt-N give figures their alt text.',
+        required: false,
+      },
+    ],
     responses: {
       201: { description: 'Published', schema: messageResponse.extend({ articleId: z.number() }) },
       ...refusals,
@@ -218,12 +228,28 @@ export function submissionRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, request, reply }) => {
       const max = services.config.MAX_ARTICLE_PDF_SIZE;
-      const body = await readMultipart(request, { files: { pdf: fileLimit(ARTICLE_PDF_RULE, max) } });
+      const body = await readMultipart(request, {
+        files: {
+          pdf: fileLimit(ARTICLE_PDF_RULE, max),
+          word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE),
+        },
+      });
       const fields = parseInput(publishFields, body.fields);
       const pdf = body.files.pdf
         ? await checkUpload(body.files.pdf, { ...ARTICLE_PDF_RULE, maxBytes: max })
         : undefined;
-      const articleId = await submissions.publish(auth!.user, params.id, fields, pdf, services.catalog);
+      const owner = { submissionId: params.id };
+      if (body.files.word) await storeWordFile(services, auth!.user, owner, body.files.word);
+      const alts = altFields(body.fields);
+      if (alts.size) await services.fulltext.setAltText(auth!.user, owner, alts);
+      const articleId = await submissions.publish(
+        auth!.user,
+        params.id,
+        fields,
+        pdf,
+        services.catalog,
+        services.fulltext,
+      );
       reply.code(201);
       return { message: 'Published.', articleId };
     },

@@ -577,6 +577,7 @@ The editorial office
     input: { issue_id: number; pages: string; doi: string },
     finalPdf: CheckedUpload | undefined,
     catalog: CatalogService,
+    fullText?: { attach: (tx: Tx, submissionId: number, articleId: number) => Promise<void> },
   ): Promise<number> {
     const detail = await this.detail(id, actor);
     if (detail.status !== 'accepted') throw conflict('Only an accepted submission can be published.');
@@ -612,6 +613,8 @@ The editorial office
       submissionId: id,
       authors: detail.authors,
       pdf,
+      // The Word file's full text, converted before publishing, becomes the article's in the same transaction.
+      alongside: fullText ? (tx, articleId) => fullText.attach(tx, id, articleId) : undefined,
     });
     await this.deps.mail.queue(
       this.db,

@@ -1,7 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/accounts/tables.ts';
+import { readFileSync } from 'node:fs';
+import { MEDIA_TYPES } from '../../server/files/content-type.ts';
+import type { FullTextOwner } from '../../server/fulltext/service.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
 
 /**
  * Every API route × every kind of caller → the status they get. Nobody reaches what they should not, and
@@ -141,7 +145,64 @@ const firstIssueId = async () => String((await t.services.catalog.editorIssues()
 const seedIssueId = async () => (await t.services.catalog.article(articleId)).issue_id;
 
 /** Logout revokes the caller's session: it stays last among the routes that need one. */
+const wordFile = readFileSync(new URL('../fixtures/fulltext/article.docx', import.meta.url));
+
+/** A converted full text for `owner` (the test manuscript: two figures, the second without alt text). */
+async function withFullText(owner: FullTextOwner) {
+  await t.services.fulltext.store(
+    null,
+    owner,
+    { field: 'word', filename: 'final.docx', data: wordFile, kind: 'docx', mediaType: MEDIA_TYPES.docx },
+    KNOWN,
+  );
+}
+
+/** The full text's editor routes, for an accepted submission's and for the article's. */
+const fullTextRoutes = (kind: 'submissions' | 'articles', owner: () => Promise<{ id: number; owner: FullTextOwner }>) => [
+  {
+    name: `POST /api/editor/${kind}/:id/fulltext`,
+    build: async () => {
+      const { id } = await owner();
+      const body = await multipart({}, { word: { name: 'final.docx', data: wordFile, type: MEDIA_TYPES.docx } });
+      return { method: 'POST' as const, url: `/api/editor/${kind}/${id}/fulltext`, ...body };
+    },
+    expect: editorial(201),
+  },
+  {
+    name: `GET /api/editor/${kind}/:id/fulltext`,
+    build: async () => {
+      const o = await owner();
+      await withFullText(o.owner);
+      return { method: 'GET' as const, url: `/api/editor/${kind}/${o.id}/fulltext` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: `PATCH /api/editor/${kind}/:id/fulltext/alt`,
+    build: async () => {
+      const o = await owner();
+      await withFullText(o.owner);
+      return { method: 'PATCH' as const, url: `/api/editor/${kind}/${o.id}/fulltext/alt`, payload: { 'alt-2': 'Two bars.' } };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: `GET /api/editor/${kind}/:id/fulltext/figures/:name`,
+    build: async () => {
+      const o = await owner();
+      await withFullText(o.owner);
+      return { method: 'GET' as const, url: `/api/editor/${kind}/${o.id}/fulltext/figures/figure-1.png` };
+    },
+    expect: editorial(200),
+  },
+];
+
 const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
+  ...fullTextRoutes('submissions', async () => {
+    const s = await newSubmission('under_review', 'accepted');
+    return { id: s.id, owner: { submissionId: s.id } };
+  }),
+  ...fullTextRoutes('articles', async () => ({ id: articleId, owner: { articleId } })),
   {
     name: 'GET /api/articles/public/articles',
     build: () => ({ method: 'GET', url: '/api/articles/public/articles' }),

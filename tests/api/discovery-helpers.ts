@@ -34,7 +34,7 @@ function withTempFile<T>(name: string, content: string, use: (file: string) => T
 }
 
 /** Runs `../shared/schemas/validate KIND FILE` on the document; ok when it exits 0. */
-export function validateWithSchema(kind: 'crossref' | 'doaj', xml: string): { ok: boolean; output: string } {
+export function validateWithSchema(kind: 'crossref' | 'doaj' | 'jats', xml: string): { ok: boolean; output: string } {
   requireSchemas();
   return withTempFile(`${kind}.xml`, xml, (file) => {
     const r = spawnSync(VALIDATE, [kind, file], { encoding: 'utf8' });

@@ -297,6 +297,18 @@ async function scriptlessCopy(browser: Browser, page: Page): Promise<Page> {
   return copy;
 }
 
+/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
+export async function hydrated(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const link = document.querySelector('header a[href="/about"]');
+        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
+      }),
+    )
+    .toBe(true);
+}
+
 export async function loginThroughApi(baseURL: string, username: string, password: string): Promise<string> {
   const api = await playwrightRequest.newContext({ baseURL });
   try {

@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { readFile } from 'node:fs/promises';
+import { type TestContext, createTestContext, multipart } from '../../server/testing/harness.ts';
 
 /**
  * The cache of pages and public JSON (issue 13, decision 0018) through the production build: what it keeps,
@@ -177,6 +178,39 @@ describe('a change', () => {
     await get(`/article/${other.id}`);
     expect(t.services.cache.stats.hits).toBe(hits + 1);
     await editTitle(article.title);
+  });
+
+  it('of its full text (a new Word file, alt text) shows at once on the article page, sent once', async () => {
+    const url = `/article/${article.id}`;
+    const before = text(await get(url));
+    // The demo article's full text is in the page once: not again in the route data.
+    expect(before).toContain('<h2 id="full-text-title">Full text</h2>');
+    expect(before.split('fulltext-body').length).toBe(2);
+    const hits = t.services.cache.stats.hits;
+    await get(url);
+    expect(t.services.cache.stats.hits).toBe(hits + 1);
+
+    const manuscript = await readFile(new URL('../fixtures/fulltext/article.docx', import.meta.url));
+    const body = await multipart({}, { word: { name: 'final.docx', data: manuscript } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/articles/${article.id}/fulltext`,
+      headers: { host: HOST, ...admin, ...body.headers },
+      payload: body.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    // Figure 2 has no alt text: the full text is held back from readers at once.
+    expect(text(await get(url))).not.toContain('fulltext-body');
+    const alt = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/editor/articles/${article.id}/fulltext/alt`,
+      headers: { host: HOST, ...admin },
+      payload: { 'alt-2': 'Two bars.' },
+    });
+    expect(alt.statusCode, alt.body).toBe(200);
+    const after = text(await get(url));
+    expect(after).toContain('1.1.1 Scope');
+    expect(after).toContain('alt="Two bars."');
   });
 
   it("of a journal page or the journal's settings shows at once", async () => {

@@ -1,0 +1,180 @@
+import type { XmlElement } from '../discovery/xml.ts';
+
+/**
+ * The structured document a Word file becomes (decision 0028): kept as JSON with the article, and the one
+ * source of the HTML full text and of the JATS body. Only the body and back matter: front matter (title,
+ * authors, abstract, keywords, dates, DOI, licence) is always what the journal knows, never the file's.
+ */
+
+/** Inline text. Marks sit on text runs (no nesting to reconcile); links hold their own runs. */
+export type Inline =
+  | { t: 'text'; v: string; b?: true; i?: true; sup?: true; sub?: true }
+  | { t: 'a'; href: string; c: Inline[] }
+  /** A footnote's call: `n` is the note's number (1, 2, …). */
+  | { t: 'fn'; n: number }
+  /** An inline equation: index into `equations`. */
+  | { t: 'math'; eq: number }
+  /** A numbered in-text citation ("[2, 3]") as written, pointing at reference numbers. */
+  | { t: 'cite'; v: string; refs: number[] }
+  | { t: 'br' };
+
+export interface Cell {
+  c: Inline[];
+  colspan: number;
+  rowspan: number;
+}
+
+export type Block =
+  | { t: 'p'; c: Inline[] }
+  | { t: 'list'; ordered: boolean; items: Block[][] }
+  /** `n` numbers the tables (1, 2, …): its id and address. */
+  | { t: 'table'; n: number; caption: Inline[]; head: Cell[][]; body: Cell[][] }
+  /** `n` numbers the figures; the picture is `figures[n - 1]`. */
+  | { t: 'fig'; n: number; caption: Inline[] }
+  /** A display equation: index into `equations`. */
+  | { t: 'eq'; eq: number };
+
+export interface Section {
+  /** "s1", "s1-2", …: stable anchors and JATS ids. */
+  id: string;
+  title: Inline[];
+  blocks: Block[];
+  sections: Section[];
+}
+
+export interface Figure {
+  /** The stored image (stored_files row); null until the converted document is stored. */
+  fileId: number | null;
+  mediaType: string;
+  /** The file name under /article/{id}/figures/: "figure-1.png". */
+  name: string;
+  width: number;
+  height: number;
+  /** The Word file's alt text, or the editor's; '' when nobody gave one (the preview asks for it). */
+  alt: string;
+}
+
+export interface Equation {
+  display: boolean;
+  /** MathML (unprefixed names), or null when it could not be converted. */
+  math: XmlElement | null;
+  /** Word's text of the equation: what a reader sees when there is no MathML. */
+  text: string;
+}
+
+export interface Reference {
+  /** The label as written ("[1]", "1."), or '' when the list is not numbered. */
+  label: string;
+  /** The reference as written, its DOI and links as links. */
+  c: Inline[];
+  /** The DOI found in it, bare (10.xxxx/…), or null. */
+  doi: string | null;
+}
+
+/** What the conversion could not keep as it was: each is listed for the editor before publishing. */
+export type Loss =
+  | { kind: 'table'; where: string; text: string }
+  | { kind: 'equation'; where: string; eq: number; reason: string }
+  /** Charts, shapes and diagrams drawn in Word: not pictures, so mammoth cannot read them. */
+  | { kind: 'drawing'; count: number };
+
+export interface FullTextDocument {
+  version: 1;
+  /** Text before the first heading that is not the journal's front matter. */
+  lead: Block[];
+  sections: Section[];
+  /** Footnotes in order of their calls: note n is `footnotes[n - 1]`. */
+  footnotes: Block[][];
+  references: Reference[];
+  /** The heading of the reference list as written ("References"). */
+  referencesTitle: string;
+  figures: Figure[];
+  equations: Equation[];
+  losses: Loss[];
+  /** Words in the body, for the bench and the editor's summary. */
+  words: number;
+}
+
+/** One thing that needs a person before publishing (the editor's preview lists them). */
+export type Problem =
+  | { kind: 'alt'; figure: number; message: string }
+  | { kind: 'table'; message: string }
+  | { kind: 'equation'; eq: number; message: string }
+  | { kind: 'outside'; message: string }
+  | { kind: 'drawing'; message: string }
+  | { kind: 'doi'; reference: number; message: string };
+
+export function inlineText(inlines: readonly Inline[], equations?: readonly Equation[]): string {
+  return inlines
+    .map((x) => {
+      switch (x.t) {
+        case 'text':
+        case 'cite':
+          return x.v;
+        case 'a':
+          return inlineText(x.c, equations);
+        case 'fn':
+          return String(x.n);
+        case 'math':
+          return equations?.[x.eq]?.text ?? '';
+        default:
+          // a line break
+          return ' ';
+      }
+    })
+    .join('');
+}
+
+function excerpt(text: string, words = 8): string {
+  const all = text.trim().split(/\s+/);
+  return all.length > words ? `${all.slice(0, words).join(' ')}…` : all.join(' ');
+}
+
+/** The problems of a converted document, in reading order. Derived, so a fix (alt text) removes its line. */
+export function problemsOf(doc: FullTextDocument): Problem[] {
+  const out: Problem[] = [];
+  if (doc.lead.length) {
+    const first = doc.lead.find((b) => b.t === 'p');
+    out.push({
+      kind: 'outside',
+      message: `Text before the first heading is outside any section${
+        first && first.t === 'p' ? ` (“${excerpt(inlineText(first.c, doc.equations))}”)` : ''
+      }: give it a heading in the Word file, or remove it if it repeats the title page.`,
+    });
+  }
+  doc.figures.forEach((f, i) => {
+    if (!f.alt.trim())
+      out.push({
+        kind: 'alt',
+        figure: i + 1,
+        message: `Figure ${i + 1} has no alt text: describe it for readers who cannot see it.`,
+      });
+  });
+  for (const loss of doc.losses) {
+    if (loss.kind === 'drawing')
+      out.push({
+        kind: 'drawing',
+        message: `${loss.count === 1 ? 'A chart, shape or diagram' : `${loss.count} charts, shapes or diagrams`} drawn in Word could not be kept: insert ${loss.count === 1 ? 'it' : 'them'} as PNG or JPEG pictures and upload the file again.`,
+      });
+    else if (loss.kind === 'table')
+      out.push({
+        kind: 'table',
+        message: `A table in “${loss.where}” could not be kept as it is: ${loss.text}.`,
+      });
+    else
+      out.push({
+        kind: 'equation',
+        eq: loss.eq,
+        message: `An equation in “${loss.where}” could not be converted (${loss.reason}); it is shown as Word's text “${excerpt(doc.equations[loss.eq]?.text ?? '', 12)}”.`,
+      });
+  }
+  doc.references.forEach((r, i) => {
+    if (!r.doi)
+      out.push({
+        kind: 'doi',
+        reference: i + 1,
+        message: `Reference ${r.label || i + 1} has no DOI: “${excerpt(inlineText(r.c), 10)}”.`,
+      });
+  });
+  return out;
+}

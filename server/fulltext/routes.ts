@@ -1,0 +1,252 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { messageResponse } from '../../common/api.ts';
+import { attachmentDisposition } from '../../common/filenames.ts';
+import { idParamSchema } from '../../common/schemas.ts';
+import { ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import type { Api } from '../http/api.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { readMultipart } from '../http/multipart.ts';
+import type { Services } from '../services.ts';
+import { checkUpload } from '../files/uploads.ts';
+import type { RawUpload } from '../files/uploads.ts';
+import type { KnownFront } from './convert.ts';
+import { type FullTextOwner, type FullTextView, figurePath, jatsPath } from './service.ts';
+
+/** A figure's file name as the document names it. */
+const FIGURE_NAME = /^figure-\d{1,4}\.(png|jpg)$/;
+
+/** The editor's view of a full text: what the preview page and the API show. */
+export const fullTextResponse = z.object({
+  source: z.string(),
+  ready: z.boolean(),
+  words: z.number(),
+  figures: z.array(
+    z.object({
+      number: z.number(),
+      name: z.string(),
+      alt: z.string(),
+      width: z.number(),
+      height: z.number(),
+    }),
+  ),
+  problems: z.array(z.object({ kind: z.string(), message: z.string() })),
+});
+
+export function presentFullText(view: FullTextView) {
+  return {
+    source: view.sourceName,
+    ready: view.ready,
+    words: view.document.words,
+    figures: view.document.figures.map((f, i) => ({
+      number: i + 1,
+      name: f.name,
+      alt: f.alt,
+      width: f.width,
+      height: f.height,
+    })),
+    problems: view.problems.map((p) => ({ kind: p.kind, message: p.message })),
+  };
+}
+
+/** Figure number → alt text, from fields named `alt-N` (the forms' and the API's). */
+export function altFields(fields: Record<string, string | undefined>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const [name, value] of Object.entries(fields)) {
+    const m = /^alt-(\d{1,4})$/.exec(name);
+    if (m && value !== undefined) out.set(Number(m[1]), value);
+  }
+  return out;
+}
+
+/**
+ * Checks a Word file field and stores its conversion for `owner`, against what the journal knows of it (page
+ * actions and the API alike).
+ */
+export async function storeWordFile(
+  services: Services,
+  actor: SessionUser,
+  owner: FullTextOwner,
+  file: RawUpload | undefined,
+): Promise<FullTextView> {
+  if (!file)
+    throw badRequest('Please choose the Word file (.docx).', {
+      word: 'Please choose the Word file (.docx).',
+    });
+  const word = await checkUpload(file, {
+    ...ARTICLE_WORD_RULE,
+    maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
+  });
+  return services.fulltext.store(actor, owner, word, await knownFront(services, owner, actor));
+}
+
+/** What the journal knows of an accepted submission or an article: the front matter the file's copy gives way to. */
+export async function knownFront(
+  services: Services,
+  owner: FullTextOwner,
+  actor: SessionUser,
+): Promise<KnownFront> {
+  if ('submissionId' in owner) {
+    const s = await services.submissions.detail(owner.submissionId, actor);
+    if (s.status !== 'accepted' || s.articleId)
+      throw conflict(
+        s.articleId
+          ? `This submission is already published as article ${s.articleId}: give the Word file to the article.`
+          : 'Only an accepted submission gets its full text from a Word file.',
+      );
+    return { title: s.title, abstract: s.abstract, keywords: s.keywords, authors: s.authors };
+  }
+  const a = await services.catalog.article(owner.articleId, { includeUnpublished: true });
+  return { title: a.title, abstract: a.abstract, keywords: a.keywords, authors: a.authors };
+}
+
+const errors = {
+  400: { description: 'Invalid input', schema: messageResponse },
+  401: { description: 'Not signed in, or the session has ended', schema: messageResponse },
+  403: { description: 'Not allowed for this account', schema: messageResponse },
+  404: { description: 'Not found', schema: messageResponse },
+};
+
+const uploadRefusals = {
+  413: { description: 'The Word file is too large', schema: messageResponse },
+  415: { description: 'Not a Word document (.docx)', schema: messageResponse },
+  422: { description: 'Protected, damaged or not convertible', schema: messageResponse },
+};
+
+/** The editors' API: convert a Word file for a submission or an article, see the problems, give alt text. */
+export function fullTextRoutes(api: Api, services: Services) {
+  const owners = [
+    {
+      kind: 'submission',
+      path: '/api/editor/submissions/:id/fulltext',
+      owner: (id: number) => ({ submissionId: id }),
+    },
+    {
+      kind: 'article',
+      path: '/api/editor/articles/:id/fulltext',
+      owner: (id: number) => ({ articleId: id }),
+    },
+  ] as const;
+  for (const { kind, path, owner } of owners) {
+    api.route({
+      method: 'POST',
+      path,
+      tag: 'Editorial',
+      summary: `Convert the ${kind}'s final Word file (.docx) into its full text (replacing any earlier one)`,
+      description:
+        'The file is checked by its content and converted at once; a file that cannot be converted (not .docx, protected, damaged) is refused with the reason and nothing is kept. The answer lists what needs a person before publishing.',
+      auth: 'editorial',
+      params: idParamSchema,
+      multipart: [{ name: 'word', description: 'The Word file (.docx)', required: true }],
+      responses: {
+        201: { description: 'Converted', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
+        ...errors,
+        409: { description: 'The submission is not accepted, or already published', schema: messageResponse },
+        ...uploadRefusals,
+      },
+      handler: async ({ auth, params, request, reply }) => {
+        const body = await readMultipart(request, {
+          files: { word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE) },
+        });
+        const o = owner(params.id);
+        const view = await storeWordFile(services, auth!.user, o, body.files.word);
+        reply.code(201);
+        return { message: 'Word file converted.', fulltext: presentFullText(view) };
+      },
+    });
+
+    api.route({
+      method: 'GET',
+      path,
+      tag: 'Editorial',
+      summary: `The ${kind}'s converted full text: its figures and what needs a person`,
+      auth: 'editorial',
+      params: idParamSchema,
+      responses: { 200: { description: 'The full text', schema: fullTextResponse }, ...errors },
+      handler: async ({ params }) => {
+        const view = await services.fulltext.of(owner(params.id));
+        if (!view) throw notFound(`This ${kind} has no full text yet.`);
+        return presentFullText(view);
+      },
+    });
+
+    api.route({
+      method: 'PATCH',
+      path: `${path}/alt`,
+      tag: 'Editorial',
+      summary: "Describe the full text's figures (alt text)",
+      description: 'A JSON object of figure numbers to alt text, e.g. {"alt-2": "Bar chart of …"}.',
+      auth: 'editorial',
+      params: idParamSchema,
+      body: z.record(z.string().regex(/^alt-\d{1,4}$/, 'Fields are named alt-N.'), z.string().max(5000)),
+      responses: {
+        200: { description: 'Saved', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
+        ...errors,
+      },
+      handler: async ({ auth, params, body }) => {
+        const o = owner(params.id);
+        await services.fulltext.setAltText(auth!.user, o, altFields(body));
+        const view = await services.fulltext.of(o);
+        return { message: 'Alt text saved.', fulltext: presentFullText(view!) };
+      },
+    });
+
+    api.route({
+      method: 'GET',
+      path: `${path}/figures/:name`,
+      tag: 'Editorial',
+      summary: `A figure of the ${kind}'s full text, for the preview`,
+      auth: 'editorial',
+      params: idParamSchema.extend({ name: z.string().regex(FIGURE_NAME, 'No such figure.') }),
+      responses: { 200: { description: 'The image', binary: 'image/png' }, ...errors },
+      handler: async ({ params, reply }) => {
+        const { file, stream } = await services.fulltext.figure(owner(params.id), params.name);
+        reply
+          .header('content-type', file.mediaType)
+          .header('content-length', String(file.size))
+          .header('cache-control', 'private, no-store');
+        return reply.send(stream);
+      },
+    });
+  }
+}
+
+/**
+ * The readers' files beside the article page: its JATS XML and its figures, at stable addresses. Plain routes
+ * (not the JSON API), registered before the pages.
+ */
+export function fullTextReaderRoutes(app: FastifyInstance, services: Services) {
+  const id = (raw: string) => {
+    const n = Number(raw);
+    if (!/^\d{1,10}$/.test(raw) || n < 1 || n > 2_147_483_647) throw notFound('Article not found.');
+    return n;
+  };
+  app.get<{ Params: { id: string } }>(jatsPath(':id' as unknown as number), async (request, reply) => {
+    const xml = await services.fulltext.jats(id(request.params.id));
+    return reply
+      .type('application/jats+xml; charset=utf-8')
+      .header('content-disposition', attachmentDisposition(`article-${request.params.id}.jats.xml`))
+      .header('cache-control', 'public, max-age=300')
+      .send(xml);
+  });
+  app.get<{ Params: { id: string; name: string } }>(
+    figurePath(':id' as unknown as number, ':name'),
+    async (request, reply) => {
+      const articleId = id(request.params.id);
+      if (!FIGURE_NAME.test(request.params.name)) throw notFound('No such figure.');
+      // Only a figure readers can see: a published article's full text, every figure described.
+      if (!(await services.fulltext.readerDocument(articleId))) throw notFound('No such figure.');
+      await services.catalog.article(articleId);
+      const { file, stream } = await services.fulltext.figure({ articleId }, request.params.name);
+      const etag = `"${file.sha256.slice(0, 32)}"`;
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      return reply
+        .header('content-type', file.mediaType)
+        .header('content-length', String(file.size))
+        .header('etag', etag)
+        .header('cache-control', 'public, max-age=3600')
+        .send(stream);
+    },
+  );
+}

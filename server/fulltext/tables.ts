@@ -1,0 +1,34 @@
+import { index, integer, jsonb, pgTable, serial, timestamp } from 'drizzle-orm/pg-core';
+import { articles } from '../catalog/tables.ts';
+import { storedFiles } from '../files/tables.ts';
+import { submissions } from '../submissions/tables.ts';
+import type { FullTextDocument } from './document.ts';
+
+/**
+ * An article's full text converted from its Word file (issue 16, decision 0028): the structured document,
+ * the Word file it was made from, and (inside the document) the stored figures. Before publishing it belongs
+ * to the accepted submission (the editor's preview); publishing gives it its article. One per article and one
+ * per submission; uploading another Word file replaces the document.
+ */
+export const fullTexts = pgTable(
+  'full_texts',
+  {
+    id: serial('id').primaryKey(),
+    submissionId: integer('submission_id')
+      .unique()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    articleId: integer('article_id')
+      .unique()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    sourceFileId: integer('source_file_id')
+      .notNull()
+      .references(() => storedFiles.id, { onDelete: 'restrict' }),
+    document: jsonb('document').$type<FullTextDocument>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [index('full_texts_source_idx').on(t.sourceFileId)],
+);
