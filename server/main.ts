@@ -12,9 +12,15 @@ import { type Services, createServices } from './services.ts';
 /**
  * The composition root: config → lock → database → services → seed → HTTP. Shuts down gracefully on
  * SIGINT/SIGTERM (in-flight requests finish, then the database closes and the lock is released).
+ * `overrides` reach `createServices` as they are: the cluster tests' entry (tests/cluster/node.mjs) passes a
+ * clock it moves and a transport it can hold, so the production start has no test switch of its own.
  */
 export async function startServer(
-  opts: { runtime?: Runtime; pages?: (log: pino.Logger) => Promise<PagesOptions> } = {},
+  opts: {
+    runtime?: Runtime;
+    pages?: (log: pino.Logger) => Promise<PagesOptions>;
+    overrides?: Parameters<typeof createServices>[3];
+  } = {},
 ) {
   const { config, lock, database, steps } = opts.runtime ?? (await openRuntime('server'));
   // Requests are logged with the secrets of e-mailed links (?token=) hidden.
@@ -28,7 +34,7 @@ export async function startServer(
         clientDir: path.join(buildDir, 'client'),
       }));
   pagesReady.catch(() => undefined); // a failure is met where it is awaited
-  const services = createServices(config, database, log);
+  const services = createServices(config, database, log, opts.overrides);
   steps.mark('services');
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
