@@ -393,17 +393,20 @@ export class AccountsService {
   }
 
   /**
-   * Makes sure the admin account exists. Returns the password when it was generated here, to be printed
-   * once.
+   * Makes sure the admin account exists (in `tx`, when the caller serialises it: the seed). Returns the
+   * password when it was generated here, to be printed once.
    */
-  async ensureAdmin(opts: { username: string; password?: string; email: string }): Promise<string | null> {
-    const [existing] = await this.db
+  async ensureAdmin(
+    opts: { username: string; password?: string; email: string },
+    tx: Tx = this.db,
+  ): Promise<string | null> {
+    const [existing] = await tx
       .select({ id: users.id })
       .from(users)
       .where(sql`lower(${users.username}) = lower(${opts.username})`);
     if (existing) return null;
     const password = opts.password ?? randomBytes(12).toString('base64url');
-    const [emailTaken] = await this.db
+    const [emailTaken] = await tx
       .select({ username: users.username })
       .from(users)
       .where(sql`lower(${users.email}) = lower(${opts.email})`);
@@ -412,7 +415,7 @@ export class AccountsService {
         `Cannot create the admin account "${opts.username}": ADMIN_EMAIL ${opts.email} already belongs to the account "${emailTaken.username}". Set ADMIN_EMAIL to another address.`,
       );
     }
-    await this.db.insert(users).values({
+    await tx.insert(users).values({
       username: opts.username,
       passwordHash: await hashPassword(password),
       email: opts.email,

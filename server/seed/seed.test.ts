@@ -15,6 +15,7 @@ import { storedFiles } from '../files/tables.ts';
 import { createServices, type Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
 import { copyrightFormPdf } from './pdf.ts';
+import { scratchDatabase } from '../testing/harness.ts';
 import { DEMO_MARKER_KEY, issnCheckDigit, isValidIssn, seed } from './seed.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -175,5 +176,29 @@ describe('journal settings and the copyright form', () => {
     const pdf = await PDFDocument.load(bytes);
     expect(pdf.getPageCount()).toBe(1);
     expect(pdf.getTitle()).toContain('Copyright Transfer Form');
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('seed by server processes started together', () => {
+  it('creates one admin on a new PostgreSQL database, and only the process that made it says so', async () => {
+    const scratch = await scratchDatabase(process.env.DATABASE_URL!);
+    const dir = mkdtempSync(path.join(tmpdir(), 'colophon-seed-'));
+    const databases: Database[] = [];
+    try {
+      for (let i = 0; i < 3; i++) databases.push(await openDatabase({ url: scratch.url }));
+      // No ADMIN_PASSWORD: a password is generated, and one printed that another process's row beat
+      // would not sign anyone in.
+      const config = loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: '' });
+      const results = await Promise.all(
+        databases.map((d) => seed(createServices(config, d, silent), { demo: false })),
+      );
+      expect(results.filter((r) => r.adminCreated)).toHaveLength(1);
+      expect(results.filter((r) => r.adminPassword)).toHaveLength(1);
+      expect(await databases[0].db.select().from(users).where(eq(users.username, 'admin'))).toHaveLength(1);
+    } finally {
+      for (const d of databases) await d.close();
+      await scratch.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
