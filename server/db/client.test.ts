@@ -205,7 +205,6 @@ describe('the database as the services see it', () => {
   });
 });
 
-/** PGlite's own thread: what happens when it stops, and what `close()` leaves. */
 describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several processes', () => {
   it('migrates a new database once when several processes open it at the same time', async () => {
     const scratch = await scratchDatabase(process.env.DATABASE_URL!);
@@ -226,6 +225,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several 
   });
 });
 
+/** PGlite's own thread: what happens when it stops, and what `close()` leaves. */
 describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () => {
   const dirs: string[] = [];
   afterAll(() => {

@@ -262,6 +262,8 @@ export class Cluster {
   readonly sql: pg.Pool;
   private control: { database: Database; services: Services; clock: ManualClock } | null = null;
   private readonly base: string;
+  /** The round-robin's next turn (`next()`). */
+  private turn = 0;
 
   private constructor(
     readonly databaseUrl: string,
@@ -313,8 +315,6 @@ export class Cluster {
     return this.nodes[n];
   }
 
-  private turn = 0;
-
   /** The running processes in turn, as a round-robin load balancer hands out requests. */
   next(): ClusterNode {
     const running = this.running;
@@ -357,9 +357,9 @@ export class Cluster {
   }
 
   /**
-   * Waits until no job is due at `time`, queued or running (so a held or orphaned job keeps it waiting:
-   * give `until` for those), waking the queues every half second meanwhile. Throws after `ms`, naming the
-   * jobs still pending.
+   * Waits until no job is due at the cluster's time (or `time`), queued or running, waking the queues every
+   * half second meanwhile: a held job, or one a killed process claimed, keeps it waiting until a clock passes
+   * its lease. Throws after `ms`, naming the jobs still pending and what each process printed.
    */
   async settle(opts: { ms?: number; time?: number } = {}): Promise<void> {
     const time = new Date(opts.time ?? this.time).toISOString();

@@ -7,7 +7,7 @@ import { Cluster, type ClusterNode } from './harness.ts';
  * due time sends the missed reminder once at start-up" — through real processes of the built server, with
  * their clocks moved by the test. Every reminder is counted three ways: its claim (review_reminders), its
  * row in the mail log, and its .eml file in the outbox of whichever process sent it (the Message-ID names
- * the log row).
+ * the log row). The tests run in order on one cluster, each going on from the time the previous one left.
  */
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
@@ -78,7 +78,8 @@ async function call(status: number, method: string, url: string, who: string, js
   return res.json;
 }
 
-async function submit(title: string): Promise<number> {
+/** A manuscript by Al, sent to review by Eve; its id. */
+async function submitForReview(title: string): Promise<number> {
   const body = await multipart(
     {
       title,
@@ -158,7 +159,7 @@ describe('reminders across two server processes on one PostgreSQL', () => {
   it('sends each default reminder once, at its time, and none for closed work', async () => {
     // Submission 1: Rita never answers, Rob accepts and never submits, Cat is cancelled, Dee declines, Sam
     // submits. Submission 2: Dan's round is decided. Submission 3: Sam reviews, revisions are requested.
-    const s1 = await submit('Adaptive sampling for sensor networks');
+    const s1 = await submitForReview('Adaptive sampling for sensor networks');
     ids.s1 = s1;
     for (const who of ['rita', 'rob', 'cat', 'dee', 'sam']) ids[who] = await invite(s1, who);
     await call(200, 'POST', `/api/reviews/${ids.rob}/accept`, 'rob');
@@ -170,14 +171,14 @@ describe('reminders across two server processes on one PostgreSQL', () => {
       commentsForAuthor: 'Sound.',
     });
 
-    const s2 = await submit('Decided before any reminder');
+    const s2 = await submitForReview('Decided before any reminder');
     await invite(s2, 'dan');
     await call(200, 'POST', `/api/editor/submissions/${s2}/decision`, 'eve', {
       status: 'rejected',
       message: 'Out of scope.',
     });
 
-    const s3 = await submit('Revised after review');
+    const s3 = await submitForReview('Revised after review');
     const sam3 = await invite(s3, 'sam');
     await call(200, 'POST', `/api/reviews/${sam3}/accept`, 'sam');
     await call(200, 'POST', `/api/reviews/${sam3}/submit`, 'sam', {
