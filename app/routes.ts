@@ -44,6 +44,9 @@ export default [
   // Peer review, the reviewer's pages (issue 14): my assignments, one assignment (also by the invitation
   // link), and its downloads (beside the page, where the link's cookie reaches).
   route('reviews', 'routes/reviews.tsx'),
+  // The reviewer's profile (interests, ORCID iD, unavailable until): beside their reviews; a static segment,
+  // so it is never taken for an assignment's id.
+  route('reviews/profile', 'routes/reviews.profile.tsx'),
   route('reviews/:id', 'routes/reviews.$id.tsx'),
   route('reviews/:id/files/:fileId', 'routes/reviews.$id.files.ts', { id: 'review-file' }),
   route('reviews/:id/attachment', 'routes/reviews.$id.files.ts', { id: 'review-attachment' }),

@@ -27,7 +27,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -398,12 +398,62 @@ async function seedFull(env: Record<string, string>): Promise<number> {
   return performance.now() - t0;
 }
 
+/**
+ * Resident memory of the server process and its worker processes (MiB): `settled` once the CPU is quiet
+ * after start, `idle` once its worker processes have also been let go (a minute without work, decision
+ * 0021), `afterRun` once quiet after the load, `peak` the server process's own VmHWM.
+ */
+interface MemoryFigures {
+  settled: number;
+  idle: number;
+  afterRun: number;
+  peak: number;
+}
+
+/** Waits for the CPU to be quiet and the worker processes to be let go (at most 90 s); the memory then. */
+async function idleMemory(pid: number): Promise<number> {
+  await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
+  const end = performance.now() + 90_000;
+  while (memoryMiB(pid).workers > 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 1000));
+  return memoryMiB(pid).rss;
+}
+
+/** A plagiarism check with grammar by the reader, then the memory (settled, then idle). */
+async function checkMemory(base: string, pid: number): Promise<NonNullable<DatabaseResult['afterCheckMiB']>> {
+  const login = await json(`${base}/api/auth/login`, {
+    method: 'POST',
+    body: JSON.stringify({ username: READER.username, password: READER.password }),
+  });
+  if (login.status !== 200) throw new Error(`reader login: ${login.status} ${JSON.stringify(login.body)}`);
+  const form = new FormData();
+  form.append(
+    'file',
+    new Blob([readFileSync(path.join(root, 'tests/fixtures/manuscripts/manuscript.pdf'))], {
+      type: 'application/pdf',
+    }),
+    'manuscript.pdf',
+  );
+  const t0 = performance.now();
+  const res = await fetch(`${base}/api/plagiarism`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${login.body.token}`, origin: base },
+    body: form,
+  });
+  const checkMs = performance.now() - t0;
+  if (res.status !== 200) throw new Error(`plagiarism check: ${res.status} ${await res.text()}`);
+  await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
+  const settled = memoryMiB(pid).rss;
+  return { settled, idle: await idleMemory(pid), checkMs };
+}
+
 interface DatabaseResult {
   database: DatabaseKind;
   mode?: string;
   coldStartMs: { fresh?: number; existing?: number };
   seedMs?: number;
-  memoryMiB: Partial<Record<Size, { idle: number; afterRun: number; peak: number }>>;
+  memoryMiB: Partial<Record<Size, MemoryFigures>>;
+  /** After a plagiarism check with grammar (issue 13: back under 400 MB): quiet, then workers released. */
+  afterCheckMiB?: { settled: number; idle: number; checkMs: number };
   sizes: Partial<Record<Size, TargetResult[]>>;
   lighthouse: LighthouseResult[];
   uptime: { start: string; end?: string };
@@ -474,12 +524,15 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
     const measure = async (size: Size, s: BenchServer) => {
       const pid = s.pid!;
       await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
-      const idle = memoryMiB(pid).rss;
-      log(`${kind}, ${size === 'full' ? '2,000 articles' : 'demo size'}: idle ${idle.toFixed(0)} MiB`);
+      const settled = memoryMiB(pid).rss;
+      const idle = await idleMemory(pid);
+      log(
+        `${kind}, ${size === 'full' ? '2,000 articles' : 'demo size'}: ${settled.toFixed(0)} MiB once quiet, idle ${idle.toFixed(0)} MiB`,
+      );
       out.sizes[size] = await measureTargets(load, s, pid);
       await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
       const after = memoryMiB(pid);
-      out.memoryMiB[size] = { idle, afterRun: after.rss, peak: after.peak };
+      out.memoryMiB[size] = { settled, idle, afterRun: after.rss, peak: after.peak };
     };
 
     server = await start('fresh');
@@ -493,6 +546,10 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
       server = await start('existing');
       await measure('full', server);
     }
+    out.afterCheckMiB = await checkMemory(server.url, server.pid!);
+    log(
+      `${kind}: after a plagiarism check (${(out.afterCheckMiB.checkMs / 1000).toFixed(1)} s): ${out.afterCheckMiB.settled.toFixed(0)} MiB once quiet, ${out.afterCheckMiB.idle.toFixed(0)} MiB once idle`,
+    );
     const article = (await findTargets(server.url, '')).find((t) => t.name === 'article')!.path;
     const pages = { home: '/', volumes: '/volumes', article };
     for (const page of options.lighthouse) {
@@ -594,9 +651,14 @@ function printDatabase(r: DatabaseResult) {
     const m = r.memoryMiB[size];
     if (m)
       console.log(
-        `  memory (${size}): idle after start ${fmt(m.idle)} MiB, after the run ${fmt(m.afterRun)} MiB, peak ${fmt(m.peak)} MiB`,
+        `  memory (${size}, server and its worker processes): once quiet after start ${fmt(m.settled)} MiB, idle ${fmt(m.idle)} MiB, after the run ${fmt(m.afterRun)} MiB, peak of the server process ${fmt(m.peak)} MiB`,
       );
   }
+  const c = r.afterCheckMiB;
+  if (c)
+    console.log(
+      `  memory after a plagiarism check with grammar (${fmt(c.checkMs)} ms): ${fmt(c.settled)} MiB once quiet, ${fmt(c.idle)} MiB once idle`,
+    );
   for (const l of r.lighthouse) {
     console.log(
       `  Lighthouse mobile ${l.url.replace(/^http:\/\/[^/]+/, '')}: ${l.score ?? `failed (${l.error})`}` +

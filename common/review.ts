@@ -181,11 +181,20 @@ export const ratingSchema = z.object({
     .max(5, 'Rate from 1 to 5.'),
 });
 
+/** A reviewer's areas of interest are the journal's own areas (Journal settings); the service checks which. */
+const INTERESTS_FROM_LIST = "Choose areas of interest from the journal's list.";
+
 export const reviewerProfileSchema = z.object({
   name: required('Your name', 200),
   affiliation: text('Your affiliation', 300).default(''),
-  interests: z.array(z.string().trim().min(1).max(200), 'Choose areas of interest.').max(20).default([]),
+  interests: z
+    .array(z.string(INTERESTS_FROM_LIST).trim().min(1, INTERESTS_FROM_LIST).max(200, INTERESTS_FROM_LIST), {
+      error: INTERESTS_FROM_LIST,
+    })
+    .max(20, 'Choose at most 20 areas of interest.')
+    .default([]),
   orcid: orcidField,
+  /** A day in the journal's time zone; empty (null) when available. A new one is never before today. */
   unavailableUntil: dayField('Unavailable until').nullable().optional(),
 });
 export type ReviewerProfileInput = z.infer<typeof reviewerProfileSchema>;
@@ -260,6 +269,22 @@ export function answerProblems(
 /** The editor's decision's peer-review parts (with the desk's status and message). */
 export const REVISION_KINDS = ['minor', 'major'] as const;
 export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+/**
+ * A round's decision in words (`review_rounds.decision`). Plain `revisions` is a request recorded before
+ * minor or major was required (decision 0023), kept readable.
+ */
+export const ROUND_DECISION_LABELS: Record<string, string> = {
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  'minor-revisions': 'Minor revisions requested',
+  'major-revisions': 'Major revisions requested',
+  revisions: 'Revisions requested',
+};
+
+/** "Minor revisions requested": the decision's name in the author's e-mail and on the pages. */
+export const revisionLabel = (kind?: RevisionKind): string =>
+  ROUND_DECISION_LABELS[kind ? `${kind}-revisions` : 'revisions'];
 
 export const poolQuerySchema = z.object({
   q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),

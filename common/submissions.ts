@@ -40,23 +40,37 @@ export function canMove(from: SubmissionStatus, to: SubmissionStatus): boolean {
   return EDITOR_TRANSITIONS[from].includes(to);
 }
 
-export const decisionSchema = z.object({
-  status: z.enum(SUBMISSION_STATUSES, 'Choose the new status.'),
-  message: z
-    .string('A message to the author is required.')
-    .trim()
-    .min(1, 'A message to the author is required.')
-    .max(LIMITS.message, `The message must be at most ${LIMITS.message} characters.`),
-  /** With "revisions requested": minor or major. */
-  revisions: z.enum(REVISION_KINDS, 'Choose minor or major revisions.').optional(),
-  /** Submitted reviews of the current round whose comments for the author go with the message. */
-  shareReviews: z
-    .array(z.number('Choose reviews to share.').int().positive(), 'Choose reviews to share.')
-    .max(50)
-    .optional(),
-  /** With "revisions requested": the author's due day (default from Journal settings). */
-  authorDue: z.iso.date('Revision due: use a date such as 2026-01-31.').optional(),
-});
+const decisionStatus = z.enum(SUBMISSION_STATUSES, 'Choose the new status.');
+/** "Revisions requested" is always minor or major (issue 14): the author, and the e-mail, are told which. */
+const REVISIONS_REQUIRED = 'Choose minor or major revisions.';
+const revisionKind = z.enum(REVISION_KINDS, REVISIONS_REQUIRED);
+
+export const decisionSchema = z
+  .object({
+    status: decisionStatus,
+    message: z
+      .string('A message to the author is required.')
+      .trim()
+      .min(1, 'A message to the author is required.')
+      .max(LIMITS.message, `The message must be at most ${LIMITS.message} characters.`),
+    /** With "revisions requested" (and only then): minor or major. */
+    revisions: revisionKind.optional(),
+    /** Submitted reviews of the current round whose comments for the author go with the message. */
+    shareReviews: z
+      .array(z.number('Choose reviews to share.').int().positive(), 'Choose reviews to share.')
+      .max(50)
+      .optional(),
+    /** With "revisions requested": the author's due day (default from Journal settings). */
+    authorDue: z.iso.date('Revision due: use a date such as 2026-01-31.').optional(),
+  })
+  .refine((v) => v.status !== 'revisions_requested' || v.revisions !== undefined, {
+    message: REVISIONS_REQUIRED,
+    path: ['revisions'],
+    // Said with the other fields' refusals (a missing message too), not only once they are right.
+    when: (payload) =>
+      z.object({ status: decisionStatus, revisions: revisionKind.optional() }).safeParse(payload.value)
+        .success,
+  });
 export type DecisionInput = z.infer<typeof decisionSchema>;
 
 export const revisionFieldsSchema = z.object({

@@ -7,9 +7,17 @@
  *   npm run cli -- reindex --no-check  only re-index
  *   npm run cli -- reindex --force     read every file again, even those indexed unchanged (after an upgrade
  *                                      that changes how text is read or fingerprinted)
+ *   npm run cli -- files copy --to s3  copy every uploaded file from DATA_DIR/files to the object store
+ *   npm run cli -- files copy --to local                                   ... and back (decision 0027)
+ *   npm run cli -- db dump FILE        the embedded database as SQL, for psql to restore into PostgreSQL
  */
 import pino from 'pino';
-import { exitOnStartupError, openRuntime } from './lifecycle.ts';
+import type { BlobStore } from './files/blob-store.ts';
+import { type CopyCounts, type CopyOutcome, copyBlobs, formatBytes, progressLine } from './files/copy.ts';
+import { localBlobStore, openBlobStore } from './files/stores.ts';
+import { lockDataFolder } from './db/lock.ts';
+import { NothingToDumpError, dumpEmbeddedDatabase } from './db/dump.ts';
+import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
 import { createServices } from './services.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -19,6 +27,13 @@ Commands:
                          Re-index the similarity corpus (article PDFs and every manuscript version), then run
                          the arrival check of every manuscript version without a stored report. Files already
                          indexed unchanged are skipped unless --force.
+  files copy --to s3     Copy every uploaded file from DATA_DIR/files to the object store that the S3_*
+                         variables name. Resumable: files already there whole are skipped, so run it again after
+                         an interruption, or once more after stopping the server. Each file's bytes are checked
+                         against its SHA-256 name on the way; a damaged one is refused. Exits 1 if any failed.
+  files copy --to local  The same from the object store back to DATA_DIR/files.
+  db dump FILE           Write the embedded database (DATA_DIR/pglite) to FILE as SQL, to restore into an
+                         empty PostgreSQL database with psql. Stop the server first.
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -27,6 +42,8 @@ async function main(argv: string[]) {
     console.log(USAGE);
     return 0;
   }
+  if (command === 'files') return filesCommand(rest);
+  if (command === 'db') return dbCommand(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -39,7 +56,9 @@ async function main(argv: string[]) {
   const { config, lock, database } = await openRuntime('cli reindex');
   const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
   // Background work off: this command does it in the foreground.
-  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log);
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log, {
+    blobs: await openBlobStore(config, log),
+  });
   try {
     const started = performance.now();
     let n = 0;
@@ -66,6 +85,110 @@ async function main(argv: string[]) {
     await database.close();
     lock.release();
   }
+}
+
+/**
+ * `files copy --to s3|local`. It opens neither the database nor the data folder's lock: it reads one store
+ * and writes the other, so it can run while the server still serves (a first pass), then once more after
+ * the server is stopped, which copies only what arrived in between.
+ */
+async function filesCommand(args: string[]): Promise<number> {
+  const to = args[0] === 'copy' && args[1] === '--to' && args.length === 3 ? args[2] : null;
+  if (to !== 's3' && to !== 'local') {
+    console.error(`Usage: npm run cli -- files copy --to s3 (or --to local)\n\n${USAGE}`);
+    return 2;
+  }
+  const config = readConfig();
+  if (!config.S3_BUCKET) {
+    console.error(
+      `files copy --to ${to}: the object store is not configured. Set S3_BUCKET (and S3_ENDPOINT, S3_REGION, the credentials) as the server will have them.`,
+    );
+    return 2;
+  }
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const local = localBlobStore(config, log);
+  const s3 = await openBlobStore(config, log, 's3');
+  const [from, into]: BlobStore[] = to === 's3' ? [local, s3] : [s3, local];
+  console.log(`Copying every file from ${from.description} to ${into.description}.`);
+
+  const stop = new AbortController();
+  const interrupt = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+    console.error(
+      '\nStopping after the files in progress (Ctrl-C again to stop at once); run the command again to go on.',
+    );
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const started = performance.now();
+  const result = await copyBlobs(from, into, {
+    signal: stop.signal,
+    onProgress: progressPrinter(process.stdout),
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (process.stdout.isTTY && result.done < result.total) process.stdout.write('\n');
+  console.log(
+    `${result.interrupted ? 'Interrupted' : 'Done'} in ${seconds} s: ${result.copied} copied, ${result.skipped} already there, ${result.failed} failed, of ${result.total} files (${formatBytes(result.bytesTotal)}).`,
+  );
+  for (const f of result.failures) console.error(`  ${f.error}`);
+  if (result.interrupted) console.error('Not every file was looked at: run the same command again to go on.');
+  else if (result.failed)
+    console.error(
+      `${result.failed} file(s) were not copied. A damaged file cannot be copied: restore it from a backup of ${from.description}, then run the command again.`,
+    );
+  return result.failed || result.interrupted ? 1 : 0;
+}
+
+/** `db dump FILE`: the embedded database as SQL (server/db/dump.ts), under the data folder's lock. */
+async function dbCommand(args: string[]): Promise<number> {
+  if (args[0] !== 'dump' || args.length !== 2) {
+    console.error(`Usage: npm run cli -- db dump FILE\n\n${USAGE}`);
+    return 2;
+  }
+  const config = readConfig();
+  if (config.DATABASE_URL) {
+    console.error('db dump: DATABASE_URL is set, so the database is PostgreSQL already: use pg_dump itself.');
+    return 2;
+  }
+  const lock = lockDataFolder(config.dataDir, 'cli db dump');
+  try {
+    const { bytes } = await dumpEmbeddedDatabase(config.dataDir, args[1]);
+    console.log(
+      `Wrote ${args[1]} (${formatBytes(bytes)}). Restore it into an empty PostgreSQL database:\n  psql -v ON_ERROR_STOP=1 -d "$DATABASE_URL" -f ${args[1]}`,
+    );
+    return 0;
+  } catch (err) {
+    if (!(err instanceof NothingToDumpError)) throw err;
+    console.error(err.message);
+    return 1;
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * A progress bar redrawn in place on a terminal (at most ten times a second); elsewhere (a log, a pipe) a
+ * plain line at every tenth of the way. Failures get a line of their own either way.
+ */
+function progressPrinter(out: NodeJS.WriteStream) {
+  let drawn = 0;
+  let tenth = -1;
+  return (c: CopyCounts, _key: string | null, _outcome: CopyOutcome | null, error?: string) => {
+    if (error) out.write(`${out.isTTY ? '\r\x1b[K' : ''}  failed: ${error}\n`);
+    if (out.isTTY) {
+      const now = performance.now();
+      if (now - drawn < 100 && c.done < c.total) return;
+      drawn = now;
+      out.write(`\r\x1b[K${progressLine(c)}${c.done === c.total ? '\n' : ''}`);
+      return;
+    }
+    const reached = c.total ? Math.floor((c.done * 10) / c.total) : 10;
+    if (reached > tenth) {
+      tenth = reached;
+      out.write(`${progressLine(c)}\n`);
+    }
+  };
 }
 
 main(process.argv.slice(2)).then((code) => process.exit(code), exitOnStartupError);

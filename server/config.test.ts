@@ -24,7 +24,10 @@ describe('config', () => {
     expect(parseRateLimit('10/15m')).toEqual({ max: 10, windowSeconds: 900 });
     expect(parseRateLimit('off')).toBeNull();
     expect(parseRateLimit('ten')).toBeUndefined();
-    expect(loadConfig({ SESSION_TTL: '30s', SEED_DEMO: 'false' })).toMatchObject({ SESSION_TTL: 30, SEED_DEMO: false });
+    expect(loadConfig({ SESSION_TTL: '30s', SEED_DEMO: 'false' })).toMatchObject({
+      SESSION_TTL: 30,
+      SEED_DEMO: false,
+    });
   });
 
   it.each([
@@ -40,6 +43,12 @@ describe('config', () => {
     [{ MAX_MANUSCRIPT_SIZE: 'big' }, 'MAX_MANUSCRIPT_SIZE'],
     [{ RATE_LIMIT_LOGIN: 'many' }, 'RATE_LIMIT_LOGIN'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
+    [{ S3_BUCKET: 'Not_A_Bucket' }, 'S3_BUCKET'],
+    [{ S3_BUCKET: 'files', S3_ENDPOINT: 'minio:9000' }, 'S3_ENDPOINT'],
+    [{ S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'yes' }, 'S3_FORCE_PATH_STYLE'],
+    [{ S3_BUCKET: 'files', S3_PREFIX: '/journal' }, 'S3_PREFIX'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET'],
+    [{ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'AKIA' }, 'S3_SECRET_ACCESS_KEY'],
   ])('refuses %o with one line naming %s', (env, name) => {
     let error: unknown;
     try {
@@ -51,6 +60,28 @@ describe('config', () => {
     const message = (error as Error).message;
     expect(message).toContain(name);
     expect(message).not.toContain('\n');
+  });
+
+  it('reads the object store: off unless S3_BUCKET is set; a prefix names a folder', () => {
+    expect(loadConfig({}).S3_BUCKET).toBeUndefined();
+    expect(
+      loadConfig({
+        S3_BUCKET: 'journal-files',
+        S3_ENDPOINT: 'http://127.0.0.1:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: 'journal-a',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 'secret',
+      }),
+    ).toMatchObject({
+      S3_BUCKET: 'journal-files',
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: true,
+      S3_PREFIX: 'journal-a/',
+    });
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_SECRET_ACCESS_KEY: 'a-secret-key' })).toThrow(
+      'Configuration error: S3_SECRET_ACCESS_KEY is set, but S3_ACCESS_KEY_ID is not (set both, or neither to use the AWS variables).',
+    );
   });
 
   it('never echoes secrets in its messages', () => {

@@ -134,6 +134,35 @@ export const configSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Uploaded files in an S3-compatible object store instead of DATA_DIR/files (decision 0027). */
+  S3_BUCKET: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'is not a bucket name (3-63 lower-case letters, digits, . and -)',
+      )
+      .optional(),
+  ),
+  S3_ENDPOINT: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be a URL such as https://s3.example.org' }).optional(),
+  ),
+  S3_REGION: z.string().trim().min(1, 'must not be empty').default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
+  S3_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^[A-Za-z0-9!_.*'()-][A-Za-z0-9!_.*'()/-]*$/,
+        "must be letters, digits and !_.*'()-/, not starting with /",
+      )
+      .optional(),
+  ),
 });
 
 export type Config = z.output<typeof configSchema> & { sessionSecret: string; dataDir: string };
@@ -153,6 +182,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const shown = value === undefined ? '' : name.match(/SECRET|PASSWORD|URL/) ? '' : ` (got "${value}")`;
     throw new ConfigError(`Configuration error: ${name} ${issue.message}${shown}.`);
   }
+  const s3 = parsed.data;
+  const lonely = (['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_PREFIX'] as const).find(
+    (name) => s3[name] !== undefined && !s3.S3_BUCKET,
+  );
+  if (lonely)
+    throw new ConfigError(
+      `Configuration error: ${lonely} is set, but S3_BUCKET is not (set both to keep files in an object store).`,
+    );
+  if (Boolean(s3.S3_ACCESS_KEY_ID) !== Boolean(s3.S3_SECRET_ACCESS_KEY)) {
+    const [set, unset] = s3.S3_ACCESS_KEY_ID
+      ? ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']
+      : ['S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID'];
+    throw new ConfigError(
+      `Configuration error: ${set} is set, but ${unset} is not (set both, or neither to use the AWS variables).`,
+    );
+  }
+  // A prefix names a folder: "journal-a" and "journal-a/" are the same.
+  if (s3.S3_PREFIX && !s3.S3_PREFIX.endsWith('/')) s3.S3_PREFIX += '/';
   const dataDir = path.resolve(parsed.data.DATA_DIR);
   return { ...parsed.data, dataDir, sessionSecret: parsed.data.SESSION_SECRET ?? '' };
 }

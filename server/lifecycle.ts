@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ConfigError, type Config, loadConfig, resolveSessionSecret } from './config.ts';
 import { type Database, openDatabase } from './db/client.ts';
 import { DataFolderLockedError, lockDataFolder } from './db/lock.ts';
+import { BlobStoreUnusableError } from './files/blob-store.ts';
 import { describeFsError, fsErrorCode } from './storage.ts';
 
 /**
@@ -46,14 +47,18 @@ function asDataFolderError(err: unknown, dataDir: string, what: string): unknown
   );
 }
 
+/** The validated config, with an optional .env in the working folder (variables already set win). */
+export function readConfig(env = process.env): Config {
+  if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
+  return loadConfig(env);
+}
+
 /**
  * Opens what every process of Colophon needs: the validated config, the data-folder lock (PGlite only
  * survives one process per folder) and the migrated database.
  */
 export async function openRuntime(purpose: string, env = process.env, steps = new StartupSteps()) {
-  // An optional .env in the working folder; variables already set in the environment win.
-  if (env === process.env && existsSync('.env')) process.loadEnvFile('.env');
-  let config: Config = loadConfig(env);
+  let config: Config = readConfig(env);
   const { dataDir } = config;
   steps.mark('config');
   let lock: ReturnType<typeof lockDataFolder>;
@@ -90,7 +95,12 @@ export type Runtime = Awaited<ReturnType<typeof openRuntime>>;
 
 /** Prints one clear line for the failures a person can fix, and exits. */
 export function exitOnStartupError(err: unknown): never {
-  if (err instanceof ConfigError || err instanceof DataFolderLockedError || err instanceof DataFolderError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataFolderLockedError ||
+    err instanceof DataFolderError ||
+    err instanceof BlobStoreUnusableError
+  ) {
     console.error(err.message);
     process.exit(1);
   }

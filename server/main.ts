@@ -6,6 +6,7 @@ import { type PagesOptions, buildApp } from './app.ts';
 import { publicUrl } from './config.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
+import { openBlobStore } from './files/stores.ts';
 import { seed } from './seed/seed.ts';
 import { type Services, createServices } from './services.ts';
 
@@ -34,8 +35,14 @@ export async function startServer(
         clientDir: path.join(buildDir, 'client'),
       }));
   pagesReady.catch(() => undefined); // a failure is met where it is awaited
-  const services = createServices(config, database, log, opts.overrides);
+  // Uploaded files: DATA_DIR/files, or the object store (a wrong bucket or refused credentials stop here).
+  const blobs = await openBlobStore(config, log);
+  steps.mark('file store');
+  const services = createServices(config, database, log, { blobs, ...opts.overrides });
   steps.mark('services');
+  // The routes are registered while the seed waits on the database: neither needs the other.
+  const appReady = pagesReady.then((pages) => buildApp(services, { pages, logger: log }));
+  appReady.catch(() => undefined); // a failure is met where it is awaited
 
   const seeded = await seed(services, { demo: config.SEED_DEMO });
   steps.mark('seed');
@@ -45,9 +52,7 @@ export async function startServer(
     .sweepLeftovers()
     .catch((err) => log.error({ err }, 'sweeping leftover upload files failed'));
   steps.mark('sweep');
-  const pages = await pagesReady;
-  steps.mark('site build');
-  const app = await buildApp(services, { pages, logger: log });
+  const app = await appReady;
   steps.mark('app');
 
   let closing = false;
@@ -96,8 +101,9 @@ export async function startServer(
   const lines = [
     '',
     `  Colophon is running at ${url}`,
-    `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}` : 'PostgreSQL (DATABASE_URL)'}`,
+    `  Database: ${database.kind === 'pglite' ? `PGlite in ${path.join(config.dataDir, 'pglite')}${MADE[database.made ?? 'opened']}` : 'PostgreSQL (DATABASE_URL)'}`,
     `  Data folder: ${config.dataDir}`,
+    `  Files: ${services.files.blobs.description}`,
     `  Started in ${steps.summary()}`,
     `  Mode: ${process.env.NODE_ENV === 'production' ? 'production' : `${process.env.NODE_ENV ?? 'unset'} (React's development build: slower; npm start serves production)`}`,
   ];
@@ -116,6 +122,13 @@ export async function startServer(
   console.log(`${lines.join('\n')}\n`);
   return { app, services, port };
 }
+
+/** What the start-up lines say of a PGlite database this start found or made. */
+const MADE = {
+  opened: '',
+  copy: ' (new, from the copy prepared by npm run build)',
+  initdb: ' (new, initialised: npm run build prepares a copy that starts quicker)',
+} as const;
 
 /**
  * What a start resumes once the site answers (none of it is needed for the first page, and all of it

@@ -14,8 +14,9 @@ import { ContactService } from './contact/service.ts';
 import { ContentService } from './content/service.ts';
 import type { Database } from './db/client.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type BlobStore, LocalBlobStore } from './files/blob-store.ts';
+import type { BlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
+import { configuredKind, localBlobStore } from './files/stores.ts';
 import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
@@ -66,14 +67,10 @@ export function createServices(
   const settings = new SettingsService(db);
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
-  const files = new FileService(
-    db,
-    overrides.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'files'), { log }),
-    {
-      clock,
-      log,
-    },
-  );
+  // The object store is opened (and checked) by whoever starts the process: openBlobStore, files/stores.ts.
+  if (!overrides.blobs && configuredKind(config) !== 'local')
+    throw new Error('createServices: pass the opened object store');
+  const files = new FileService(db, overrides.blobs ?? localBlobStore(config, log), { clock, log });
   const limiter = (limit: Config['RATE_LIMIT_LOGIN']) =>
     new RateLimiter(limit, MESSAGES.tooManyRequests, clock);
   // Sign-in, reset and address-change counters: in this process's memory (one server per data folder).

@@ -229,29 +229,33 @@ export interface ChoiceFieldProps {
   name: string;
   legend: ReactNode;
   options: readonly { value: string; label: ReactNode; hint?: ReactNode }[];
-  /** The group's id (its first radio's): by default `fieldId(name)`. */
+  /** The group's id (its first control's): by default `fieldId(name)`. */
   id?: string;
-  /** The option chosen when the form is shown (uncontrolled). */
-  value?: string;
+  /** The option chosen when the form is shown (uncontrolled); with `multiple`, the options ticked. */
+  value?: string | readonly string[];
+  /** Checkboxes: any number of the options (each posted under `name`), instead of one radio. */
+  multiple?: boolean;
   hint?: ReactNode;
   error?: string;
   required?: boolean;
   marks?: boolean;
 }
 
-/** A radio group in a fieldset; nothing is chosen unless `value` says so. */
+/** A radio group in a fieldset (or checkboxes, `multiple`); nothing is chosen unless `value` says so. */
 export function ChoiceField({
   name,
   legend,
   options,
   id: givenId,
   value,
+  multiple,
   hint,
   error,
   required,
   marks,
 }: ChoiceFieldProps) {
   const id = givenId ?? fieldId(name);
+  const chosen = new Set(typeof value === 'string' ? [value] : (value ?? []));
   const hintId = hint ? hintIdOf(id) : undefined;
   const errorId = error ? errorIdOf(id) : undefined;
   return (
@@ -268,7 +272,7 @@ export function ChoiceField({
       {error ? <FieldError id={errorId!} message={error} /> : null}
       <div className="choice__options">
         {options.map((option, i) => {
-          // The first radio takes the group's id, so "#field-role" (an error-summary link) reaches the group.
+          // The first control takes the group's id, so "#field-role" (an error-summary link) reaches the group.
           const optionId = i === 0 ? id : `${id}-${option.value}`;
           const optionHintId = option.hint
             ? hintIdOf(optionId === id ? `${id}-${option.value}` : optionId)
@@ -276,12 +280,13 @@ export function ChoiceField({
           return (
             <div key={option.value} className="choice__option">
               <input
-                type="radio"
+                type={multiple ? 'checkbox' : 'radio'}
                 id={optionId}
                 name={name}
                 value={option.value}
-                defaultChecked={value === option.value}
-                required={required}
+                defaultChecked={chosen.has(option.value)}
+                // A required checkbox would have to be ticked itself: a group's need is the server's to say.
+                required={multiple ? undefined : required}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={describedBy(optionHintId, hintId, errorId)}
               />

@@ -28,6 +28,12 @@ export function draftFromForm(
   };
 }
 
+/** Marks the draft the page saves by itself while the reviewer types (not a button the reviewer pressed). */
+export const AUTOSAVE = 'autosave';
+
+/** The checkbox that removes the draft's attached file with the next save (as Django's file inputs do). */
+export const REMOVE_ATTACHMENT = 'removeAttachment';
+
 /** The posted name of a question's answer (its field id is `field-answers-<id>`, as error messages say). */
 export const answerField = (questionId: string) => `answers.${questionId}`;
 

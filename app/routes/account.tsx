@@ -142,6 +142,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="lead">
           Signed in as <strong>{profile.username}</strong>, {profile.role} account ({profile.status}).
         </p>
+        {/* Reviewing is an assignment, not a role: any account may be invited, so any has a reviewer profile. */}
+        <p>
+          Reviewing for the journal: <Link to="/reviews/profile">your reviewer profile</Link> (areas of interest,
+          days you are unavailable) and <Link to="/reviews">your reviews</Link>.
+        </p>
       </header>
       <nav className="account__nav" aria-label="On this page">
         <ul>

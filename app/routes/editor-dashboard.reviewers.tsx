@@ -1,5 +1,6 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { z } from 'zod';
+import { formatDay } from '../../common/dates.ts';
 import { LIMITS } from '../../common/limits.ts';
 import { dayField, poolQuerySchema } from '../../common/review.ts';
 import { idField } from '../../common/schemas.ts';
@@ -176,7 +177,7 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
           {inviting.unavailableUntil ? (
             <p className="alert alert--info">
               {inviting.name} said they are unavailable until{' '}
-              <time dateTime={inviting.unavailableUntil}>{inviting.unavailableUntil}</time>.
+              <time dateTime={inviting.unavailableUntil}>{formatDay(inviting.unavailableUntil)}</time>.
             </p>
           ) : null}
           {submissions.length === 0 ? (
@@ -289,7 +290,8 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
                     </a>
                     {r.unavailableUntil ? (
                       <span className="dash-table__sub reviewer-pool__away">
-                        Unavailable until <time dateTime={r.unavailableUntil}>{r.unavailableUntil}</time>
+                        Unavailable until{' '}
+                        <time dateTime={r.unavailableUntil}>{formatDay(r.unavailableUntil)}</time>
                       </span>
                     ) : null}
                   </th>

@@ -30,7 +30,7 @@ import {
   reviewAction,
 } from '../components/review/desk-review.server.ts';
 import { formatDay } from '../../common/dates.ts';
-import { RECOMMENDATION_LABELS } from '../../common/review.ts';
+import { RECOMMENDATION_LABELS, revisionLabel } from '../../common/review.ts';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
 export const links: Route.LinksFunction = () => [
@@ -147,16 +147,11 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         message: values.message,
         ...extra.input,
       });
-      if (!parsed.ok || Object.keys(extra.errors).length) {
-        const refusal = parsed.ok
-          ? { status: 400, message: 'Please correct the marked fields.', errors: extra.errors }
-          : { ...parsed.refusal, errors: { ...parsed.refusal.errors, ...extra.errors } };
-        return intentRefused(intent, refusal, values);
-      }
+      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
       const after = await submissions.decide(auth.user, id, parsed.data);
       const label =
-        after.status === 'revisions_requested' && parsed.data.revisions
-          ? `${parsed.data.revisions === 'minor' ? 'Minor' : 'Major'} revisions requested`
+        after.status === 'revisions_requested'
+          ? revisionLabel(parsed.data.revisions)
           : STATUS_LABELS[after.status];
       const shared = parsed.data.shareReviews?.length ?? 0;
       return done(
@@ -433,7 +428,7 @@ function ShareReviews({
   );
 }
 
-/** With "revisions requested": minor or major, and the author's due date. */
+/** With "revisions requested": minor or major (required then), and the author's due date. */
 function RevisionFields({ refused, authorDueDefault }: { refused: Refused; authorDueDefault: string }) {
   return (
     <fieldset className="decision-revisions">
@@ -442,8 +437,8 @@ function RevisionFields({ refused, authorDueDefault }: { refused: Refused; autho
         id="decision-revisions"
         name="revisions"
         label="Minor or major revisions"
-        hint="Shown to the author with the decision (and in the e-mail's subject)."
-        placeholder="Not specified"
+        hint="Required with “Revisions requested”: shown to the author with the decision, and in the e-mail's subject."
+        placeholder="Choose minor or major"
         defaultValue={refused.values.revisions ?? ''}
         error={refused.errors.revisions}
         options={[

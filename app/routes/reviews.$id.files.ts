@@ -1,5 +1,4 @@
 import { createReadableStreamFromReadable } from '@react-router/node';
-import { attachmentDisposition } from '../../common/filenames.ts';
 import type { StoredFile } from '../../server/files/service.ts';
 import type { WebContext } from '../../server/web-context.ts';
 import { asClientError } from '../lib/forms.server.ts';
@@ -22,27 +21,29 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const { name, file } = fileId
       ? await context.services.review.file(access, id, fileId)
       : await context.services.review.attachment(access, id);
-    return await send(context, name, file);
+    return await send(context, request, name, file);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return refusal(refused.status, refused.message);
+    return refusal(refused.status, refused.message, refused.headers);
   }
 }
 
-async function send(context: WebContext, name: string, file: StoredFile) {
-  const stream = await context.services.files.open(file);
-  return new Response(createReadableStreamFromReadable(stream), {
-    headers: {
-      'Content-Type': file.mediaType,
-      'Content-Length': String(file.size),
-      'Content-Disposition': attachmentDisposition(name),
-      'Cache-Control': 'private, no-store',
-      'X-Content-Type-Options': 'nosniff',
-    },
+/** The whole file, or the range a `Range` header asks for (the API's downloads answer the same way). */
+async function send(context: WebContext, request: Request, name: string, file: StoredFile) {
+  const download = await context.services.files.download(file, name, {
+    range: request.headers.get('range') ?? undefined,
+    ifRange: request.headers.get('if-range') ?? undefined,
+  });
+  return new Response(createReadableStreamFromReadable(download.body), {
+    status: download.status,
+    headers: download.headers,
   });
 }
 
-function refusal(status: number, message: string) {
-  return new Response(message, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+function refusal(status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(message, {
+    status,
+    headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 }

@@ -1,11 +1,11 @@
-import { data, redirect } from 'react-router';
+import { type ShouldRevalidateFunction, data, redirect } from 'react-router';
 import { reviewDraftSchema } from '../../common/review.ts';
 import { declineSchema } from '../../common/review.ts';
 import { REVIEW_ATTACHMENT_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { badRequest } from '../../server/http/errors.ts';
 import { AssignmentPage } from '../components/review/AssignmentPage.tsx';
-import { draftFromForm } from '../lib/review-form.ts';
+import { AUTOSAVE, REMOVE_ATTACHMENT, draftFromForm } from '../lib/review-form.ts';
 import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
@@ -111,6 +111,17 @@ function refusedView(err: unknown, cookie?: string) {
   return closed(refused.status, refused.message, cookie);
 }
 
+/**
+ * A refusal because the assignment moved on meanwhile (409: decided, cancelled, submitted elsewhere) reads the
+ * page again, so it shows where the review stands; the draft saved while typing does not (its form stays,
+ * with what was typed, and says the draft was not saved).
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  actionStatus,
+  formData,
+  defaultShouldRevalidate,
+}) => (actionStatus === 409 && formData?.get(AUTOSAVE) !== 'true' ? true : defaultShouldRevalidate);
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = parseId(params.id);
   if (!id) notFound();
@@ -153,13 +164,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       const draft = validateForm(reviewDraftSchema, draftFromForm(form, view.questions, view.mode));
       if (!draft.ok) return intentRefused(intent, draft.refusal, values);
       const chosen = form.file(REVIEW_ATTACHMENT_RULE.field);
+      // "Remove the attached file", ticked: applied with the draft (a newly chosen file replaces it instead).
+      const removing = !chosen && form.text(REMOVE_ATTACHMENT) === 'true' && view.review?.hasAttachment;
       if (chosen) {
         const upload = await checkUpload(chosen, { ...REVIEW_ATTACHMENT_RULE, maxBytes: max });
         await review.saveDraft(access, id, draft.data, upload);
+      } else if (removing) {
+        // The text first: a refused draft removes nothing.
+        await review.saveDraft(access, id, draft.data);
+        await review.removeAttachment(access, id);
       }
       if (intent === 'draft') {
-        if (!chosen) await review.saveDraft(access, id, draft.data);
-        return intentDone(intent, 'Draft saved.');
+        if (!chosen && !removing) await review.saveDraft(access, id, draft.data);
+        return intentDone(intent, removing ? 'Draft saved; the attached file is removed.' : 'Draft saved.');
       }
       await review.submit(access, id, draft.data);
       return intentDone(intent, 'Thank you: your review has been submitted to the editors.');

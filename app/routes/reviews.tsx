@@ -54,6 +54,10 @@ export default function Reviews({ loaderData }: Route.ComponentProps) {
             The manuscripts the editors have asked you to review: answer each invitation, then write and
             submit your review before its due date.
           </p>
+          <p>
+            <Link to="/reviews/profile">Your reviewer profile</Link>: your areas of interest, ORCID iD, and
+            the days you are unavailable, as the editors see them.
+          </p>
         </div>
       </header>
       {total === 0 ? (

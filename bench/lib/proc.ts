@@ -3,7 +3,7 @@
  * process (a worker thread's time is in its process's utime/stime), not its child processes.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 function clockTicks(): number {
@@ -27,12 +27,54 @@ export function cpuMs(pid: number): number {
   return ((utime + stime) * 1000) / clockTicks();
 }
 
-/** Resident memory now and at its peak (VmRSS, VmHWM), in MiB. */
-export function memoryMiB(pid: number): { rss: number; peak: number } {
+/** Resident memory now and at its peak (VmRSS, VmHWM), in MiB, of the process itself. */
+function ownMemoryMiB(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) =>
     Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** The process's child processes, and theirs (the similarity and grammar workers are processes). */
+export function descendants(pid: number): number[] {
+  const out: number[] = [];
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tasks) {
+    let children = '';
+    try {
+      children = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter(Boolean).map(Number)) {
+      out.push(child, ...descendants(child));
+    }
+  }
+  return out;
+}
+
+/**
+ * Resident memory of the server: the process and its worker processes (now), the process's own peak, and
+ * how many worker processes were counted. A worker that ends between two reads counts as nothing.
+ */
+export function memoryMiB(pid: number): { rss: number; peak: number; workers: number } {
+  const own = ownMemoryMiB(pid);
+  let rss = own.rss;
+  let workers = 0;
+  for (const child of descendants(pid)) {
+    try {
+      rss += ownMemoryMiB(child).rss;
+      workers++;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return { rss, peak: own.peak, workers };
 }
 
 /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { attachmentDisposition } from '../../common/filenames.ts';
 import {
   articleResponse,
   editorArticlesResponse,
@@ -26,6 +25,7 @@ import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { HttpError, badRequest, parseInput } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
+import { downloadRequest, partialDownloadResponses } from '../files/download.ts';
 import type { Services } from '../services.ts';
 
 /** Editing an issue: its title and description (it stays in its volume, under its number). */
@@ -131,6 +131,7 @@ export function catalogRoutes(api: Api, services: Services) {
     params: idParamSchema,
     responses: {
       200: { description: 'The PDF, as an attachment', binary: 'application/pdf' },
+      ...partialDownloadResponses,
       401: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
       403: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
       404: errors[404],
@@ -141,19 +142,15 @@ export function catalogRoutes(api: Api, services: Services) {
         if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
         if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
       }
-      const { article, file, stream } = await catalog.articlePdf(params.id, {
+      const { article, file } = await catalog.articlePdf(params.id, {
         includeUnpublished: can('editorial', auth?.user),
       });
       const name = downloadFilename(journal.abbreviation, article);
-      reply
-        .header('content-type', 'application/pdf')
-        .header('content-length', String(file.size))
-        .header('content-disposition', attachmentDisposition(name))
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff');
-      // Usage counts: a published article's file delivered in full, once (not a HEAD request, not an
-      // aborted transfer, not an editor fetching an unpublished one).
-      if (request.method === 'GET' && article.status === 'published') {
+      // The whole file, or the range a PDF reader asks for (206).
+      const download = await services.files.download(file, name, downloadRequest(request));
+      // Usage counts: a published article's file delivered in full, once (not a HEAD request, not a range,
+      // not an aborted transfer, not an editor fetching an unpublished one).
+      if (request.method === 'GET' && download.status === 200 && article.status === 'published') {
         reply.raw.once('finish', () =>
           services.metrics.track('download', article.id, {
             sessionId: auth?.sessionId,
@@ -162,7 +159,10 @@ export function catalogRoutes(api: Api, services: Services) {
           }),
         );
       }
-      return reply.send(stream);
+      return reply
+        .code(download.status)
+        .headers({ ...download.headers, 'content-type': 'application/pdf' })
+        .send(download.body);
     },
   });
 

@@ -215,7 +215,7 @@ export class CatalogService {
       .where(eq(articles.id, id));
     if (!row?.fileId) throw notFound('This article has no PDF yet.');
     const file = await this.deps.files.get(row.fileId);
-    return { article, file, stream: await this.deps.files.open(file) };
+    return { article, file };
   }
 
   // ---- Editorial lists ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { installCacheDir } from '../install-cache.ts';
 import { PgliteThread, pglitePool } from './pglite-link.ts';
 import * as schema from './schema.ts';
 
@@ -18,6 +19,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** PGlite: how this start found its database (new from the prepared copy, new by initdb, or existing). */
+  made?: 'copy' | 'initdb' | 'opened';
   close(): Promise<void>;
   /**
    * PostgreSQL only: LISTEN on a connection of its own (notifications arrive when the sending transaction
@@ -75,15 +78,16 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 export type DatabaseTarget = { url: string } | { dir: string } | { memory: true };
 
 /**
- * Where new PGlite databases start from (decision 0021): a copy of one just initialised and migrated, kept
- * beside the installed PGlite (node_modules/.cache/colophon/), named by PGlite's version and the migrations'
- * contents, so that a new version or migration makes a new copy. Null where it cannot be placed.
+ * Where new PGlite databases start from (decision 0021): a copy of one just initialised and migrated, kept in
+ * the installation's cache folder, named by PGlite's version and the migrations' contents, so that a new
+ * version or migration makes a new copy. Null where it cannot be placed.
  */
 export const pgliteCopy = (() => {
   let file: string | null | undefined;
   return (): string | null => {
     if (file !== undefined) return file;
     try {
+      const cache = installCacheDir();
       const pkg = path.resolve(
         path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite')),
         '..',
@@ -97,7 +101,7 @@ export const pgliteCopy = (() => {
         if (statSync(full).isFile()) hash.update(name).update(readFileSync(full));
       }
       const id = hash.digest('hex').slice(0, 16);
-      file = path.join(pkg, '..', '..', '.cache', 'colophon', `pglite-${version}-${id}.tar`);
+      file = cache ? path.join(cache, `pglite-${version}-${id}.tar`) : null;
     } catch {
       file = null;
     }
@@ -166,6 +170,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
   return {
     db,
     kind: thread ? 'pglite' : 'postgres',
+    ...(thread ? { made: thread.made } : {}),
     close,
     ...(url ? { listen: (channel, onNotify, onError) => listenOn(url, channel, onNotify, onError) } : {}),
   };

@@ -17,6 +17,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { setFlagsFromString } from 'node:v8';
@@ -44,6 +45,21 @@ function plain(err) {
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
 
 /**
+ * PGlite's WebAssembly (9 MB), compiled from the moment the thread starts: V8 compiles on threads of its
+ * own, so a new folder's files are unpacked meanwhile instead of after. If it cannot be read here, PGlite
+ * fetches and compiles it itself.
+ */
+const wasmModule = readFile(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite')))
+  .then((bytes) => WebAssembly.compile(bytes))
+  .catch(() => undefined);
+
+/** PGlite's start options: the parameters above, and the module compiled above when there is one. */
+async function options(extra) {
+  const pgliteWasmModule = await wasmModule;
+  return { ...extra, startParams, ...(pgliteWasmModule ? { pgliteWasmModule } : {}) };
+}
+
+/**
  * A new database starts from a copy of one initialised and migrated earlier when the main thread names one
  * that exists (`workerData.template`, see client.ts): instead of initdb (1.3-2 s, and an 800 MB peak that
  * stayed resident, WebAssembly memory never shrinking) and the migrations. A data folder gets the copy's files
@@ -58,10 +74,10 @@ async function open(dataDir, template) {
     try {
       if (!dataDir) {
         const loadDataDir = new Blob([readFileSync(template)]);
-        return { db: await PGlite.create({ loadDataDir, startParams }), made: 'copy' };
+        return { db: await PGlite.create(await options({ loadDataDir })), made: 'copy' };
       }
       await unpack(template, dataDir);
-      return { db: await PGlite.create({ dataDir, startParams }), made: 'copy' };
+      return { db: await PGlite.create(await options({ dataDir })), made: 'copy' };
     } catch (err) {
       // The data folder refused a write: that is the folder's problem, said as it is (lifecycle.ts words it).
       if (dataDir && typeof err?.path === 'string' && err.path.startsWith(dataDir)) throw err;
@@ -73,7 +89,7 @@ async function open(dataDir, template) {
       }
     }
   }
-  return { db: await PGlite.create({ ...where, startParams }), made: isNew ? 'initdb' : 'opened' };
+  return { db: await PGlite.create(await options(where)), made: isNew ? 'initdb' : 'opened' };
 }
 
 /**

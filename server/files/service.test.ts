@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOUR } from '../clock.ts';
 import { type TestContext, createTestContext, fixture } from '../testing/harness.ts';
+import { BlobMissingError } from './blob-store.ts';
 import { FileService, SWEEP_MIN_AGE_MS } from './service.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
@@ -123,5 +124,45 @@ describe('FileService.sweepLeftovers (at start-up)', () => {
     );
     expect((await files.sweepLeftovers()).removed).toEqual([]);
     expect(logged).toHaveLength(2);
+  });
+});
+
+describe('FileService.personalProperties', () => {
+  it('reads a stored file once for its properties, and again for other content or once the file is readable', async () => {
+    const files = new FileService(t.services.db, t.services.files.blobs);
+    const { PDFDocument } = await import('pdf-lib');
+    const doc = await PDFDocument.load(fixture('manuscript.pdf'));
+    doc.setAuthor('Ada Authorname');
+    const named = Buffer.from(await doc.save());
+    const [a, b] = await files.withStoredFiles(
+      [upload(named), upload(fixture('manuscript.pdf'))],
+      async (_tx, rows) => rows,
+    );
+    const read = files.blobs.read.bind(files.blobs);
+    let reads = 0;
+    files.blobs.read = async (key) => {
+      reads++;
+      return read(key);
+    };
+    const first = await files.personalProperties(a);
+    expect(first.properties.map((p) => p.value)).toContain('Ada Authorname');
+    // The same content again, under another row too: no new read.
+    expect(await files.personalProperties(a)).toBe(first);
+    expect(await files.personalProperties({ ...a, id: a.id + 1000 })).toBe(first);
+    expect(reads).toBe(1);
+    expect((await files.personalProperties(b)).properties).toEqual([]);
+    expect(reads).toBe(2);
+
+    // A file missing from storage is an error, not kept: once it is back, it is read.
+    files.blobs.read = async (key) => {
+      throw new BlobMissingError(key);
+    };
+    const missing = { ...a, sha256: 'f'.repeat(64) };
+    await expect(files.personalProperties(missing)).rejects.toThrow(/missing from storage/);
+    files.blobs.read = async (key) => {
+      reads++;
+      return read(key);
+    };
+    expect((await files.personalProperties({ ...missing, key: a.key })).properties.length).toBeGreaterThan(0);
   });
 });

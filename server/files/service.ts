@@ -3,8 +3,11 @@ import { safeFilename } from '../../common/filenames.ts';
 import { eq, inArray } from 'drizzle-orm';
 import { type Clock, HOUR, systemClock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { notFound } from '../http/errors.ts';
-import type { BlobStore, SweepResult } from './blob-store.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import { attachmentDisposition } from '../../common/filenames.ts';
+import { BlobMissingError, type BlobStore, type ByteRange, type SweepResult } from './blob-store.ts';
+import { type PropertiesScan, personalProperties } from './document-properties.ts';
+import { parseRange } from './download.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
 
@@ -22,7 +25,16 @@ interface Logger {
   warn(obj: unknown, msg?: string): void;
 }
 
+/** How many files' property scans are kept (each a few names; a long PDF takes pdf.js a quarter second). */
+const SCANS_KEPT = 500;
+
 export class FileService {
+  /**
+   * Property scans by content (sha256 and the type it was stored as): a stored file never changes, so its
+   * scan holds for ever. Oldest first (a Map keeps insertion order); a hit moves to the end.
+   */
+  private readonly scans = new Map<string, Promise<PropertiesScan>>();
+
   /**
    * Blobs that uploads in progress are using, with how many: a failed upload never deletes a blob that a
    * concurrent upload of the same bytes (content-addressed: the same key) is about to commit a row for.
@@ -135,11 +147,83 @@ export class FileService {
     return row;
   }
 
-  async open(file: StoredFile): Promise<Readable> {
+  /** A stored file's bytes, whole (for files read through: property scans, copies, text extraction). */
+  async bytes(file: StoredFile): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.open(file)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * The file's own properties that name people (decision 0024), read once per content and kept: the desk
+   * page asks on every view of a double-anonymous round, and pdf.js reads a long PDF in a quarter second.
+   */
+  personalProperties(file: StoredFile): Promise<PropertiesScan> {
+    const key = `${file.sha256}:${file.mediaType}`;
+    const kept = this.scans.get(key);
+    if (kept) {
+      this.scans.delete(key);
+      this.scans.set(key, kept);
+      return kept;
+    }
+    const scan = this.bytes(file).then((bytes) => personalProperties(bytes, file.mediaType));
+    this.scans.set(key, scan);
+    // A file that could not be read (missing from storage) is asked again next time.
+    scan.catch(() => this.scans.delete(key));
+    if (this.scans.size > SCANS_KEPT) this.scans.delete(this.scans.keys().next().value!);
+    return scan;
+  }
+
+  /** The file's bytes (those of `range` only, when given), streamed from the store. */
+  async open(file: StoredFile, range?: ByteRange): Promise<Readable> {
     try {
-      return await this.blobs.read(file.key);
-    } catch {
+      return await this.blobs.read(file.key, range);
+    } catch (err) {
+      // A store that does not answer is a 503 (StorageUnavailableError), not a missing file.
+      if (!(err instanceof BlobMissingError)) throw err;
       throw notFound('The file is missing from storage. Please tell the editorial office.');
     }
+  }
+
+  /**
+   * A stored file as a private download named `name`: its type, length and name, and the one range a
+   * `Range` header asks for (206; 416 when it starts past the end), unless an `If-Range` names another
+   * version. The ETag is the content's SHA-256, so it changes exactly when the bytes do.
+   */
+  async download(
+    file: StoredFile,
+    name: string,
+    request: { range?: string; ifRange?: string },
+  ): Promise<{ status: 200 | 206; headers: Record<string, string>; body: Readable }> {
+    const etag = `"${file.sha256}"`;
+    const headers: Record<string, string> = {
+      'content-type': file.mediaType,
+      'content-disposition': attachmentDisposition(name),
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+      'accept-ranges': 'bytes',
+      etag,
+    };
+    const range = request.ifRange && request.ifRange !== etag ? null : parseRange(request.range, file.size);
+    if (range === 'unsatisfiable') {
+      throw new HttpError(416, 'The range asked for starts past the end of the file.', undefined, {
+        'content-range': `bytes */${file.size}`,
+      });
+    }
+    if (!range)
+      return {
+        status: 200,
+        headers: { ...headers, 'content-length': String(file.size) },
+        body: await this.open(file),
+      };
+    return {
+      status: 206,
+      headers: {
+        ...headers,
+        'content-length': String(range.end - range.start + 1),
+        'content-range': `bytes ${range.start}-${range.end}/${file.size}`,
+      },
+      body: await this.open(file, range),
+    };
   }
 }

@@ -31,8 +31,8 @@ import { checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
+import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
 import type { Services } from '../services.ts';
-import { sendNamedFile } from '../submissions/routes.ts';
 import type { ReviewerAccess } from './service.ts';
 
 const refusals = {
@@ -174,6 +174,22 @@ export function reviewRoutes(api: Api, services: Services) {
   });
 
   api.route({
+    method: 'DELETE',
+    path: '/api/reviews/:id/attachment',
+    tag: 'Peer review',
+    summary: "Remove the draft review's attached file",
+    auth: 'optional',
+    params: assignmentParams,
+    query: reviewTokenQuery,
+    responses: {
+      200: { description: 'Removed: the assignment without the file', schema: reviewerViewResponse },
+      ...refusals,
+      404: { description: 'No such assignment, or its review has no attached file', schema: messageResponse },
+    },
+    handler: ({ auth, params, query }) => review.removeAttachment(accessOf(auth, query.token), params.id),
+  });
+
+  api.route({
     method: 'GET',
     path: '/api/reviews/:id/attachment',
     tag: 'Peer review',
@@ -181,10 +197,14 @@ export function reviewRoutes(api: Api, services: Services) {
     auth: 'optional',
     params: assignmentParams,
     query: reviewTokenQuery,
-    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
-    handler: async ({ auth, params, query, reply }) => {
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, query, request, reply }) => {
       const { name, file } = await review.attachment(accessOf(auth, query.token), params.id);
-      return sendNamedFile(services, reply, name, file);
+      return sendStoredFile(services.files, request, reply, name, file);
     },
   });
 
@@ -209,10 +229,14 @@ export function reviewRoutes(api: Api, services: Services) {
     auth: 'optional',
     params: fileParams,
     query: reviewTokenQuery,
-    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
-    handler: async ({ auth, params, query, reply }) => {
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, query, request, reply }) => {
       const { name, file } = await review.file(accessOf(auth, query.token), params.id, params.fileId);
-      return sendNamedFile(services, reply, name, file);
+      return sendStoredFile(services.files, request, reply, name, file);
     },
   });
 
@@ -263,11 +287,12 @@ export function reviewRoutes(api: Api, services: Services) {
     params: authorFileParams,
     responses: {
       200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
       404: { description: 'No such shared file', schema: messageResponse },
     },
-    handler: async ({ auth, params, reply }) => {
+    handler: async ({ auth, params, request, reply }) => {
       const { name, file } = await review.authorAttachment(auth!.user, params.id, params.assignmentId);
-      return sendNamedFile(services, reply, name, file);
+      return sendStoredFile(services.files, request, reply, name, file);
     },
   });
 
@@ -441,11 +466,12 @@ export function reviewRoutes(api: Api, services: Services) {
     params: idParamSchema,
     responses: {
       200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
       404: editorRefusals[404],
     },
-    handler: async ({ params, reply }) => {
+    handler: async ({ params, request, reply }) => {
       const { name, file } = await review.editorAttachment(params.id);
-      return sendNamedFile(services, reply, name, file);
+      return sendStoredFile(services.files, request, reply, name, file);
     },
   });
 

@@ -13,8 +13,8 @@ import {
   type ReviewFilter,
   DECLINE_REASON_LABELS,
   RECOMMENDATION_LABELS,
-  type RevisionKind,
   answerProblems,
+  revisionLabel,
 } from '../../common/review.ts';
 import { formatDay } from '../../common/dates.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
@@ -36,7 +36,6 @@ import { detectKind } from '../files/content-type.ts';
 import {
   PROPERTIES_MESSAGES,
   describeProperty,
-  personalProperties,
   withoutPersonalProperties,
 } from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
@@ -100,6 +99,12 @@ type ProfileRow = typeof reviewerProfiles.$inferSelect;
 const ACCESS_CLOSED =
   'This review link no longer opens anything: the assignment was declined, cancelled or closed.';
 const NO_ASSIGNMENT = 'Review assignment not found.';
+/** Said to a signed-in reviewer acting on an assignment whose round is decided (the link says 410 instead). */
+const ROUND_DECIDED = {
+  answer: 'The editors have already decided on this manuscript: the invitation can no longer be answered.',
+  review:
+    'The editors have already decided on this manuscript: the review can no longer be changed or submitted.',
+};
 
 export class ReviewService {
   private readonly links: ReviewLinks;
@@ -350,7 +355,7 @@ export class ReviewService {
     for (const id of round.reviewerFileIds) {
       const f = rows.find((x) => x.id === id);
       if (!f) continue;
-      const scan = await personalProperties(await this.bytesOf(f), f.mediaType);
+      const scan = await this.deps.files.personalProperties(f);
       const original = originals.find((o) => o.fileId === id);
       result.push({
         fileId: f.id,
@@ -364,12 +369,6 @@ export class ReviewService {
       });
     }
     return result;
-  }
-
-  private async bytesOf(file: typeof storedFiles.$inferSelect): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
   }
 
   /**
@@ -389,7 +388,7 @@ export class ReviewService {
     const replaced: number[] = [];
     for (const f of removable) {
       const stored = await this.deps.files.get(f.fileId);
-      const copy = await withoutPersonalProperties(await this.bytesOf(stored), stored.mediaType);
+      const copy = await withoutPersonalProperties(await this.deps.files.bytes(stored), stored.mediaType);
       if (!copy.ok) continue;
       const dot = stored.originalName.lastIndexOf('.');
       const ext = dot > 0 ? stored.originalName.slice(dot) : '';
@@ -637,6 +636,17 @@ export class ReviewService {
     return row!;
   }
 
+  /**
+   * The assignment a reviewer is about to change (answer, draft, attachment, submit): only while its round is
+   * undecided. The link no longer opens a decided round at all (410); a signed-in reviewer still reads it,
+   * and is refused here with a sentence (409) whatever the way in.
+   */
+  private async reachOpen(access: ReviewerAccess, id: number, tx: Tx, what: keyof typeof ROUND_DECIDED) {
+    const row = await this.reach(access, id, tx);
+    if (row.r.decidedAt) throw conflict(ROUND_DECIDED[what]);
+    return row;
+  }
+
   /** The reviewer's view (see present.ts): the invitation, then files and the review once accepted. */
   async view(access: ReviewerAccess, id: number) {
     const { a, p, r } = await this.reach(access, id);
@@ -756,7 +766,7 @@ export class ReviewService {
     const now = this.deps.clock.date();
     const journal = await this.journal();
     await this.db.transaction(async (tx) => {
-      const { a, p } = await this.reach(access, id, tx);
+      const { a, p } = await this.reachOpen(access, id, tx, 'answer');
       await this.move(tx, a, 'accept', { respondedAt: now });
       if (p.userId === null) await this.createReviewerAccount(tx, p, journal.name, a.submissionId);
       await this.deps.audit.record(
@@ -864,7 +874,7 @@ export class ReviewService {
   /** The reviewer declines with a reason, and may suggest someone else (the editor sees both). */
   async decline(access: ReviewerAccess, id: number, input: DeclineInput) {
     await this.db.transaction(async (tx) => {
-      const { a, p } = await this.reach(access, id, tx);
+      const { a, p } = await this.reachOpen(access, id, tx, 'answer');
       await this.move(tx, a, 'decline', {
         respondedAt: this.deps.clock.date(),
         declineReason: input.reason,
@@ -895,10 +905,8 @@ export class ReviewService {
   /** Saves the review as a draft (any part, any number of times, the same result for the same input). */
   async saveDraft(access: ReviewerAccess, id: number, draft: ReviewDraft, attachment?: CheckedUpload) {
     const write = async (tx: Tx, fileId?: number) => {
-      const { a, r } = await this.reach(access, id, tx);
-      if (a.state === 'submitted')
-        throw conflict('This review has been submitted and can no longer be changed.');
-      if (a.state !== 'accepted') throw conflict('Accept the invitation before writing the review.');
+      const { a, r } = await this.reachOpen(access, id, tx, 'review');
+      assertWritable(a);
       if (draft.answers) {
         const problems = answerProblems(await this.questionsOf(r.formId, tx), draft.answers, {
           complete: false,
@@ -934,7 +942,7 @@ export class ReviewService {
   async submit(access: ReviewerAccess, id: number, draft: ReviewDraft) {
     await this.saveDraft(access, id, draft);
     const submissionId = await this.db.transaction(async (tx) => {
-      const { a, p, r } = await this.reach(access, id, tx);
+      const { a, p, r } = await this.reachOpen(access, id, tx, 'review');
       const problems: Record<string, string> = answerProblems(
         await this.questionsOf(r.formId, tx),
         a.answers,
@@ -963,6 +971,23 @@ export class ReviewService {
     return this.view(access, id);
   }
 
+  /**
+   * Removes the draft's attached file (the reviewer chose the wrong one, or no longer wants to send one). Its
+   * stored file is left as a replaced attachment's is: nothing names it any more, nobody can download it.
+   */
+  async removeAttachment(access: ReviewerAccess, id: number) {
+    await this.db.transaction(async (tx) => {
+      const { a } = await this.reachOpen(access, id, tx, 'review');
+      assertWritable(a);
+      if (!a.attachmentFileId) throw notFound('This review has no attached file.');
+      await tx
+        .update(reviewAssignments)
+        .set({ attachmentFileId: null, draftSavedAt: this.deps.clock.date() })
+        .where(and(eq(reviewAssignments.id, id), eq(reviewAssignments.state, 'accepted')));
+    });
+    return this.view(access, id);
+  }
+
   /** The review's attached file, for its reviewer. */
   async attachment(access: ReviewerAccess, id: number) {
     const { a } = await this.reach(access, id);
@@ -988,13 +1013,27 @@ export class ReviewService {
     };
   }
 
+  /**
+   * Saves the signed-in account's reviewer profile. Interests are the journal's areas; "unavailable until"
+   * is today or later in the journal's time zone (a past day would change nothing), unless it is the day
+   * already saved (a profile saved again after its day has passed is not refused for it).
+   */
   async saveProfile(user: SessionUser, input: ReviewerProfileInput) {
-    const areas = (await this.journal()).areas;
-    const unknown = input.interests.filter((i) => !areas.includes(i));
+    const journal = await this.journal();
+    const unknown = input.interests.filter((i) => !journal.areas.includes(i));
     if (unknown.length) {
       throw badRequest(`Choose areas of interest from the journal's areas (not "${unknown[0]}").`, {
-        interests: "Choose areas from the journal's list.",
+        interests: "Choose areas of interest from the journal's list.",
       });
+    }
+    const today = dayIn(this.deps.clock.now(), journal.review.timeZone);
+    if (input.unavailableUntil && input.unavailableUntil < today) {
+      const saved = await this.profile(user);
+      if (saved.unavailableUntil !== input.unavailableUntil) {
+        const past =
+          'Unavailable until: choose today or a later day, or leave it empty if you are available.';
+        throw badRequest(past, { unavailableUntil: past });
+      }
     }
     const values = {
       name: input.name,
@@ -1327,11 +1366,13 @@ export class ReviewService {
 
   /**
    * Every reviewer with open assignments, completed reviews, median days from acceptance to review, decline
-   * rate, last review, average rating and interests; searched by name, e-mail, affiliation or interest. One
-   * aggregate query (bench/README.md has its time on 20,000 assignments).
+   * rate, last review, average rating, interests and "unavailable until" (while it lasts); searched by name,
+   * e-mail, affiliation or interest. One aggregate query (bench/README.md has its time on 20,000 assignments).
    */
   async pool(q?: string) {
     const like = q ? `%${q.replace(/[%_\\]/g, '\\$&')}%` : null;
+    // "Unavailable until" is shown while it lasts: up to and including that day, in the journal's time zone.
+    const today = dayIn(this.deps.clock.now(), (await this.reviewSettings()).timeZone);
     type PoolRow = {
       id: number;
       user_id: number | null;
@@ -1351,7 +1392,8 @@ export class ReviewService {
     };
     const result = await this.db.execute(sql`
       select p.id, p.user_id, p.name, p.email, p.affiliation, p.interests, p.orcid,
-             to_char(p.unavailable_until, 'YYYY-MM-DD') as unavailable_until,
+             case when p.unavailable_until >= ${today}::date
+               then to_char(p.unavailable_until, 'YYYY-MM-DD') end as unavailable_until,
              count(a.id) filter (where a.state in ('invited', 'accepted'))::int as open,
              count(a.id) filter (where a.state = 'submitted')::int as completed,
              percentile_cont(0.5) within group (
@@ -1573,8 +1615,6 @@ export class ReviewService {
     o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
-    // In the decision's transaction: a round opens or closes (the header's counts change with it).
-    this.assignmentsChanged();
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;
@@ -1655,6 +1695,15 @@ export class ReviewService {
     const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
     for (const row of told) await this.notify(tx, row, 'decision', { decision: label });
     return { mailAppendix: appendix, label };
+  }
+
+  /**
+   * After the decision committed: a round opened or closed, so the header's open-review counts on kept pages
+   * are stale. Dropped only now, as every other change does after its commit: a render between an in-transaction
+   * drop and the commit would read the old count and be kept (decision 0025).
+   */
+  afterDecision(_submissionId: number) {
+    this.assignmentsChanged();
   }
 
   /** Each reviewer who submitted a review of the submission, in any round, once: with their latest review. */
@@ -1837,17 +1886,15 @@ export class ReviewService {
   }
 }
 
+/** A draft can change only while the reviewer has accepted and not yet submitted. */
+function assertWritable(a: AssignmentRow) {
+  if (a.state === 'submitted') throw conflict('This review has been submitted and can no longer be changed.');
+  if (a.state !== 'accepted') throw conflict('Accept the invitation before writing the review.');
+}
+
 /** Who acted, for the audit log: the signed-in reviewer, or nobody named (the invitation link). */
 function actorOf(access: ReviewerAccess): Actor | null {
   return 'user' in access ? access.user : null;
-}
-
-export function revisionLabel(kind?: RevisionKind): string {
-  return kind === 'minor'
-    ? 'Minor revisions requested'
-    : kind === 'major'
-      ? 'Major revisions requested'
-      : STATUS_LABELS.revisions_requested;
 }
 
 function extensionOf(name: string): string {

@@ -26,7 +26,7 @@ interface DemoMarker {
   at: string;
 }
 
-/** Any fixed number: serialises concurrent first runs (the admin, the demo) against one PostgreSQL server. */
+/** Any fixed number: serialises concurrent first runs against one PostgreSQL server. */
 const SEED_LOCK = 0x636a6569;
 
 /** ISSN check digit of the first seven digits (weights 8 to 2, modulo 11; 10 is written X). */
@@ -69,23 +69,16 @@ export async function seed(
   // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
   await seedContent(services.settings, db);
 
-  // Under the seed's lock: server processes started together on a new PostgreSQL database would otherwise
-  // all find no admin and all create one (the second insert failing the start-up of its process).
-  const admin = await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
-    const [existing] = await tx
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.username}) = lower(${config.ADMIN_USERNAME})`);
-    const password = await services.accounts.ensureAdmin(
-      { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD, email: config.ADMIN_EMAIL },
-      tx,
-    );
-    return { adminCreated: !existing, adminPassword: password };
-  });
-
-  if (opts.demo) await seedDemo(services);
-  return admin;
+  // Together: the admin's password hash (argon2, on libuv's threads) while the demo waits on the database.
+  const [admin] = await Promise.all([
+    services.accounts.ensureAdmin({
+      username: config.ADMIN_USERNAME,
+      password: config.ADMIN_PASSWORD,
+      email: config.ADMIN_EMAIL,
+    }),
+    opts.demo ? seedDemo(services) : null,
+  ]);
+  return { adminCreated: admin.created, adminPassword: admin.password };
 }
 
 /** The demo catalogue; returns how many articles this run added. */

@@ -31,8 +31,8 @@ export interface PreparedText {
   bodyEnd: number;
   fingerprints: { hashes: Uint32Array; positions: Int32Array };
   vocabulary?: string[];
-  /** The thread that did the work (0 is the main thread). */
-  threadId: number;
+  /** Where the work was done: the process and its thread (0 is a process's main thread). */
+  ranIn: { pid: number; threadId: number };
   timings: { extractMs: number; fingerprintMs: number };
 }
 
@@ -78,7 +78,7 @@ export function prepareText(
     bodyEnd: bibliographyStart(text) ?? text.length,
     fingerprints,
     vocabulary,
-    threadId,
+    ranIn: { pid: process.pid, threadId },
     timings: { extractMs: 0, fingerprintMs: performance.now() - t0 },
   };
 }

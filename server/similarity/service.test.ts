@@ -178,6 +178,10 @@ describe('the corpus in the database', () => {
   });
 });
 
+/** The check's text was read by a worker: another process, or another thread of this one. */
+const ranElsewhere = (report: { timings: Record<string, number> }) =>
+  report.timings.workerPid !== process.pid || report.timings.workerThread > 0;
+
 describe('checks', () => {
   it('finds the published and the unpublished passages; shares add up to the total', async () => {
     const before = await sim.store.stats();
@@ -203,8 +207,8 @@ describe('checks', () => {
     expect(p.sourceText?.text.replace(/\s+/g, ' ')).toBe(PUBLISHED_PASSAGE.replace(/\.$/, ''));
     // The checked file was not added to the corpus.
     expect(await sim.store.stats()).toEqual(before);
-    // It ran in a worker thread.
-    expect(report.timings.thread).toBeGreaterThan(0);
+    // It ran in a worker (a process of its own), not on the thread that asked.
+    expect(ranElsewhere(report)).toBe(true);
   });
 
   it("shows a reader nothing of an unpublished source but its share", async () => {
@@ -306,7 +310,7 @@ describe('checks', () => {
     const report = await sim.check(upload(big), { viewer: 'editor', grammar: false });
     clearInterval(timer);
     expect(report.words.total).toBeGreaterThan(8000);
-    expect(report.timings.thread).toBeGreaterThan(0);
+    expect(ranElsewhere(report)).toBe(true);
     // Parsing this PDF in the main thread would stall the timer for the whole extraction.
     expect(longest).toBeLessThan(Math.max(250, report.timings.extractMs / 2));
   });

@@ -1,5 +1,3 @@
-import type { FastifyReply } from 'fastify';
-import { attachmentDisposition } from '../../common/filenames.ts';
 import { z } from 'zod';
 import {
   messageResponse,
@@ -17,7 +15,7 @@ import {
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
 import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
-import type { StoredFile } from '../files/service.ts';
+import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, parseInput } from '../http/errors.ts';
@@ -56,22 +54,6 @@ const readManuscriptForm = (services: Services, request: Parameters<typeof readM
       additionalZip: fileLimit(ADDITIONAL_RULE, services.config.MAX_ADDITIONAL_SIZE),
     },
   });
-
-async function sendStoredFile(services: Services, reply: FastifyReply, reference: string, file: StoredFile) {
-  return sendNamedFile(services, reply, `${reference}-${file.originalName}`, file);
-}
-
-/** A stored file as a private download under the name given. */
-export async function sendNamedFile(services: Services, reply: FastifyReply, name: string, file: StoredFile) {
-  const stream = await services.files.open(file);
-  return reply
-    .header('content-type', file.mediaType)
-    .header('content-length', String(file.size))
-    .header('content-disposition', attachmentDisposition(name))
-    .header('cache-control', 'private, no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(stream);
-}
 
 export function submissionRoutes(api: Api, services: Services) {
   const { submissions } = services;
@@ -135,10 +117,14 @@ export function submissionRoutes(api: Api, services: Services) {
     summary: 'Download one file of a submission (its author, or editors)',
     auth: 'submit',
     params: fileParams,
-    responses: { 200: { description: 'The file', binary: 'application/octet-stream' }, ...refusals },
-    handler: async ({ auth, params, reply }) => {
+    responses: {
+      200: { description: 'The file', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, request, reply }) => {
       const { reference, file } = await submissions.file(params.id, params.fileId, auth!.user);
-      return sendStoredFile(services, reply, reference, file);
+      return sendStoredFile(services.files, request, reply, `${reference}-${file.originalName}`, file);
     },
   });
 

@@ -39,6 +39,11 @@ export interface ReviewHooks {
       authorDue?: string;
     },
   ): Promise<{ mailAppendix: string; label: string }>;
+  /**
+   * After the decision's transaction has committed: what peer review does once the change is visible (the
+   * header's open-review counts on kept pages go stale: decision 0025).
+   */
+  afterDecision(submissionId: number): void;
   onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
   deskCondition(filter: ReviewFilter): Promise<SQL>;
 }
@@ -362,7 +367,7 @@ export class SubmissionsService {
       .where(and(eq(submissionFiles.id, fileId), eq(submissionFiles.submissionId, id)));
     if (!row) throw notFound('File not found.');
     const file = await this.deps.files.get(row.fileId);
-    return { reference: detail.reference, file, stream: await this.deps.files.open(file) };
+    return { reference: detail.reference, file };
   }
 
   // ---- The editorial road ---------------------------------------------------------------------------
@@ -453,6 +458,7 @@ The editorial office
         { submissionId: id },
       );
     });
+    this.reviewHooks?.afterDecision(id);
     return this.detail(id, actor);
   }
 
@@ -585,12 +591,10 @@ The editorial office
         });
       }
       const { file } = await this.file(id, latest!.id, actor);
-      const chunks: Buffer[] = [];
-      for await (const chunk of await this.deps.files.open(file)) chunks.push(chunk as Buffer);
       pdf = {
         field: 'pdf',
         filename: file.originalName,
-        data: Buffer.concat(chunks),
+        data: await this.deps.files.bytes(file),
         kind: 'pdf',
         mediaType: 'application/pdf',
       };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -12,7 +12,8 @@ import { buildDir, loadProductionBuild } from '../http/ssr.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, type Db, openDatabase } from '../db/client.ts';
-import type { BlobStore } from '../files/blob-store.ts';
+import { type BlobStore, LocalBlobStore } from '../files/blob-store.ts';
+import { type TestS3Server, startS3Server } from './s3-server.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
 import { seed } from '../seed/seed.ts';
 import { type Services, createServices } from '../services.ts';
@@ -100,6 +101,11 @@ export interface TestContext {
     password: string;
     email: string;
   }>;
+  /**
+   * Every file the blob store holds, by name: on disk the half-written `.tmp` ones too; in the object store
+   * (COLOPHON_TEST_BLOBS=s3) every blob object.
+   */
+  blobFiles(): Promise<string[]>;
   /** Signs in through the API and returns the bearer token. */
   login(username: string, password: string): Promise<string>;
   close(): Promise<void>;
@@ -136,7 +142,11 @@ export async function createTestContext(
   env: Record<string, string> = {},
   opts: {
     demo?: boolean;
-    /** A blob store of the test's own (one that fails, say), under the context's data folder. */
+    /**
+     * A blob store of the test's own (one that fails, say), under the context's data folder. Without it,
+     * the local store; or, when COLOPHON_TEST_BLOBS=s3, a bucket on an S3 test server of the context's own
+     * (so any API test file runs on the object store too).
+     */
     blobs?: (dataDir: string) => BlobStore;
     /** The pages too, from the production build (`npm run build` first): for tests of page actions. */
     pages?: boolean;
@@ -164,11 +174,15 @@ export async function createTestContext(
   const database = await testDatabase();
   const mailer = captureMailer();
   const clock = new ManualClock();
-  const services = createServices(config, database, silentLog, {
-    mailer,
-    clock,
-    blobs: opts.blobs?.(dataDir),
-  });
+  let s3: TestS3Server | null = null;
+  let blobs = opts.blobs?.(dataDir);
+  if (!blobs && process.env.COLOPHON_TEST_BLOBS === 's3') {
+    s3 = await startS3Server(['colophon-test']);
+    // Loaded only here: the S3 client costs every other test file's start a sixth of a second.
+    const { S3BlobStore } = await import('../files/s3-blob-store.ts');
+    blobs = new S3BlobStore(s3.options('colophon-test'));
+  }
+  const services = createServices(config, database, silentLog, { mailer, clock, blobs });
   await seed(services, { demo: opts.demo ?? false });
   const app = await buildApp(services, {
     checkResponses: true,
@@ -211,9 +225,25 @@ export async function createTestContext(
         throw new Error(`login failed for ${username}: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
     },
+    async blobFiles() {
+      const root = path.join(dataDir, 'files');
+      if (services.files.blobs instanceof LocalBlobStore) {
+        try {
+          return readdirSync(root, { recursive: true, withFileTypes: true })
+            .filter((d) => d.isFile())
+            .map((d) => d.name);
+        } catch {
+          return [];
+        }
+      }
+      const keys: string[] = [];
+      for await (const b of services.files.blobs.list()) keys.push(b.key);
+      return keys;
+    },
     async close() {
       await app.close();
       await database.close();
+      await s3?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -96,7 +96,7 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
       method: 'POST',
       url: `/api/editor/submissions/${id}/decision`,
       headers: { authorization: `Bearer ${tokens.admin}` },
-      payload: { status, message: 'Moved on.' },
+      payload: { status, message: 'Moved on.', ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}) },
     });
   }
   const detail = await t.app.inject({
@@ -535,6 +535,18 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       const body = await multipart({}, { file: { name: 'notes.pdf', data: pdf, type: 'application/pdf' } });
       const { assignmentId } = await newAssignment('accepted');
       return { method: 'POST', url: `/api/reviews/${assignmentId}/attachment`, headers: body.headers, payload: body.payload };
+    },
+    expect: notReviewer,
+  },
+  {
+    name: 'DELETE /api/reviews/:id/attachment',
+    build: async () => {
+      const { assignmentId, token } = await newAssignment('accepted');
+      const body = await multipart({}, { file: { name: 'notes.pdf', data: pdf, type: 'application/pdf' } });
+      const url = `/api/reviews/${assignmentId}/attachment`;
+      const attached = await t.app.inject({ method: 'POST', url: `${url}?token=${token}`, ...body });
+      expect(attached.statusCode, attached.body).toBe(200);
+      return { method: 'DELETE', url };
     },
     expect: notReviewer,
   },

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
@@ -15,18 +13,6 @@ beforeAll(async () => {
   auth = { authorization: `Bearer ${await t.login('admin', 'admin-pass-123')}` };
 });
 afterAll(() => t?.close());
-
-/** Every blob file on disk under the data folder. */
-function blobFiles(): string[] {
-  const root = path.join(t.dataDir, 'files');
-  try {
-    return readdirSync(root, { recursive: true, withFileTypes: true })
-      .filter((d) => d.isFile())
-      .map((d) => d.name);
-  } catch {
-    return [];
-  }
-}
 
 const articleFields = (over: Record<string, string> = {}) => ({
   title: 'Federated anomaly detection on LoRa sensor networks',
@@ -234,7 +220,7 @@ describe('article upload', () => {
     ['manuscript.docx', 415, /must be a PDF/],
     ['manuscript.pdf', 413, /too large: the limit is 200 KB/],
   ])('refuses %s with %i and leaves no row and no file', async (name, status, message) => {
-    const filesBefore = blobFiles().length;
+    const filesBefore = (await t.blobFiles()).length;
     const rowsBefore = (await t.services.db.select().from(storedFiles)).length;
     const articlesBefore = (await t.services.db.select().from(articles)).length;
     const data = name === 'manuscript.pdf' ? Buffer.concat(Array(5).fill(fixture(name))) : fixture(name);
@@ -244,7 +230,7 @@ describe('article upload', () => {
     });
     expect(res.statusCode).toBe(status);
     expect(res.json().message).toMatch(message);
-    expect(blobFiles().length).toBe(filesBefore);
+    expect((await t.blobFiles()).length).toBe(filesBefore);
     expect((await t.services.db.select().from(storedFiles)).length).toBe(rowsBefore);
     expect((await t.services.db.select().from(articles)).length).toBe(articlesBefore);
   });
@@ -259,7 +245,7 @@ describe('article upload', () => {
   });
 
   it('rolls back the file when the database write fails after it was stored', async () => {
-    const filesBefore = blobFiles().length;
+    const filesBefore = (await t.blobFiles()).length;
     const original = t.services.audit.record.bind(t.services.audit);
     t.services.audit.record = async () => {
       throw new Error('simulated database failure');
@@ -272,7 +258,7 @@ describe('article upload', () => {
     } finally {
       t.services.audit.record = original;
     }
-    expect(blobFiles().length).toBe(filesBefore);
+    expect((await t.blobFiles()).length).toBe(filesBefore);
     const [row] = (await t.services.db.select().from(articles)).filter((a) => a.doi === '10.5555/x.rollback');
     expect(row).toBeUndefined();
   });

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
@@ -20,16 +18,6 @@ let issueId: number;
 const freshPdf = () =>
   Buffer.concat([fixture('manuscript.pdf'), Buffer.from(`\n% ${Date.now()} ${Math.random()}\n%%EOF\n`)]);
 
-function blobCount(): number {
-  try {
-    return readdirSync(path.join(t.dataDir, 'files'), { recursive: true, withFileTypes: true }).filter((d) =>
-      d.isFile(),
-    ).length;
-  } catch {
-    return 0;
-  }
-}
-
 async function counts() {
   const db = t.services.db;
   return {
@@ -38,7 +26,7 @@ async function counts() {
     events: (await db.select().from(submissionEvents)).length,
     articles: (await db.select().from(articles)).length,
     files: (await db.select().from(storedFiles)).length,
-    blobs: blobCount(),
+    blobs: (await t.blobFiles()).length,
   };
 }
 
@@ -88,7 +76,11 @@ const decide = (id: number, status: string) =>
     method: 'POST',
     url: `/api/editor/submissions/${id}/decision`,
     headers: editor,
-    payload: { status, message: `Moved to ${status}.` },
+    payload: {
+      status,
+      message: `Moved to ${status}.`,
+      ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
+    },
   });
 
 beforeAll(async () => {

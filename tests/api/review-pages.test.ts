@@ -60,3 +60,38 @@ describe("the reviewer pages' reads", () => {
     expect((await review.mine(me))[0]).toMatchObject({ state: 'accepted', roundDecided: true });
   });
 });
+
+describe('the decision and the header’s count', () => {
+  it('drops the kept pages only once the decision has committed (no render can keep the old count)', async () => {
+    const id = await submitManuscript(
+      t,
+      author,
+      [{ name: 'Ada Authorname', email: author.email, affiliation: 'Authorton Institute' }],
+      'Committed first',
+    );
+    const { db, cache } = t.services;
+    const events: string[] = [];
+    const transaction = db.transaction.bind(db);
+    const committed = vi.spyOn(db, 'transaction').mockImplementation((async (...args: never[]) => {
+      const result = await (transaction as (...a: never[]) => Promise<unknown>)(...args);
+      events.push('commit');
+      return result;
+    }) as never);
+    const dropped = vi.spyOn(cache, 'invalidate').mockImplementation((tags) => {
+      events.push(`drop ${[...tags].join(',')}`);
+    });
+    try {
+      for (const status of ['under_review', 'rejected']) {
+        events.length = 0;
+        await decide(t, editor.token, id, { status });
+        const drop = events.indexOf(`drop ${REVIEWS}`);
+        expect(drop, events.join(' → ')).toBeGreaterThan(0);
+        // The decision's own transaction is the first to commit; the drop follows it.
+        expect(events.indexOf('commit'), events.join(' → ')).toBeLessThan(drop);
+      }
+    } finally {
+      committed.mockRestore();
+      dropped.mockRestore();
+    }
+  });
+});

@@ -1,5 +1,3 @@
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/messages.ts';
@@ -45,19 +43,11 @@ async function submit(f: Record<string, string>, files: { submissionFile?: FileS
   });
 }
 
-function blobCount(): number {
-  try {
-    return readdirSync(path.join(t.dataDir, 'files'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).length;
-  } catch {
-    return 0;
-  }
-}
-
 async function counts() {
   return {
     submissions: (await t.services.db.select().from(submissions)).length,
     files: (await t.services.db.select().from(storedFiles)).length,
-    blobs: blobCount(),
+    blobs: (await t.blobFiles()).length,
   };
 }
 

@@ -56,8 +56,14 @@ async function submit(title: string, file = 'manuscript.pdf', type = 'Research A
   return res.json() as { id: number; reference: string };
 }
 
+/** A move on the desk; revisions are requested as major ones (the kind is required: decision 0023). */
 const decide = (id: number, status: string, message: string, headers = editor) =>
-  t.app.inject({ method: 'POST', url: `/api/editor/submissions/${id}/decision`, headers, payload: { status, message } });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/editor/submissions/${id}/decision`,
+    headers,
+    payload: { status, message, ...(status === 'revisions_requested' ? { revisions: 'major' } : {}) },
+  });
 
 describe('the submissions desk', () => {
   it('takes a manuscript from arrival to publication', async () => {

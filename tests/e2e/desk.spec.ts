@@ -59,7 +59,11 @@ async function submit(
 }
 
 async function decide(api: APIRequestContext, id: number, status: string, message: string) {
-  const res = await api.post(`/api/editor/submissions/${id}/decision`, { data: { status, message } });
+  // Revisions are requested as minor or major (decision 0023).
+  const revisions = status === 'revisions_requested' ? { revisions: 'minor' } : {};
+  const res = await api.post(`/api/editor/submissions/${id}/decision`, {
+    data: { status, message, ...revisions },
+  });
   expect(res.ok(), await res.text()).toBe(true);
 }
 
@@ -414,9 +418,10 @@ test.describe('submissions desk: one submission', () => {
     const request2 = `Please add an energy breakdown per task (${tag}).`;
     await form.getByRole('radio', { name: 'Revisions requested' }).check();
     await form.getByLabel('Message to the author').fill(request2);
+    await form.getByLabel('Minor or major revisions').selectOption('major');
     await record.click();
     await expect(page.getByRole('status')).toHaveText(
-      'Decision recorded: Revisions requested. Your message was e-mailed to the author and is shown on their My submissions page.',
+      'Decision recorded: Major revisions requested. Your message was e-mailed to the author and is shown on their My submissions page.',
     );
     await expect(page.getByText('Status: Revisions requested')).toBeVisible();
     await expect(form.getByRole('radio')).toHaveCount(1);
@@ -426,7 +431,10 @@ test.describe('submissions desk: one submission', () => {
       `${editor.username} moved it from under review to revisions requested.`,
     );
     await expect(history).toContainText(request2);
-    const mail = await outbox.waitFor({ to: author.email, subject: `[${s.reference}] Revisions requested` });
+    const mail = await outbox.waitFor({
+      to: author.email,
+      subject: `[${s.reference}] Major revisions requested`,
+    });
     expect(mail.text).toContain(request2);
     expect(mail.text).toContain('/my-submissions');
     const mine = (await (

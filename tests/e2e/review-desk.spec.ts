@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { type Account, expect, loginThroughApi, test } from './fixtures.ts';
+import { type Question, answersFor, bearer, dayOffset, longDay, uniqueTag } from './review-helpers.ts';
 
 /**
  * Peer review on the editor's desk page (issue 14): the "Peer review" panel (invite, cancel, reinstate, remind,
@@ -12,20 +13,8 @@ import { type Account, expect, loginThroughApi, test } from './fixtures.ts';
  */
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/manuscripts');
-const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
-
 const tokenOf = (baseURL: string, account: Account) =>
   loginThroughApi(baseURL, account.username, account.password);
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function submit(api: APIRequestContext, token: string, title: string) {
   const res = await api.post('/api/submission/submit', {
@@ -57,16 +46,6 @@ function linkOf(text: string) {
   const m = /\/reviews\/(\d+)\?token=([A-Za-z0-9._-]+)/.exec(text);
   expect(m, `a review link in:\n${text}`).not.toBeNull();
   return { id: Number(m![1]), token: m![2] };
-}
-
-/** A complete, valid set of answers for whatever review form the round uses. */
-function answersFor(questions: { id: string; type: string; options?: string[] }[]) {
-  return Object.fromEntries(
-    questions.map((q) => [
-      q.id,
-      q.type === 'yes-no' ? true : q.type === 'scale' ? 4 : q.type === 'choice' ? q.options![0] : 'Sound.',
-    ]),
-  );
 }
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Peer review' });
@@ -242,7 +221,7 @@ test('the editor runs a review round from the desk page: invite, decline, review
     headers: bearer(reviewerToken),
   });
   expect(accepted.status(), await accepted.text()).toBe(200);
-  const view = (await accepted.json()) as { questions: { id: string; type: string; options?: string[] }[] };
+  const view = (await accepted.json()) as { questions: Question[] };
   const attached = await request.post(`/api/reviews/${reviewerLink.id}/attachment`, {
     headers: bearer(reviewerToken),
     multipart: {
@@ -449,8 +428,7 @@ test('the desk list filters by needs reviewers, reviews overdue and reviews comp
   expect(inv.status(), await inv.text()).toBe(201);
   const { assignmentId } = (await inv.json()) as { assignmentId: number };
   const acc = await request.post(`/api/reviews/${assignmentId}/accept`, { headers: bearer(reviewerToken) });
-  const q = ((await acc.json()) as { questions: { id: string; type: string; options?: string[] }[] })
-    .questions;
+  const q = ((await acc.json()) as { questions: Question[] }).questions;
   const sub = await request.post(`/api/reviews/${assignmentId}/submit`, {
     headers: bearer(reviewerToken),
     data: { recommendation: 'accept', commentsForAuthor: 'Fine.', answers: answersFor(q) },
@@ -522,9 +500,10 @@ test('the review mode of a round can be changed before the first invitation', as
   expect(await res.text()).toContain('Choose a review mode.');
   // The decision's review fields, posted wrong on purpose: each refusal names its field.
   for (const [fields, message] of [
+    [{}, 'Choose minor or major revisions.'],
     [{ revisions: 'medium' }, 'Choose minor or major revisions.'],
-    [{ shareReviews: '99999999' }, 'Choose submitted reviews of this round.'],
-    [{ authorDue: 'soon' }, 'Revision due: use a date such as 2026-01-31.'],
+    [{ revisions: 'minor', shareReviews: '99999999' }, 'Choose submitted reviews of this round.'],
+    [{ revisions: 'major', authorDue: 'soon' }, 'Revision due: use a date such as 2026-01-31.'],
   ] as const) {
     const refused = await page.request.post(`/editor-dashboard/submissions/${s.id}`, {
       headers: { origin: new URL(baseURL!).origin },

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { type Account, SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
+import { type Question, answerQuestions, hydrated } from './review-helpers.ts';
 
 /**
  * Issue 14's whole peer-review flow, as its people do it in the browser: the editor invites two reviewers
@@ -23,14 +24,6 @@ const manuscript = () => ({
   buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
 });
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-
-interface Question {
-  id: string;
-  type: string;
-  label: string;
-  required: boolean;
-  options?: string[];
-}
 
 /** The link of an invitation e-mail. */
 function reviewLink(text: string): { url: string; id: number } {
@@ -70,43 +63,12 @@ async function fitsAPhone(page: Page) {
   expect(wide, 'the page is wider than the phone').toBeLessThanOrEqual(390);
 }
 
-/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const link = document.querySelector('header a[href="/about"]');
-        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
-      }),
-    )
-    .toBe(true);
-}
-
 /** The round's questions (the journal's review form when the round opened), as the editor's API gives them. */
 async function roundQuestions(api: APIRequestContext, submissionId: number): Promise<Question[]> {
   const res = await api.get(`/api/editor/submissions/${submissionId}/review`);
   expect(res.ok(), await res.text()).toBe(true);
   const view = (await res.json()) as { rounds: { questions: Question[] }[] };
   return view.rounds.at(-1)!.questions;
-}
-
-/**
- * Answers whatever questions the round's form asks (another spec may have a form in use while our round
- * opens: the round keeps the one it opened with), as a reviewer would, on the page.
- */
-async function answerQuestions(page: Page, questions: Question[]) {
-  const form = page.getByRole('region', { name: 'Your review' });
-  for (const q of questions) {
-    if (q.type === 'short-text' || q.type === 'long-text') {
-      await form.getByRole('textbox', { name: q.label }).fill('Adequate.');
-    } else {
-      const option = q.type === 'yes-no' ? 'Yes' : q.type === 'scale' ? '4' : q.options![0];
-      await form
-        .getByRole('group', { name: q.label })
-        .getByRole('radio', { name: option, exact: true })
-        .check();
-    }
-  }
 }
 
 test('peer review from invitation to acceptance, through the pages', async ({

@@ -1,37 +1,20 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, loginThroughApi, test } from './fixtures.ts';
+import {
+  dayOffset,
+  hydrated,
+  inviteByApi,
+  longDay,
+  ok,
+  underReview as sentToReview,
+  uniqueTag,
+} from './review-helpers.ts';
 
 /**
  * Peer review's forms refuse bad input with a message beside the field (issue 14), with JavaScript and, as the
  * other forms do, without: what review-desk.spec.ts and reviewer.spec.ts do not already show. Only refusals
  * touch the journal's own review form and settings (nothing of theirs is saved here).
  */
-
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/manuscripts');
-const manuscript = () => ({
-  name: 'manuscript.pdf',
-  mimeType: 'application/pdf',
-  buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
-});
-const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-const dayOffset = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-async function ok(res: Promise<import('@playwright/test').APIResponse>) {
-  const r = await res;
-  expect(r.ok(), `${r.url()}: ${await r.text()}`).toBe(true);
-  return r.json();
-}
 
 /** A co-author other than the submitter, with an institution of their own. */
 const coAuthor = (tag: string) => ({
@@ -41,45 +24,8 @@ const coAuthor = (tag: string) => ({
 });
 
 /** A manuscript sent to review (the API: the submission form and the move have their own specs). */
-async function underReview(adminApi: APIRequestContext, authorToken: string, tag: string) {
-  const res = await adminApi.post('/api/submission/submit', {
-    headers: bearer(authorToken),
-    multipart: {
-      title: `Checked forms ${tag}`,
-      articleType: 'Research Article',
-      keywords: 'validation',
-      abstract: 'Every refusal says why, beside its field.',
-      authors: JSON.stringify([{ ...coAuthor(tag), superscript: '1' }]),
-      submissionFile: manuscript(),
-    },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  const s = (await res.json()) as { id: number; reference: string };
-  await ok(
-    adminApi.post(`/api/editor/submissions/${s.id}/decision`, {
-      data: { status: 'under_review', message: 'To review.' },
-    }),
-  );
-  return s;
-}
-
-async function inviteByApi(adminApi: APIRequestContext, id: number, who: Record<string, unknown>) {
-  const res = await adminApi.post(`/api/editor/submissions/${id}/review/invitations`, { data: who });
-  expect(res.status(), await res.text()).toBe(201);
-  return ((await res.json()) as { assignmentId: number }).assignmentId;
-}
-
-/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
-async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const link = document.querySelector('header a[href="/about"]');
-        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
-      }),
-    )
-    .toBe(true);
-}
+const underReview = (adminApi: APIRequestContext, authorToken: string, tag: string) =>
+  sentToReview(adminApi, authorToken, { title: `Checked forms ${tag}`, authors: [coAuthor(tag)] });
 
 const inviteForm = (page: Page) => page.getByRole('form', { name: /Invite a reviewer to round/ });
 const sendInvite = (page: Page) =>
@@ -404,6 +350,13 @@ test.describe('the decision form without JavaScript', () => {
 
     await decision.getByRole('radio', { name: 'Revisions requested' }).check();
     await decision.getByLabel('Message to the author').fill('Please revise.');
+    // Revisions are minor or major: the editor says which.
+    await decision.getByRole('button', { name: 'Record the decision' }).click();
+    await expect(decision.getByLabel('Minor or major revisions')).toHaveAccessibleDescription(
+      /Choose minor or major revisions./,
+    );
+    await expect(decision.getByRole('radio', { name: 'Revisions requested' })).toBeChecked();
+    await expect(decision.getByLabel('Message to the author')).toHaveValue('Please revise.');
     await decision.getByLabel('Minor or major revisions').selectOption('minor');
     await decision.getByLabel('The revised manuscript is due').fill(dayOffset(-1));
     await decision.getByRole('button', { name: 'Record the decision' }).click();

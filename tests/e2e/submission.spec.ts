@@ -458,7 +458,7 @@ test.describe('My submissions', () => {
       ['revisions_requested', request2],
     ]) {
       const res = await adminApi.post(`/api/editor/submissions/${id}/decision`, {
-        data: { status, message },
+        data: { status, message, ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}) },
       });
       expect(res.ok(), await res.text()).toBe(true);
     }

@@ -38,12 +38,15 @@ async function logIn(page: Page, username: string, password: string) {
 }
 
 /** Records a decision on the desk's submission page, as an editor does. */
-async function decide(page: Page, status: string, message: string) {
+/** A move on the desk page; revisions are requested as minor or major (`revisions`). */
+async function decide(page: Page, status: string, message: string, revisions?: 'minor' | 'major') {
   const form = page.getByRole('form', { name: 'Decision' });
   await form.getByRole('radio', { name: status }).check();
   await form.getByLabel('Message to the author').fill(message);
+  if (revisions) await form.getByLabel('Minor or major revisions').selectOption(revisions);
   await form.getByRole('button', { name: 'Record the decision' }).click();
-  await expect(page.getByRole('status')).toContainText(`Decision recorded: ${status}.`);
+  const recorded = revisions ? `${revisions === 'minor' ? 'Minor' : 'Major'} revisions requested` : status;
+  await expect(page.getByRole('status')).toContainText(`Decision recorded: ${recorded}.`);
   await expect(page.getByText(`Status: ${status}`)).toBeVisible();
 }
 
@@ -168,8 +171,8 @@ test('a manuscript from registration to publication', async ({
   ).toBeVisible();
   await decide(editor, 'Under review', 'Sent to two reviewers.');
   const request = `Please compare with a centralised baseline (${tag}).`;
-  await decide(editor, 'Revisions requested', request);
-  await outbox.waitFor({ to: email, subject: `[${reference}] Revisions requested` });
+  await decide(editor, 'Revisions requested', request, 'major');
+  await outbox.waitFor({ to: email, subject: `[${reference}] Major revisions requested` });
 
   // 6. The author reads the request on My submissions and uploads a revision.
   await page.getByRole('banner').getByRole('link', { name: 'My submissions' }).click();

@@ -84,6 +84,8 @@ describe('npm start on an empty data folder', () => {
     expect(first.output()).toContain('Mode: production');
     // How long the start took, from the process's start to listening.
     expect(first.output()).toMatch(/Started in \d+\.\d\d s/);
+    // The new database came from the copy `npm run build` prepared, not from initdb (decision 0021).
+    expect(first.output()).toContain('(new, from the copy prepared by npm run build)');
 
     const home = await fetch(`http://127.0.0.1:${port}/`);
     expect(home.status).toBe(200);

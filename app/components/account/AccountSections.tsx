@@ -5,6 +5,7 @@ import type { FormResult } from '../../lib/form-result.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { FormAlert, FormStatus } from '../FormAlert.tsx';
 import { TextField } from '../FormField.tsx';
+import { OrcidField } from './OrcidField.tsx';
 import { DateText } from '../submission/DateText.tsx';
 
 /** The answer for this form only, with its field errors in the order the fields appear. */
@@ -86,21 +87,7 @@ export function ProfileSection({ profile, result }: { profile: AccountProfile; r
           defaultValue={value('contactNumber')}
           error={refused?.errors.contactNumber}
         />
-        <TextField
-          name="orcid"
-          label="ORCID iD (optional)"
-          autoCapitalize="none"
-          spellCheck={false}
-          maxLength={60}
-          hint={
-            <>
-              Your identifier from <span lang="en">orcid.org</span>, such as 0000-0002-1825-0097. Leave it
-              empty to remove it.
-            </>
-          }
-          defaultValue={value('orcid')}
-          error={refused?.errors.orcid}
-        />
+        <OrcidField defaultValue={value('orcid')} error={refused?.errors.orcid} />
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save your details'}
         </button>

@@ -1,4 +1,9 @@
-import { RECOMMENDATION_LABELS, type Recommendation, type ReviewMode } from '../../../common/review.ts';
+import {
+  RECOMMENDATION_LABELS,
+  ROUND_DECISION_LABELS,
+  type Recommendation,
+  type ReviewMode,
+} from '../../../common/review.ts';
 import { formatDay } from '../../../common/dates.ts';
 import { DateText } from '../submission/DateText.tsx';
 
@@ -27,14 +32,6 @@ const MODE_WORDS: Record<ReviewMode, string> = {
     'Double-anonymous review: the reviewers do not see your names, and you do not see theirs.',
   anonymous: 'Anonymous review: the reviewers see the authors; their names are not shown to you.',
   open: 'Open review: you and the reviewers see each other’s names.',
-};
-
-const DECISIONS: Record<string, string> = {
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  revisions: 'Revisions requested',
-  'minor-revisions': 'Minor revisions requested',
-  'major-revisions': 'Major revisions requested',
 };
 
 /** "Due by 24 December 2026 (end of the day, UTC time)": a due day ends at midnight in the journal's zone. */
@@ -73,7 +70,7 @@ export function AuthorReview({ submissionId, rounds }: { submissionId: number; r
             <p className="muted author-review__mode">{MODE_WORDS[r.mode]}</p>
             {r.decision ? (
               <p>
-                <strong>{DECISIONS[r.decision] ?? r.decision}</strong>
+                <strong>{ROUND_DECISION_LABELS[r.decision] ?? r.decision}</strong>
                 {r.decidedAt ? (
                   <>
                     , <DateText iso={r.decidedAt} />

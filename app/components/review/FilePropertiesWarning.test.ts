@@ -45,6 +45,14 @@ describe('the double-anonymous warning about file properties', () => {
     expect(html).not.toContain(WITHOUT_PROPERTIES_INTENT);
   });
 
+  it('once copies are sent, says that reviewers get them', () => {
+    const copy = { ...file, fileId: 8, name: 'draft-for-reviewers.pdf', copy: true, properties: [] };
+    const html = render({ round: 1, mode: 'double-anonymous', warn: false, files: [copy] });
+    expect(html).toContain('reviewers get a copy without the properties that named people');
+    expect(html).toContain('draft-for-reviewers.pdf');
+    expect(html).not.toContain(WITHOUT_PROPERTIES_INTENT);
+  });
+
   it('shows nothing when there is nothing to warn about', () => {
     expect(render({ round: 1, mode: 'open', warn: false, files: [file] })).toBe('');
   });

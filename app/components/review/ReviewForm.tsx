@@ -4,7 +4,7 @@ import { formatDay } from '../../../common/dates.ts';
 import { type Question, RECOMMENDATIONS, RECOMMENDATION_LABELS } from '../../../common/review.ts';
 import { REVIEW_ATTACHMENT_RULE } from '../../../common/upload-rules.ts';
 import type { FormResult } from '../../lib/form-result.ts';
-import { answerField, reviewFieldNames } from '../../lib/review-form.ts';
+import { AUTOSAVE, REMOVE_ATTACHMENT, answerField, reviewFieldNames } from '../../lib/review-form.ts';
 import { useFormElementDraft } from '../../lib/use-form-draft.ts';
 import type { ReviewLoaderData } from '../../routes/reviews.$id.tsx';
 import { DraftOffer } from '../DraftOffer.tsx';
@@ -57,6 +57,9 @@ export function ReviewForm({
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [savedAt, setSavedAt] = useState<string | null>(review.draftSavedAt);
   const [saveProblem, setSaveProblem] = useState<string | null>(null);
+  // Whether the draft being saved removes the attached file, and whether the last one saved did.
+  const removing = useRef(false);
+  const [removed, setRemoved] = useState(false);
 
   const save = useCallback(() => {
     const form = formRef.current;
@@ -64,6 +67,8 @@ export function ReviewForm({
     const body = new FormData(form);
     body.delete(REVIEW_ATTACHMENT_RULE.field);
     body.set('intent', 'draft');
+    body.set(AUTOSAVE, 'true');
+    removing.current = body.get(REMOVE_ATTACHMENT) === 'true';
     fetcher.submit(body, { method: 'post' });
   }, [fetcher.submit]);
 
@@ -84,6 +89,7 @@ export function ReviewForm({
     if (answer.ok) {
       setSavedAt(new Date(answer.at).toISOString());
       setSaveProblem(null);
+      setRemoved(removing.current);
     } else {
       if (
         answer.errors &&
@@ -162,6 +168,8 @@ export function ReviewForm({
           </fieldset>
         ) : null}
         <FileField
+          // Emptied once a post saved the chosen file: it is then the attached one, named in the hint.
+          key={`file-${result?.ok ? result.at : 0}`}
           rule={REVIEW_ATTACHMENT_RULE}
           maxBytes={limits.attachment}
           label="Attach a file"
@@ -180,6 +188,16 @@ export function ReviewForm({
           }
           error={errors.file}
         />
+        {review.hasAttachment ? (
+          <CheckField
+            // A new key once the file is gone, so a later attachment starts unticked.
+            key={`remove-${review.hasAttachment}`}
+            name={REMOVE_ATTACHMENT}
+            className="review-form__remove"
+            label="Remove the attached file (when the draft is next saved)"
+            defaultChecked={typed?.[REMOVE_ATTACHMENT] === 'true'}
+          />
+        ) : null}
         {view.mode === 'open' ? (
           <CheckField
             name="publishAgreed"
@@ -193,7 +211,9 @@ export function ReviewForm({
           ) : saveProblem ? (
             <span className="field__error">The draft was not saved: {saveProblem}</span>
           ) : savedAt ? (
-            <>Draft saved at {time(savedAt)}.</>
+            <>
+              Draft saved at {time(savedAt)}.{removed ? ' The attached file is removed.' : null}
+            </>
           ) : null}
         </p>
         <div className="form-actions">

@@ -6,6 +6,7 @@ import {
   RECOMMENDATION_LABELS,
   REVIEW_MODES,
   REVIEW_MODE_LABELS,
+  ROUND_DECISION_LABELS,
   type ReviewMode,
 } from '../../../common/review.ts';
 import { formatDay } from '../../../common/dates.ts';
@@ -14,6 +15,7 @@ import { refusalFor } from '../dashboard/ActionResult.tsx';
 import { FieldError, SelectField, TextAreaField, TextField } from '../FormField.tsx';
 import { DateText } from '../submission/DateText.tsx';
 import type { DeskReviewData } from './desk-review.server.ts';
+import { FilePropertiesWarning } from './FilePropertiesWarning.tsx';
 
 type Round = DeskReviewData['review']['rounds'][number];
 type Assignment = Round['assignments'][number];
@@ -23,14 +25,6 @@ const MODE_NAMES: Record<ReviewMode, string> = {
   'double-anonymous': 'Double-anonymous',
   anonymous: 'Anonymous',
   open: 'Open',
-};
-
-const DECISION_NAMES: Record<string, string> = {
-  accepted: 'Accepted',
-  rejected: 'Rejected',
-  'minor-revisions': 'Minor revisions requested',
-  'major-revisions': 'Major revisions requested',
-  revisions: 'Revisions requested',
 };
 
 /** The errors and typed values of a refusal of `intent` for one assignment's form only. */
@@ -69,14 +63,20 @@ export function ReviewPanel({
             : 'This submission was not sent to peer review.'}
         </p>
       ) : (
-        <RoundView round={current} result={result} zone={data.review.timeZone} current={Boolean(open)} />
+        <RoundView
+          round={current}
+          result={result}
+          zone={data.review.timeZone}
+          current={Boolean(open)}
+          properties={open ? data.properties : null}
+        />
       )}
       {open && canInvite ? <InviteForm data={data} round={open} result={result} /> : null}
       {earlier.map((r) => (
         <details key={r.id} className="review-round--earlier">
           <summary>
             Round {r.number} (manuscript version {r.version}
-            {r.decision ? `, ${DECISION_NAMES[r.decision] ?? r.decision}` : ''})
+            {r.decision ? `, ${ROUND_DECISION_LABELS[r.decision] ?? r.decision}` : ''})
           </summary>
           <RoundView round={r} result={result} zone={data.review.timeZone} current={false} />
         </details>
@@ -90,11 +90,14 @@ function RoundView({
   result,
   zone,
   current,
+  properties = null,
 }: {
   round: Round;
   result: FormResult | undefined;
   zone: string;
   current: boolean;
+  /** The open round's reviewer files checked for names in their properties (double-anonymous only). */
+  properties?: DeskReviewData['properties'];
 }) {
   const submitted = round.assignments.filter((a) => a.state === 'submitted');
   const headingId = `round-${round.id}-title`;
@@ -118,7 +121,7 @@ function RoundView({
           <dd>
             {round.decision ? (
               <>
-                {DECISION_NAMES[round.decision] ?? round.decision}
+                {ROUND_DECISION_LABELS[round.decision] ?? round.decision}
                 {round.decidedAt ? (
                   <>
                     {' '}
@@ -143,6 +146,7 @@ function RoundView({
           <blockquote className="editor-message__text">{round.authorResponse}</blockquote>
         </>
       ) : null}
+      {properties ? <FilePropertiesWarning properties={properties} /> : null}
       {current && round.assignments.length === 0 ? <ModeForm round={round} result={result} /> : null}
       {round.assignments.length === 0 ? (
         <p className="muted">No reviewer has been invited in this round yet.</p>

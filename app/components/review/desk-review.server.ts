@@ -1,7 +1,5 @@
 import {
   type InviteInput,
-  REVISION_KINDS,
-  type RevisionKind,
   dueDatesSchema,
   inviteSchema,
   ratingSchema,
@@ -13,6 +11,7 @@ import type { SessionUser } from '../../../server/accounts/service.ts';
 import { asClientError, validateForm } from '../../lib/forms.server.ts';
 import type { PostedForm } from '../../lib/forms.server.ts';
 import { intentDone, intentFailed, intentRefused } from '../../lib/intent-form.server.ts';
+import { WITHOUT_PROPERTIES_INTENT } from './FilePropertiesWarning.tsx';
 
 /**
  * The peer-review part of the submission's desk page (issue 14, decision 0023): what its loader reads and what
@@ -31,6 +30,13 @@ export async function deskReviewData(services: Services, submissionId: number, f
     find ? review.pool(find) : Promise.resolve(null),
     find ? accounts.listUsers({ q: find, status: 'approved', limit: 10, offset: 0 }) : Promise.resolve(null),
   ]);
+  // Double-anonymous and still open: the files reviewers get, checked for properties that name people
+  // (decision 0024; each file is read once, then its scan is kept by content).
+  const current = rounds.rounds.at(-1);
+  const properties =
+    current && !current.decidedAt && current.mode === 'double-anonymous'
+      ? await review.fileProperties(submissionId)
+      : null;
   // Search results: the pool's reviewers, then accounts never invited yet (reviewing is not a role).
   const today = dayIn(now, zone);
   const known = new Set((pool ?? []).flatMap((p) => [p.email.toLowerCase(), `user:${p.userId}`]));
@@ -44,8 +50,8 @@ export async function deskReviewData(services: Services, submissionId: number, f
           interests: p.interests,
           openAssignments: p.openAssignments as number | null,
           completedReviews: p.completedReviews as number | null,
-          // Shown only while it lasts.
-          unavailableUntil: p.unavailableUntil && p.unavailableUntil >= today ? p.unavailableUntil : null,
+          // The pool gives it while it lasts.
+          unavailableUntil: p.unavailableUntil,
           averageRating: p.averageRating,
         })),
         ...(people?.users ?? [])
@@ -65,6 +71,7 @@ export async function deskReviewData(services: Services, submissionId: number, f
     : null;
   return {
     review: rounds,
+    properties,
     log,
     find,
     candidates,
@@ -89,6 +96,7 @@ export const REVIEW_INTENTS = [
   'thank',
   'rate',
   'mode',
+  WITHOUT_PROPERTIES_INTENT,
 ] as const;
 
 const isReviewIntent = (intent: string): intent is (typeof REVIEW_INTENTS)[number] =>
@@ -177,6 +185,14 @@ async function reviewMove(
       `The invitation has been sent to ${invited?.reviewer.name ?? 'the reviewer'}.${result.warning ? ` Warning: ${result.warning}` : ''}`,
     );
   }
+  if (intent === WITHOUT_PROPERTIES_INTENT) {
+    const after = await review.withoutNamesForReviewers(user, submissionId);
+    const copies = after.files.filter((f) => f.copy).map((f) => f.name);
+    return intentDone(
+      intent,
+      `Reviewers now get ${copies.length === 1 ? 'a copy' : 'copies'} without the properties that named people (${copies.join(', ')}). The author's files are as they were.`,
+    );
+  }
   if (intent === 'mode') {
     values.mode = form.text('mode');
     const parsed = validateForm(reviewModeSchema, values);
@@ -240,27 +256,26 @@ async function reviewMove(
   return null;
 }
 
-/** The decision form's peer-review fields, read from the post (decision 0023): kept as typed for a refusal. */
+/**
+ * The decision form's peer-review fields, read from the post and kept as typed for a refusal; the shared
+ * decision schema checks them (minor or major is required with "revisions requested": decision 0023).
+ */
 export function decisionReviewFields(form: PostedForm, status: string) {
   const values = {
     revisions: form.text('revisions'),
     authorDue: form.text('authorDue'),
     shareReviews: form.all('shareReviews').join(','),
   };
-  const errors: Record<string, string> = {};
-  // Minor or major is optional, as in the API (decision 0023): unspecified reads "Revisions requested".
-  let revisions: RevisionKind | undefined;
-  if (REVISION_KINDS.includes(values.revisions as RevisionKind)) revisions = values.revisions as RevisionKind;
-  else if (values.revisions) errors.revisions = 'Choose minor or major revisions.';
   const share = form
     .all('shareReviews')
     .filter((v) => /^\d{1,9}$/.test(v))
     .map(Number);
   return {
     values,
-    errors,
     input: {
-      ...(status === 'revisions_requested' ? { revisions, authorDue: values.authorDue || undefined } : {}),
+      ...(status === 'revisions_requested'
+        ? { revisions: values.revisions || undefined, authorDue: values.authorDue || undefined }
+        : {}),
       ...(share.length ? { shareReviews: share } : {}),
     },
   };
