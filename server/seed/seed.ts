@@ -2,7 +2,6 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
 import { type DemoArticle, demoArticles, demoIssue, demoVolume } from '../../content/demo-articles.ts';
 import { journalDefaults } from '../../content/journal.ts';
-import { users } from '../accounts/tables.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
