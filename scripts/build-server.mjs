@@ -4,7 +4,17 @@
 // issue 13). File for file, in the same tree (server/, common/, content/ under build/node/): every path a
 // module reads relative to itself (the migrations, the journal's Markdown pages, the worker entries) holds as
 // it is, because the files that are not TypeScript are copied beside the compiled ones.
-import { cpSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -14,6 +24,24 @@ export const SERVER_SOURCES = ['server', 'common', 'content'];
 export const SERVER_OUT = path.join('build', 'node');
 /** The file whose age says how old the compiled server is. */
 export const SERVER_MARKER = path.join(SERVER_OUT, 'server', 'lifecycle.js');
+
+/** The newest modification time under `entry` (tests left out: they are not part of either build). */
+function newestMtime(entry) {
+  if (!existsSync(entry) || /\.test\.tsx?$/.test(entry)) return 0;
+  const s = statSync(entry);
+  if (!s.isDirectory()) return s.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  return newest;
+}
+
+/** Whether `built` is missing or older than any file under `sources` (relative to the working folder). */
+export const isStale = (built, sources) =>
+  !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
+
+/** Whether the compiled server is missing or older than its sources (start.mjs, the cluster tests). */
+export const serverBuildStale = () =>
+  isStale(SERVER_MARKER, [...SERVER_SOURCES, 'package-lock.json', path.join('scripts', 'build-server.mjs')]);
 
 /** Compiler options for ts.transpileModule (TypeScript is loaded only to build: start.mjs imports this file). */
 const compilerOptions = (ts) => ({

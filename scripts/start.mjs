@@ -6,28 +6,14 @@
 // TypeScript is transpiled at start. When a build is missing or stale, this start runs from the TypeScript
 // sources through tsx, as a development start would, and builds for the next one.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SERVER_MARKER, SERVER_OUT, SERVER_SOURCES } from './build-server.mjs';
+import { SERVER_OUT, isStale, serverBuildStale } from './build-server.mjs';
 
 // React and React Router pick their production builds from NODE_ENV when they are first imported: set it
 // before anything imports them. `npm start` serves production unless development is asked for explicitly
 // (a test runner's NODE_ENV=test in the environment still gets the production build).
 if (process.env.NODE_ENV !== 'development') process.env.NODE_ENV = 'production';
-
-/** The newest modification time under `entry` (tests left out: they are not part of either build). */
-function newestMtime(entry) {
-  if (!existsSync(entry) || /\.test\.tsx?$/.test(entry)) return 0;
-  const s = statSync(entry);
-  if (!s.isDirectory()) return s.mtimeMs;
-  let newest = 0;
-  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
-  return newest;
-}
-
-const isStale = (built, sources) =>
-  !existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs;
 
 const SITE_SOURCES = [
   'app',
@@ -38,11 +24,7 @@ const SITE_SOURCES = [
   'package-lock.json',
 ];
 const siteStale = isStale(path.join('build', 'server', 'index.js'), SITE_SOURCES);
-const serverStale = isStale(SERVER_MARKER, [
-  ...SERVER_SOURCES,
-  'package-lock.json',
-  path.join('scripts', 'build-server.mjs'),
-]);
+const serverStale = serverBuildStale();
 
 function ensureBuilt() {
   if (siteStale) {

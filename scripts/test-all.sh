@@ -2,7 +2,8 @@
 # The whole test suite, as the README's test command (`npm test`) runs it:
 #   1. unit and API tests on PGlite (in memory);
 #   2. the database and API tests again on PostgreSQL (DATABASE_URL, or the local server at 127.0.0.1:5432);
-#   3. the production build, then the smoke tests that run `npm start` as a newcomer would;
+#   3. the production build, then the smoke tests that run `npm start` as a newcomer would, and the cluster
+#      tests (several processes of the build on one PostgreSQL database: tests/cluster);
 #   4. (when tests/e2e has specs) Playwright in Debian's Chromium.
 # Ends with one line: "N passed, N failed". A suite that cannot run is reported loudly, never skipped quietly;
 # under CI=true it counts as a failure.
@@ -24,7 +25,9 @@ DATABASE_URL= run_vitest pglite
 
 # 2. PostgreSQL
 pg_url=${TEST_DATABASE_URL:-${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}}
+pg_ok=false
 if node -e "const c=new (require('pg').Client)({connectionString:process.argv[1],connectionTimeoutMillis:3000});c.connect().then(()=>c.end()).then(()=>process.exit(0),()=>process.exit(1))" "$pg_url"; then
+  pg_ok=true
   # Only the files that open a database (through the test harness or DATABASE_URL): the others (text
   # extraction, fingerprints, metadata...) gain nothing from a second run and cost minutes.
   mapfile -t db_files < <(grep -rlE "createTestContext|DATABASE_URL|openDatabase" server tests/api --include='*.test.ts' | sort)
@@ -41,6 +44,13 @@ built=false
 if npm run --silent build; then
   built=true
   run_vitest smoke --config vitest.smoke.config.ts
+  if [ "$pg_ok" = true ]; then
+    TEST_DATABASE_URL=$pg_url run_vitest cluster --config vitest.cluster.config.ts
+  else
+    note "Cluster suite NOT RUN: its server processes need PostgreSQL, and none answers at $pg_url"
+    echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/cluster-unreachable.json"
+    [ "${CI:-}" = "true" ] && status=1
+  fi
 else
   echo '{"numPassedTests":0,"numFailedTests":1}' > "$results/build.json"
   status=1

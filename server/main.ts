@@ -13,9 +13,15 @@ import { type Services, createServices } from './services.ts';
 /**
  * The composition root: config → lock → database → services → seed → HTTP. Shuts down gracefully on
  * SIGINT/SIGTERM (in-flight requests finish, then the database closes and the lock is released).
+ * `overrides` reach `createServices` as they are: the cluster tests' entry (tests/cluster/node.mjs) passes a
+ * clock it moves and a transport it can hold, so the production start has no test switch of its own.
  */
 export async function startServer(
-  opts: { runtime?: Runtime; pages?: (log: pino.Logger) => Promise<PagesOptions> } = {},
+  opts: {
+    runtime?: Runtime;
+    pages?: (log: pino.Logger) => Promise<PagesOptions>;
+    overrides?: Parameters<typeof createServices>[3];
+  } = {},
 ) {
   const { config, lock, database, steps } = opts.runtime ?? (await openRuntime('server'));
   // Requests are logged with the secrets of e-mailed links (?token=) hidden.
@@ -32,7 +38,7 @@ export async function startServer(
   // Uploaded files: DATA_DIR/files, or the object store (a wrong bucket or refused credentials stop here).
   const blobs = await openBlobStore(config, log);
   steps.mark('file store');
-  const services = createServices(config, database, log, { blobs });
+  const services = createServices(config, database, log, { blobs, ...opts.overrides });
   steps.mark('services');
   // The routes are registered while the seed waits on the database: neither needs the other.
   const appReady = pagesReady.then((pages) => buildApp(services, { pages, logger: log }));

@@ -54,6 +54,8 @@ export function presentUser(u: typeof users.$inferSelect) {
 
 /** A session's "last seen" is written at most this often (not on every request). */
 const LAST_SEEN_EVERY_MS = 5 * MINUTE;
+/** Any fixed number: the advisory lock under which one process at a time may create the admin account. */
+const ADMIN_LOCK = 0x63616461;
 
 const sessionUserColumns = {
   id: users.id,
@@ -393,36 +395,47 @@ export class AccountsService {
   }
 
   /**
-   * Makes sure the admin account exists. Returns the password when it was generated here, to be printed
-   * once.
+   * Makes sure the admin account exists: whether this call created it, and the password when it was
+   * generated here, to be printed once. Server processes started together on a new PostgreSQL database all
+   * find no admin: the insert is checked again under a lock, so one creates it and the others find it
+   * (the second insert used to fail its process's start-up, and a generated password printed by it would
+   * have signed nobody in). The password is hashed before the lock, which is held for two short statements.
    */
-  async ensureAdmin(opts: { username: string; password?: string; email: string }): Promise<string | null> {
-    const [existing] = await this.db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.username}) = lower(${opts.username})`);
-    if (existing) return null;
+  async ensureAdmin(opts: {
+    username: string;
+    password?: string;
+    email: string;
+  }): Promise<{ created: boolean; password: string | null }> {
+    const none = { created: false, password: null };
+    const find = (tx: Tx) =>
+      tx.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = lower(${opts.username})`);
+    if ((await find(this.db)).length) return none;
     const password = opts.password ?? randomBytes(12).toString('base64url');
-    const [emailTaken] = await this.db
-      .select({ username: users.username })
-      .from(users)
-      .where(sql`lower(${users.email}) = lower(${opts.email})`);
-    if (emailTaken) {
-      throw new ConfigError(
-        `Cannot create the admin account "${opts.username}": ADMIN_EMAIL ${opts.email} already belongs to the account "${emailTaken.username}". Set ADMIN_EMAIL to another address.`,
-      );
-    }
-    await this.db.insert(users).values({
-      username: opts.username,
-      passwordHash: await hashPassword(password),
-      email: opts.email,
-      fullName: 'Journal Administrator',
-      contactNumber: '+0 000 000 0000',
-      institution: 'Editorial office',
-      role: 'admin',
-      status: 'approved',
+    const passwordHash = await hashPassword(password);
+    return this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_LOCK})`);
+      if ((await find(tx)).length) return none;
+      const [emailTaken] = await tx
+        .select({ username: users.username })
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${opts.email})`);
+      if (emailTaken) {
+        throw new ConfigError(
+          `Cannot create the admin account "${opts.username}": ADMIN_EMAIL ${opts.email} already belongs to the account "${emailTaken.username}". Set ADMIN_EMAIL to another address.`,
+        );
+      }
+      await tx.insert(users).values({
+        username: opts.username,
+        passwordHash,
+        email: opts.email,
+        fullName: 'Journal Administrator',
+        contactNumber: '+0 000 000 0000',
+        institution: 'Editorial office',
+        role: 'admin',
+        status: 'approved',
+      });
+      return { created: true, password: opts.password ? null : password };
     });
-    return opts.password ? null : password;
   }
 
   /** Removes sessions that ended long ago; the table otherwise grows with every sign-in. */

@@ -7,7 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { bigint, integer, jsonb, numeric, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabase } from '../testing/harness.ts';
+import { scratchDatabase, testDatabase } from '../testing/harness.ts';
 import { type Database, migrationsFolder, openDatabase, pgliteCopy } from './client.ts';
 import { pgConstraint, pgErrorCode } from './errors.ts';
 import { PgliteThread, PgliteThreadError, pglitePool } from './pglite-link.ts';
@@ -201,6 +201,26 @@ describe('the database as the services see it', () => {
       expect(seen).toHaveLength(1);
     } else {
       expect(seen).toHaveLength(0);
+    }
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several processes', () => {
+  it('migrates a new database once when several processes open it at the same time', async () => {
+    const scratch = await scratchDatabase(process.env.DATABASE_URL!);
+    try {
+      // As server processes started together do (tests/cluster): each opens the database and migrates it.
+      const opened = await Promise.allSettled([1, 2, 3].map(() => openDatabase({ url: scratch.url })));
+      const failures = opened.filter((o) => o.status === 'rejected').map((o) => String(o.reason));
+      expect(failures).toEqual([]);
+      const [first] = opened.map((o) => (o as PromiseFulfilledResult<Database>).value);
+      const applied = await rows(
+        first.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+      );
+      expect(applied[0].n).toBe(readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).length);
+      for (const o of opened) await (o as PromiseFulfilledResult<Database>).value.close();
+    } finally {
+      await scratch.drop();
     }
   });
 });

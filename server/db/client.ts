@@ -50,6 +50,29 @@ async function listenOn(url: string, channel: string, onNotify: () => void, onEr
   };
 }
 
+/** Any fixed number: the advisory lock under which one process at a time migrates a PostgreSQL database. */
+const MIGRATION_LOCK = 0x636d6967;
+
+/**
+ * Runs `migrate` while holding a session advisory lock on a connection of its own. drizzle's migrator reads
+ * the last migration applied, then applies the newer ones, with nothing to keep two processes apart: server
+ * processes started together on a new database (or on an upgrade) both applied the first migration and one
+ * failed at start-up ("type sessions already exists"). Under the lock the others wait, then find every
+ * migration applied. The lock ends with its connection, whatever happens to the process holding it.
+ */
+async function migrateAlone(url: string, migrate: () => Promise<void>): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  // Lost while the migration runs: the lock with it; the migration's own connection says how that went.
+  client.on('error', () => undefined);
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate();
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export type DatabaseTarget = { url: string } | { dir: string } | { memory: true };
@@ -132,7 +155,8 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     await thread?.close();
   };
   try {
-    await migrate(db as never, { migrationsFolder });
+    if ('url' in target) await migrateAlone(target.url, () => migrate(db as never, { migrationsFolder }));
+    else await migrate(db as never, { migrationsFolder });
   } catch (err) {
     await close().catch(() => {});
     throw err;

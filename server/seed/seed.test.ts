@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { journalSettingsSchema } from '../../common/journal.ts';
 import { demoArticles } from '../../content/demo-articles.ts';
@@ -15,6 +16,7 @@ import { storedFiles } from '../files/tables.ts';
 import { createServices, type Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
 import { installCacheDir } from '../install-cache.ts';
+import { scratchDatabase } from '../testing/harness.ts';
 import { articlePdf, copyrightFormPdf } from './pdf.ts';
 import { DEMO_MARKER_KEY, issnCheckDigit, isValidIssn, seed } from './seed.ts';
 
@@ -232,5 +234,47 @@ describe('the demo PDFs kept in the installation cache', () => {
       rmSync(path.join(installCacheDir()!, 'demo-pdf', f));
     }
     expect((await PDFDocument.load(other.bytes)).getPageCount()).toBe(other.pageCount);
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('seed by server processes started together', () => {
+  it('creates one admin on a new PostgreSQL database, and only the process that made it says so', async () => {
+    const scratch = await scratchDatabase(process.env.DATABASE_URL!);
+    const dir = mkdtempSync(path.join(tmpdir(), 'colophon-seed-'));
+    const databases: Database[] = [];
+    const blocker = new pg.Client({ connectionString: scratch.url });
+    try {
+      for (let i = 0; i < 3; i++) databases.push(await openDatabase({ url: scratch.url }));
+      // No ADMIN_PASSWORD: a password is generated, and one printed that another process's row beat
+      // would not sign anyone in.
+      const config = loadConfig({ DATA_DIR: dir, SESSION_SECRET: 'x'.repeat(40), ADMIN_PASSWORD: '' });
+      // Inserts into users wait on this lock: the three meet there, each having found no admin.
+      await blocker.connect();
+      await blocker.query('begin');
+      await blocker.query('lock table users in share mode');
+      const seeding = Promise.all(
+        databases.map((d) => seed(createServices(config, d, silent), { demo: false })),
+      );
+      for (let i = 0; ; i++) {
+        const { rows } = await blocker.query(
+          `select count(*)::int as n from pg_locks
+            where not granted and database = (select oid from pg_database where datname = current_database())`,
+        );
+        if (rows[0].n === 3) break;
+        if (i > 300)
+          throw new Error(`the three seeds did not all reach the admin's insert (${rows[0].n} waiting)`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await blocker.query('commit');
+      const results = await seeding;
+      expect(results.filter((r) => r.adminCreated)).toHaveLength(1);
+      expect(results.filter((r) => r.adminPassword)).toHaveLength(1);
+      expect(await databases[0].db.select().from(users).where(eq(users.username, 'admin'))).toHaveLength(1);
+    } finally {
+      await blocker.end().catch(() => undefined);
+      for (const d of databases) await d.close();
+      await scratch.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

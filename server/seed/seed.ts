@@ -2,7 +2,6 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
 import { type DemoArticle, demoArticles, demoIssue, demoVolume } from '../../content/demo-articles.ts';
 import { journalDefaults } from '../../content/journal.ts';
-import { users } from '../accounts/tables.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
@@ -70,12 +69,8 @@ export async function seed(
   // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
   await seedContent(services.settings, db);
 
-  const [existingAdmin] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.username}) = lower(${config.ADMIN_USERNAME})`);
   // Together: the admin's password hash (argon2, on libuv's threads) while the demo waits on the database.
-  const [adminPassword] = await Promise.all([
+  const [admin] = await Promise.all([
     services.accounts.ensureAdmin({
       username: config.ADMIN_USERNAME,
       password: config.ADMIN_PASSWORD,
@@ -83,7 +78,7 @@ export async function seed(
     }),
     opts.demo ? seedDemo(services) : null,
   ]);
-  return { adminCreated: !existingAdmin, adminPassword };
+  return { adminCreated: admin.created, adminPassword: admin.password };
 }
 
 /**

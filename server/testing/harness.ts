@@ -11,7 +11,7 @@ import { buildApp } from '../app.ts';
 import { buildDir, loadProductionBuild } from '../http/ssr.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
-import { type Database, openDatabase } from '../db/client.ts';
+import { type Database, type Db, openDatabase } from '../db/client.ts';
 import { type BlobStore, LocalBlobStore } from '../files/blob-store.ts';
 import { type TestS3Server, startS3Server } from './s3-server.ts';
 import type { Mail, Mailer } from '../mail/mailer.ts';
@@ -33,28 +33,49 @@ export function captureMailer(): Mailer & { sent: Mail[] } {
 }
 
 /**
+ * A fresh, empty database on the PostgreSQL server at `serverUrl` (any database on it: only its server and
+ * credentials are used): its URL, and `drop()`, which removes it even while connections remain (those of a
+ * killed server process, say).
+ */
+export async function scratchDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `colophon_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+/**
  * A database of its own for one test file: in-memory PGlite, or (when DATABASE_URL is set) a fresh
  * database on that PostgreSQL server, dropped afterwards.
  */
 export async function testDatabase(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   if (!url) return openDatabase({ memory: true });
-  const name = `colophon_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ url: dbUrl.toString() });
+  const scratch = await scratchDatabase(url);
+  const database = await openDatabase({ url: scratch.url });
   return {
     ...database,
     close: async () => {
       await database.close();
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }
@@ -91,6 +112,30 @@ export interface TestContext {
 }
 
 let counter = 0;
+
+/** Creates an account directly in the database (username `{role}_{status}_…` unless given; e-mail from it). */
+export async function insertUser(
+  db: Db,
+  opts: { role: Role; status: Status; username?: string; password?: string; fullName?: string },
+): Promise<{ id: number; username: string; password: string; email: string }> {
+  const { role, status, password = 'password-123' } = opts;
+  const name = opts.username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
+  const email = `${name}@example.org`;
+  const [row] = await db
+    .insert(users)
+    .values({
+      username: name,
+      passwordHash: await hashPassword(password),
+      email,
+      fullName: opts.fullName ?? `Test ${name}`,
+      contactNumber: '+91 44 1234 5678',
+      institution: 'Test University',
+      role,
+      status,
+    })
+    .returning({ id: users.id });
+  return { id: row.id, username: name, password, email };
+}
 
 /** The API on a fresh database with the journal settings and the admin account (admin / admin-pass-123). */
 export async function createTestContext(
@@ -169,24 +214,7 @@ export async function createTestContext(
     clock,
     runJobs: () => services.jobs.runDue(),
     injectOnly: inject,
-    async createUser({ role, status, username, password = 'password-123' }) {
-      const name = username ?? `${role}_${status}_${++counter}_${randomBytes(2).toString('hex')}`;
-      const email = `${name}@example.org`;
-      const [row] = await services.db
-        .insert(users)
-        .values({
-          username: name,
-          passwordHash: await hashPassword(password),
-          email,
-          fullName: `Test ${name}`,
-          contactNumber: '+91 44 1234 5678',
-          institution: 'Test University',
-          role,
-          status,
-        })
-        .returning({ id: users.id });
-      return { id: row.id, username: name, password, email };
-    },
+    createUser: (opts) => insertUser(services.db, opts),
     async login(username, password) {
       const res = await app.inject({
         method: 'POST',
