@@ -19,6 +19,7 @@ import { FileService } from './files/service.ts';
 import { configuredKind, localBlobStore } from './files/stores.ts';
 import { WorkReader } from './discovery/works.ts';
 import { FullTextService } from './fulltext/service.ts';
+import { defineDemoFullTextJob } from './seed/demo-fulltext.ts';
 import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
@@ -138,6 +139,7 @@ export function createServices(
     baseUrl,
     cache,
   });
+  defineDemoFullTextJob(jobs, fulltext);
   return {
     config,
     clock,

@@ -299,10 +299,21 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () =>
     const again = await openDatabase({ dir: path.join(dir, 'first') }, { template });
     expect(await rows(again.db.execute(sql`select count(*)::int as n from t`))).toEqual([{ n: 1 }]);
     await again.close();
-    // A damaged copy (say, a disk that filled up while it was written) is made again.
-    writeFileSync(template, 'not a tar file');
+    // New folders are copied from the copy's folder, kept beside the tar.
+    const folder = template.replace(/\.tar$/, '');
+    expect(readdirSync(folder)).toContain('PG_VERSION');
+    // A damaged copy (say, a disk that filled up while it was written) is made again: the folder's...
+    rmSync(path.join(folder, 'global'), { recursive: true });
     expect(await open('third')).toEqual(expected);
+    expect(readdirSync(path.join(folder, 'global')).length).toBeGreaterThan(0);
+    // ...and the tar a database in memory loads.
+    writeFileSync(template, 'not a tar file');
+    expect(await open(undefined)).toEqual(expected);
     expect(statSync(template).size).toBe(kept.size);
+    // A copy whose folder is gone (kept by an older version) is unfolded again from its tar.
+    rmSync(folder, { recursive: true });
+    expect(await open('fourth')).toEqual(expected);
+    expect(readdirSync(folder)).toContain('PG_VERSION');
   });
 
   it('keeps its copy beside the installed PGlite, named by its version and the migrations', () => {

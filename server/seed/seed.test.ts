@@ -105,7 +105,11 @@ describe('seed', () => {
       expect(pdf.getPageCount()).toBe(row.lastPage! - row.firstPage! + 1);
       expect(pdf.getTitle()).toBe(row.title);
     }
-    // The five PDFs, and each article's Word file and figures (its full text, issue 16).
+    // The five PDFs now; each article's Word file and figures (its full text, issue 16) once the jobs the
+    // seed queued have run (a started server runs them after it listens), once each.
+    expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5);
+    expect(await services.jobs.runDue()).toBe(5);
+    expect(await services.jobs.runDue()).toBe(0);
     const figureCount = demoArticles.reduce((n, a) => n + a.sections.filter((x) => x.figure).length, 0);
     expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5 + 5 + figureCount);
     for (const [i, row] of rows.entries()) {

@@ -5,11 +5,11 @@ import { journalDefaults } from '../../content/journal.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { MEDIA_TYPES } from '../files/content-type.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
 import { settings } from '../settings/tables.ts';
+import { enqueueDemoFullText } from './demo-fulltext.ts';
 import { articlePdf } from './pdf.ts';
 
 /**
@@ -79,28 +79,6 @@ export async function seed(
     opts.demo ? seedDemo(services) : null,
   ]);
   return { adminCreated: admin.created, adminPassword: admin.password };
-}
-
-/**
- * A demo article's full text, made as an editor's would be: its Word file written with the docx library and
- * converted by the product (issue 16). A failure is logged; the article keeps its PDF.
- */
-async function seedFullText(services: Services, articleId: number, article: DemoArticle, doi: string) {
-  try {
-    // Loaded here, not with the server: the docx library is only needed the one time the demo is seeded.
-    const { demoManuscript, writeManuscriptDocx } = await import('./word.ts');
-    const data = await writeManuscriptDocx(demoManuscript(article));
-    const word: CheckedUpload = {
-      field: 'word',
-      filename: `${doi.split('/')[1].replaceAll('.', '-')}.docx`,
-      data,
-      kind: 'docx',
-      mediaType: MEDIA_TYPES.docx,
-    };
-    await services.fulltext.store(null, { articleId }, word, article);
-  } catch (err) {
-    services.log.warn({ err, articleId }, "the demo article's full text could not be made; it keeps its PDF");
-  }
 }
 
 /** The demo catalogue; returns how many articles this run added. */
@@ -198,10 +176,9 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
         kind: 'pdf',
         mediaType: 'application/pdf',
       };
-      let articleId: number;
       try {
-        articleId = await services.files.withStoredFiles([upload], async (tx, [file]) =>
-          services.catalog.insertArticle(tx, null, {
+        await services.files.withStoredFiles([upload], async (tx, [file]) => {
+          const articleId = await services.catalog.insertArticle(tx, null, {
             issueId,
             title: article.title,
             abstract: article.abstract,
@@ -218,15 +195,15 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
               superscript: a.superscript,
             })),
             file,
-          }),
-        );
+          });
+          // Its full text is made once the site listens (demo-fulltext.ts), by a job of this transaction.
+          await enqueueDemoFullText(services.jobs, tx, { articleId, demo: i, doi });
+        });
         added++;
       } catch (err) {
         // A concurrent first run stored it a moment ago.
         if (!isUniqueViolation(err)) throw err;
-        articleId = 0;
       }
-      if (articleId) await seedFullText(services, articleId, article, doi);
     }
     firstPage = lastPage + 1;
   }
