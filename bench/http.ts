@@ -401,7 +401,7 @@ async function seedFull(env: Record<string, string>): Promise<number> {
 /**
  * Resident memory of the server process and its worker processes (MiB): `settled` once the CPU is quiet
  * after start, `idle` once its worker processes have also been let go (a minute without work, decision
- * 0021), `afterRun` once quiet after the load, `peak` the server process's own VmHWM.
+ * 0021) and it has had 10 s without a request, `afterRun` once quiet after the load, `peak` the server process's own VmHWM.
  */
 interface MemoryFigures {
   settled: number;
@@ -410,11 +410,15 @@ interface MemoryFigures {
   peak: number;
 }
 
-/** Waits for the CPU to be quiet and the worker processes to be let go (at most 90 s); the memory then. */
+/**
+ * Waits for the CPU to be quiet, the worker processes to be let go (at most 90 s) and 10 s without a request
+ * (the server collects its garbage after 5 s without one: server/http/idle-gc.ts); the memory then.
+ */
 async function idleMemory(pid: number): Promise<number> {
   await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
   const end = performance.now() + 90_000;
   while (memoryMiB(pid).workers > 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 1000));
+  await new Promise((r) => setTimeout(r, 10_000));
   return memoryMiB(pid).rss;
 }
 

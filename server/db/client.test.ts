@@ -287,8 +287,8 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () =>
       return row;
     };
     const migrations = readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).length;
-    // 32 MB of shared buffers, in 8 kB pages; every migration applied, whether initialised or copied.
-    const expected = { setting: String((32 * 1024) / 8), migrations };
+    // 16 MB of shared buffers, in 8 kB pages; every migration applied, whether initialised or copied.
+    const expected = { setting: String((16 * 1024) / 8), migrations };
     expect(await open('first')).toEqual(expected);
     const kept = statSync(template);
     expect(kept.size).toBeGreaterThan(1_000_000);

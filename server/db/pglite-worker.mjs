@@ -39,10 +39,11 @@ function plain(err) {
 
 /**
  * PostgreSQL's own default of 128 MB of shared buffers is touched in full when PGlite starts (136 MB more
- * resident than 32 MB, measured): the journal's working set is smaller, and what does not fit is read back
- * from the data folder's files, which the operating system caches anyway (decision 0021).
+ * resident than 32 MB, measured), and at 2,000 articles 32 MB were as full as they stayed: 16 MB keep ~30 MB
+ * less resident, with the same desk and reader figures (bench:dashboard, bench:http). What does not fit is
+ * read back from the data folder's files, which the operating system caches anyway (decision 0021).
  */
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
  * PGlite's WebAssembly (9 MB), compiled from the moment the thread starts: V8 compiles on threads of its
