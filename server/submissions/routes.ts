@@ -17,7 +17,6 @@ import {
 import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
 import { altFields, storeWordFile } from '../fulltext/routes.ts';
-import type { StoredFile } from '../files/service.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, parseInput } from '../http/errors.ts';
