@@ -412,7 +412,7 @@ interface MemoryFigures {
 
 /**
  * Waits for the CPU to be quiet, the worker processes to be let go (at most 90 s) and 10 s without a request
- * (the server collects its garbage after 5 s without one: server/http/idle-gc.ts); the memory then.
+ * (the server collects its garbage once it falls quiet: server/http/idle-gc.ts); the memory then.
  */
 async function idleMemory(pid: number): Promise<number> {
   await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });

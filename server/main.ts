@@ -4,7 +4,7 @@ import pino from 'pino';
 import { logRequest } from './accounts/links.ts';
 import { type PagesOptions, buildApp } from './app.ts';
 import { publicUrl } from './config.ts';
-import { collectWhenIdle } from './http/idle-gc.ts';
+import { collectWhenQuiet } from './http/idle-gc.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
 import { openBlobStore } from './files/stores.ts';
@@ -97,7 +97,7 @@ export async function startServer(
 
   await app.listen({ port: config.PORT, host: config.HOST });
   steps.mark('listen');
-  collectWhenIdle(app.server);
+  collectWhenQuiet();
   // A moment after listening: the first visitors' pages are not kept waiting behind a first start's
   // indexing and the demo's full texts (measured: the first page 0.2 s later without the pause).
   background = setTimeout(() => startBackgroundWork(services, log), BACKGROUND_AFTER_MS);
