@@ -1,11 +1,20 @@
 import type { Page } from '@playwright/test';
-import { type Account, type SignedInAccount, expect, loginThroughApi, test } from './fixtures.ts';
+import {
+  type Account,
+  SHORT_SESSION_TTL_SECONDS,
+  SHORT_TTL_SERVER,
+  type SignedInAccount,
+  expect,
+  loginThroughApi,
+  test,
+} from './fixtures.ts';
 import { hydrated, inviteByApi, manuscriptPdf, underReview, uniqueTag } from './review-helpers.ts';
 
 /**
  * The reviewer's draft on its page (issue 14): its attached file can be removed, with JavaScript (saved as
- * the box is ticked) and without (with the next "Save draft"); and once the editors have decided, a reviewer
- * signed in by their account is refused any change with a sentence, as the link is.
+ * the box is ticked) and without (with the next "Save draft"); once the editors have decided, a reviewer
+ * signed in by their account is refused any change with a sentence, as the link is; and a review typed while
+ * the session ends is all there after signing in again.
  */
 
 const region = (page: Page) => page.getByRole('region', { name: 'Your review' });
@@ -193,5 +202,50 @@ test.describe('a round decided while the reviewer, signed in, is writing', () =>
       form: { intent: 'submit', commentsForAuthor: 'Late.', recommendation: 'reject' },
     });
     expect(post.status()).toBe(409);
+  });
+});
+
+test.describe('a review typed while the session ends', () => {
+  test.use({ baseURL: SHORT_TTL_SERVER.url });
+  const wait = (SHORT_SESSION_TTL_SECONDS + 15) * 1000;
+
+  test('is all there after signing in again: nothing typed is lost', async ({
+    page,
+    signIn,
+    createAccount,
+    adminApi,
+    baseURL,
+    axe,
+  }) => {
+    test.setTimeout(2 * wait + 90_000);
+    // Made first: the admin's own sign-in (which makes accounts) lasts as short as everyone's here.
+    const author = await createAccount('author');
+    const me = await signIn('researcher');
+    const { assignment } = await invited(adminApi, baseURL!, author, me, `Typed as it ended ${uniqueTag()}`);
+    await acceptOnPage(page, assignment);
+    const typed = 'Section 3 needs the data set it was run on; the second table repeats the first.';
+    await comments(page).fill(typed);
+    await region(page)
+      .getByRole('textbox', { name: 'Confidential comments for the editor' })
+      .fill('Borderline.');
+
+    // The session ends: the page leaves for /home on its own.
+    await expect(page).toHaveURL('/home', { timeout: wait });
+    await page.goto('/login');
+    await page.getByLabel('Username').fill(me.username);
+    await page.getByLabel('Password').fill(me.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await expect(page.getByRole('banner')).toContainText(`Welcome, ${me.username}`);
+
+    await page.goto(`/reviews/${assignment}`);
+    await hydrated(page);
+    // The draft saved while typing, or the tab's copy offered back: either way, the text is there.
+    const offer = page.getByRole('region', { name: 'Restore what you typed?' });
+    if (await offer.isVisible()) await offer.getByRole('button', { name: 'Restore' }).click();
+    await expect(comments(page)).toHaveValue(typed);
+    await expect(
+      region(page).getByRole('textbox', { name: 'Confidential comments for the editor' }),
+    ).toHaveValue('Borderline.');
+    await axe(page);
   });
 });
