@@ -115,14 +115,5 @@ export async function answerQuestions(page: Page, questions: readonly Question[]
   }
 }
 
-/** The page is hydrated: React has claimed the header's links (as security-headers.spec.ts checks). */
-export async function hydrated(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const link = document.querySelector('header a[href="/about"]');
-        return Boolean(link && Object.keys(link).some((key) => key.startsWith('__reactProps$')));
-      }),
-    )
-    .toBe(true);
-}
+/** The page is hydrated (one check for every spec: fixtures.ts). */
+export { hydrated } from './fixtures.ts';
