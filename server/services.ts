@@ -20,7 +20,8 @@ import { configuredKind, localBlobStore } from './files/stores.ts';
 import { WorkReader } from './discovery/works.ts';
 import { FullTextService } from './fulltext/service.ts';
 import { defineDemoFullTextJob } from './seed/demo-fulltext.ts';
-import { MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
+import { type AttemptStore, MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
+import { DbAttemptStore, defineCounterPruning } from './counters/store.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
 import { MailService } from './mail/service.ts';
@@ -74,10 +75,13 @@ export function createServices(
   if (!overrides.blobs && configuredKind(config) !== 'local')
     throw new Error('createServices: pass the opened object store');
   const files = new FileService(db, overrides.blobs ?? localBlobStore(config, log), { clock, log });
-  const limiter = (limit: Config['RATE_LIMIT_LOGIN']) =>
-    new RateLimiter(limit, MESSAGES.tooManyRequests, clock);
-  // Sign-in, reset and address-change counters: in this process's memory (one server per data folder).
-  const attempts = new MemoryAttemptStore();
+  // Rate limits, sign-in, reset and address-change counters (decision 0030): in the database on PostgreSQL,
+  // where any number of processes share them; in this process's memory on PGlite (one process per folder).
+  const counters = database.kind === 'postgres' ? new DbAttemptStore(db) : null;
+  if (counters) defineCounterPruning(jobs, counters, clock);
+  const attempts: AttemptStore = counters ?? new MemoryAttemptStore();
+  const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN']) =>
+    new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock });
   const throttle = new LoginThrottle(
     attempts,
     { perAddress: config.RATE_LIMIT_LOGIN, perAccount: config.RATE_LIMIT_LOGIN_USER },
@@ -92,7 +96,7 @@ export function createServices(
     publicUrl: baseUrl,
     clock,
     throttle,
-    limits: { register: limiter(config.RATE_LIMIT_REGISTER) },
+    limits: { register: limiter('register', config.RATE_LIMIT_REGISTER) },
   });
   // Rendered pages and public JSON, dropped when what they show changes (decision 0018).
   const cache = new ResponseCache({ clock, maxBytes: config.PAGE_CACHE_SIZE, maxAgeMs: 10 * 60_000 });
@@ -156,6 +160,8 @@ export function createServices(
     audit,
     files,
     accounts,
+    /** Where the attempt counters live (the database's on PostgreSQL). */
+    attempts,
     passwordReset: new PasswordResetService(db, {
       clock,
       mail,
@@ -181,7 +187,7 @@ export function createServices(
     contact: new ContactService(db, {
       mail,
       editorialEmail: config.EDITORIAL_EMAIL,
-      limiter: limiter(config.RATE_LIMIT_CONTACT),
+      limiter: limiter('contact', config.RATE_LIMIT_CONTACT),
       journalName,
       audit,
     }),
@@ -199,7 +205,7 @@ export function createServices(
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),
     search: new SearchService(db, { baseUrl }),
-    plagiarismLimiter: limiter(config.RATE_LIMIT_PLAGIARISM),
+    plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM),
   };
 }
 

@@ -88,7 +88,7 @@ export class AccountsService {
   }
 
   async register(input: RegisterInput, meta: { ip?: string } = {}): Promise<PublicUser> {
-    this.deps.limits.register.hit(meta.ip ?? 'unknown');
+    await this.deps.limits.register.hit(meta.ip ?? 'unknown');
     const taken = await this.db
       .select({ username: users.username, email: users.email })
       .from(users)

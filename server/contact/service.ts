@@ -22,7 +22,7 @@ export class ContactService {
 
   /** Keeps the message (the dashboard lists it) and forwards it to the editorial address. */
   async send(input: ContactInput, meta: { ip: string }): Promise<void> {
-    this.deps.limiter.hit(meta.ip);
+    await this.deps.limiter.hit(meta.ip);
     const journal = await this.deps.journalName();
     await this.db.transaction(async (tx) => {
       const [row] = await tx

@@ -14,3 +14,4 @@ export * from '../jobs/tables.ts';
 export * from '../mail/tables.ts';
 export * from '../review/tables.ts';
 export * from '../fulltext/tables.ts';
+export * from '../counters/tables.ts';

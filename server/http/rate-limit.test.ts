@@ -1,23 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { RateLimiter } from './rate-limit.ts';
+import { MemoryAttemptStore, RateLimiter } from './rate-limit.ts';
+
+/** The refusal `hit` gave, or null when it let the attempt through. */
+async function refusal(limiter: RateLimiter, key: string, at: number) {
+  try {
+    await limiter.hit(key, at);
+    return null;
+  } catch (err) {
+    const e = err as { status: number; message: string; headers: Record<string, string> };
+    return { status: e.status, message: e.message, retryAfter: e.headers['retry-after'] };
+  }
+}
 
 describe('RateLimiter', () => {
-  it('refuses past the allowance with 429 and Retry-After, then forgives after the window', () => {
+  it('refuses past the allowance with 429 and Retry-After, then forgives after the window', async () => {
     const limiter = new RateLimiter({ max: 2, windowSeconds: 60 }, 'Slow down.');
-    limiter.hit('ip', 0);
-    limiter.hit('ip', 1);
-    expect(() => limiter.hit('ip', 2)).toThrow(expect.objectContaining({ status: 429, message: 'Slow down.' }));
-    try {
-      limiter.hit('ip', 30_000);
-    } catch (err) {
-      expect((err as { headers: Record<string, string> }).headers['retry-after']).toBe('30');
-    }
-    limiter.hit('other', 2);
-    limiter.hit('ip', 60_001);
+    expect(await refusal(limiter, 'ip', 0)).toBeNull();
+    expect(await refusal(limiter, 'ip', 1)).toBeNull();
+    expect(await refusal(limiter, 'ip', 2)).toEqual({ status: 429, message: 'Slow down.', retryAfter: '60' });
+    expect((await refusal(limiter, 'ip', 30_000))?.retryAfter).toBe('30');
+    expect(await refusal(limiter, 'other', 2)).toBeNull();
+    expect(await refusal(limiter, 'ip', 60_001)).toBeNull();
   });
 
-  it('never refuses when off', () => {
+  it('never refuses when off', async () => {
     const limiter = new RateLimiter(null, 'x');
-    for (let i = 0; i < 100; i++) limiter.hit('ip');
+    for (let i = 0; i < 100; i++) expect(await refusal(limiter, 'ip', i)).toBeNull();
+  });
+
+  it('keeps the keys of limiters sharing one store apart by name', async () => {
+    const store = new MemoryAttemptStore();
+    const contact = new RateLimiter({ max: 1, windowSeconds: 60 }, 'c', { store, name: 'contact' });
+    const register = new RateLimiter({ max: 1, windowSeconds: 60 }, 'r', { store, name: 'register' });
+    expect(await refusal(contact, 'ip', 0)).toBeNull();
+    expect(await refusal(register, 'ip', 0)).toBeNull();
+    expect((await refusal(contact, 'ip', 1))?.message).toBe('c');
   });
 });

@@ -3,43 +3,30 @@ import type { RateLimit } from '../config.ts';
 import { HttpError } from './errors.ts';
 
 /**
- * Fixed-window counters kept in memory: enough for one server process. A limit of `null` never refuses.
+ * A fixed-window allowance per key (an address, an account), counted in an `AttemptStore`: in this process's
+ * memory, or in the database when several processes share one (decision 0030). A limit of `null` never
+ * refuses. `name` keeps each limiter's keys apart in a shared store.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, { count: number; resetAt: number }>();
-  private readonly timer: NodeJS.Timeout;
+  private readonly store: AttemptStore;
 
   constructor(
     private readonly limit: RateLimit,
     private readonly message: string,
-    private readonly clock: Clock = systemClock,
+    private readonly opts: { store?: AttemptStore; name?: string; clock?: Clock } = {},
   ) {
-    this.timer = setInterval(() => this.sweep(), 60_000);
-    this.timer.unref();
+    this.store = opts.store ?? new MemoryAttemptStore();
   }
 
-  /** Counts one attempt for `key`; throws 429 once the window's allowance is spent. */
-  hit(key: string, now = this.clock.now()): void {
+  /** Counts one attempt for `key`; rejects with 429 (and Retry-After) once the window's allowance is spent. */
+  async hit(key: string, now = (this.opts.clock ?? systemClock).now()): Promise<void> {
     if (!this.limit) return;
-    let entry = this.hits.get(key);
-    if (!entry || entry.resetAt <= now) {
-      entry = { count: 0, resetAt: now + this.limit.windowSeconds * 1000 };
-      this.hits.set(key, entry);
-    }
-    entry.count++;
-    if (entry.count > this.limit.max) {
-      const retryAfter = Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-      throw new HttpError(429, this.message, undefined, { 'retry-after': String(retryAfter) });
-    }
-  }
-
-  /** Forgets a key, e.g. a username after a successful login. */
-  reset(key: string): void {
-    this.hits.delete(key);
-  }
-
-  private sweep(now = this.clock.now()): void {
-    for (const [key, entry] of this.hits) if (entry.resetAt <= now) this.hits.delete(key);
+    const window = await this.store.add(
+      `${this.opts.name ?? 'limit'}:${key}`,
+      this.limit.windowSeconds * 1000,
+      now,
+    );
+    if (window.count > this.limit.max) throw tooManyAttempts(this.message, window.resetAt - now);
   }
 }
 
@@ -56,9 +43,9 @@ export interface AttemptWindow {
 }
 
 /**
- * Where attempt counters live, behind the smallest interface the login rules need. One process keeps them
- * in memory (`MemoryAttemptStore`); several processes need a shared implementation (a database table) of
- * these three calls. Times are passed in, from the services' clock.
+ * Where attempt counters live, behind the smallest interface the login rules and rate limits need: in this
+ * process's memory (`MemoryAttemptStore`), or in the database for several processes on one PostgreSQL
+ * (`DbAttemptStore`, server/counters/store.ts, decision 0030). Times are passed in, from the services' clock.
  */
 export interface AttemptStore {
   /** Counts one attempt under `key`, opening a window of `windowMs` at `now` when none is open. */
@@ -68,6 +55,9 @@ export interface AttemptStore {
   /** Forgets the key. */
   delete(key: string): Promise<void>;
 }
+
+/** A window keeps at most this many distinct tags (addresses): beyond, the count says "at least". */
+export const MAX_TAGS = 1000;
 
 /** Above this many keys, closed windows are swept out on the next write. */
 const SWEEP_ABOVE = 10_000;
@@ -87,7 +77,7 @@ export class MemoryAttemptStore implements AttemptStore {
     }
     entry.count++;
     entry.lastAt = now;
-    if (tag !== undefined) entry.tags.add(tag);
+    if (tag !== undefined && entry.tags.size < MAX_TAGS) entry.tags.add(tag);
     return this.view(entry);
   }
 

@@ -53,7 +53,7 @@ export async function checkUploadedFile(
   file: { field: string; filename: string; data: Buffer } | undefined,
   filters: Pick<CheckOptions, 'excludeQuotes' | 'excludeBibliography' | 'minMatchWords'>,
 ): Promise<SimilarityReport> {
-  services.plagiarismLimiter.hit(`user:${user.id}`);
+  await services.plagiarismLimiter.hit(`user:${user.id}`);
   if (!file) throw badRequest(MESSAGES.plagiarismNoFile, { file: MESSAGES.plagiarismNoFile });
   const upload = await checkUpload(file, {
     ...PLAGIARISM_RULE,

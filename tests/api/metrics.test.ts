@@ -211,6 +211,54 @@ describe('batched writes', () => {
   });
 });
 
+describe('several server processes on one database (decision 0030)', () => {
+  /** Each process holds its own batch in memory; they share the database (on PostgreSQL, a pool's connections). */
+  const processes = (n: number, start: Date) =>
+    Array.from({ length: n }, () => {
+      const clock = new ManualClock(start);
+      return { clock, metrics: new MetricsService(t.services.db, { log: silentLog, clock }) };
+    });
+  const article = (title: string, doi: string) =>
+    t.services.catalog
+      .article(articleId)
+      .then((a) => publishArticle(t, token, { issueId: a.issue_id, title, doi }));
+
+  it('count a visitor seen by three processes within 30 s once, whatever the order of their writes', async () => {
+    const id = await article('Across processes', '10.5555/count.procs');
+    const [a, b, c] = processes(3, at('2026-03-10T10:00:00Z'));
+    a.metrics.track('view', id, reader);
+    b.clock.advance(10_000);
+    b.metrics.track('view', id, reader);
+    c.clock.advance(25_000);
+    c.metrics.track('view', id, reader);
+    // The three batches are written at once (on PostgreSQL on three connections).
+    await Promise.all([c.metrics.settled(), a.metrics.settled(), b.metrics.settled()]);
+    expect((await metrics.articleMetrics(id)).totals.views).toBe(1);
+    // A process that writes later, with the visitor's request of 20 s after the last one: still one.
+    a.clock.set(at('2026-03-10T10:00:45Z'));
+    a.metrics.track('view', id, reader);
+    await a.metrics.settled();
+    expect((await metrics.articleMetrics(id)).totals.views).toBe(1);
+    // 30 s after the previous request, through yet another process: counted.
+    b.clock.set(at('2026-03-10T10:01:15Z'));
+    b.metrics.track('view', id, reader);
+    await b.metrics.settled();
+    expect((await metrics.articleMetrics(id)).totals.views).toBe(2);
+  });
+
+  it('count a visitor seen by two processes 30 s apart twice, and two visitors apart', async () => {
+    const id = await article('Across processes, apart', '10.5555/count.procs2');
+    const [a, b] = processes(2, at('2026-03-11T10:00:00Z'));
+    a.metrics.track('download', id, reader);
+    b.clock.advance(30_000);
+    b.metrics.track('download', id, reader);
+    b.metrics.track('download', id, { ...reader, ip: '198.51.100.77' });
+    await a.metrics.settled();
+    await b.metrics.settled();
+    expect((await metrics.articleMetrics(id)).totals.downloads).toBe(3);
+  });
+});
+
 describe('through the API', () => {
   const download = (id: number, headers: Record<string, string>) =>
     t.app.inject({
