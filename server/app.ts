@@ -9,6 +9,7 @@ import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
+import { healthRoutes } from './http/health.ts';
 import { openApiRoutes } from './http/openapi.ts';
 import { addCompression } from './http/compression.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
@@ -60,6 +61,8 @@ export async function buildApp(
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
+  // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.
+  services.drain.install(app);
   // First, so that it covers every route, error and 404 registered after it (pages add theirs in ssr.ts).
   addSecurityHeaders(app, services);
   // Text answers go out compressed when the client takes it (pages: in ssr.ts; kept answers: compressed once).
@@ -117,6 +120,7 @@ export async function buildApp(
   metricsRoutes(api, services);
   journalSettingsRoutes(api, services);
   similarityRoutes(api, services);
+  healthRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());
   // Usage counts held in memory are written before the database closes.

@@ -20,6 +20,7 @@ import { configuredKind, localBlobStore } from './files/stores.ts';
 import { WorkReader } from './discovery/works.ts';
 import { FullTextService } from './fulltext/service.ts';
 import { defineDemoFullTextJob } from './seed/demo-fulltext.ts';
+import { Drain } from './http/health.ts';
 import { type AttemptStore, MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
 import { DbAttemptStore, defineCounterPruning } from './counters/store.ts';
 import { JobQueue } from './jobs/queue.ts';
@@ -147,6 +148,8 @@ export function createServices(
   return {
     config,
     clock,
+    /** Draining after SIGTERM, and the requests being answered (server/http/health.ts). */
+    drain: new Drain(),
     cache,
     database,
     db,

@@ -846,6 +846,16 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   {
+    name: 'GET /healthz',
+    build: () => ({ method: 'GET', url: '/healthz' }),
+    expect: all(200),
+  },
+  {
+    name: 'GET /readyz',
+    build: () => ({ method: 'GET', url: '/readyz' }),
+    expect: all(200),
+  },
+  {
     name: 'POST /api/auth/password-reset',
     build: () => ({
       method: 'POST',
