@@ -133,6 +133,8 @@ export const configSchema = z.object({
     .enum(['true', 'false'], 'must be true or false')
     .default('false')
     .transform((v) => v === 'true'),
+  /** How long a SIGTERM waits for running requests and jobs before closing anyway (decision 0030). */
+  SHUTDOWN_TIMEOUT: duration('20s'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Uploaded files in an S3-compatible object store instead of DATA_DIR/files (decision 0027). */
   S3_BUCKET: optionalString.pipe(

@@ -58,21 +58,59 @@ export async function startServer(
 
   let closing = false;
   let background: NodeJS.Timeout | undefined;
+  /**
+   * SIGTERM (or SIGINT): drain, then exit 0 (decision 0030). At once: /readyz answers 503, new requests are
+   * refused (503, `Connection: close`) and no new job is claimed. The requests and jobs already running
+   * finish, for at most SHUTDOWN_TIMEOUT; past it the connections are cut and the jobs still running are left
+   * to their leases (another process takes them over when they run out). Then the listener, the usage counts
+   * held in memory, the mail transport and the database close, and the data-folder lock is released.
+   */
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    console.log(`${signal} received: finishing requests, then closing the database.`);
-    const force = setTimeout(() => process.exit(1), 15_000);
+    const timeoutMs = config.SHUTDOWN_TIMEOUT * 1000;
+    console.log(
+      `${signal} received: draining (new requests and jobs refused; running ones have ${config.SHUTDOWN_TIMEOUT} s to finish), then closing the database.`,
+    );
+    // A last resort, should closing itself hang.
+    const force = setTimeout(() => process.exit(1), timeoutMs + 15_000);
     force.unref();
     clearTimeout(background);
+    services.drain.begin();
+    clearInterval(maintenance);
+    const deadline = Date.now() + timeoutMs;
+    // Each step waits until the deadline; past it, a step still gets a moment (closing after a cut is quick).
+    const bounded = <T>(step: Promise<T>, least = 2000) =>
+      Promise.race([
+        step.then(() => 'done' as const),
+        new Promise<'timeout'>((resolve) =>
+          setTimeout(() => resolve('timeout'), Math.max(deadline - Date.now(), least)),
+        ),
+      ]);
+    // No new job is taken; the running ones finish (a long one stops between items and is put back).
+    const jobsStopped = services.jobs.stop();
     try {
-      await app.close();
-      clearInterval(maintenance);
-      await services.passwordReset.idle();
-      // No new job is taken; the running ones finish (a long one stops between items and is put back).
-      await services.jobs.stop();
-      await services.mailer.close();
-      await database.close();
+      if ((await bounded(services.drain.idle(), 0)) === 'timeout') {
+        log.warn(
+          { requests: services.drain.requests },
+          'shutdown: requests still running at the timeout are cut off',
+        );
+        app.server.closeAllConnections();
+      }
+      // The listener closes; onClose hooks write the held usage counts and stop the checker's workers.
+      await bounded(app.close());
+      await bounded(services.passwordReset.idle());
+      if ((await bounded(jobsStopped, 0)) === 'timeout') {
+        log.warn(
+          { jobs: services.jobs.busy },
+          'shutdown: jobs still running at the timeout are left to their leases (another process takes them over)',
+        );
+      }
+      await bounded(services.mailer.close());
+      if ((await bounded(database.close(), 5000)) === 'timeout')
+        log.warn({}, 'shutdown: the database did not close in time; exiting all the same');
+    } catch (err) {
+      log.error({ err }, 'shutdown: closing failed');
     } finally {
       lock.release();
       process.exit(0);

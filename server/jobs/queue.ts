@@ -273,6 +273,11 @@ export class JobQueue {
     await this.idle();
   }
 
+  /** How many jobs this process is running now. */
+  get busy(): number {
+    return this.running.size;
+  }
+
   /** Resolves when the jobs this process is running have ended. */
   async idle(): Promise<void> {
     while (this.running.size) await Promise.allSettled([...this.running]);
