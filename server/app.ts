@@ -15,6 +15,7 @@ import { addCompression } from './http/compression.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
 import { journalSettingsRoutes } from './content/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
@@ -60,6 +61,15 @@ export async function buildApp(
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The request id: a sane incoming X-Request-Id, else a new UUID; in every log line of the request's work.
+    genReqId: requestIdOf,
+    childLoggerFactory: requestLogger,
+  });
+  // The id goes back in X-Request-Id, and is carried (AsyncLocalStorage) through everything the request does,
+  // a body that arrives later included (tests/api/operations.test.ts).
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    requestContext.run({ requestId: request.id }, done);
   });
   // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.
   services.drain.install(app);

@@ -8,6 +8,7 @@ import { collectWhenQuiet } from './http/idle-gc.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
 import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
 import { openBlobStore } from './files/stores.ts';
+import { logMixin } from './request-context.ts';
 import { seed } from './seed/seed.ts';
 import { type Services, createServices } from './services.ts';
 
@@ -25,8 +26,9 @@ export async function startServer(
   } = {},
 ) {
   const { config, lock, database, steps } = opts.runtime ?? (await openRuntime('server'));
-  // Requests are logged with the secrets of e-mailed links (?token=) hidden.
-  const log = pino({ level: config.LOG_LEVEL, serializers: { req: logRequest } });
+  // JSON lines. Requests are logged with the secrets of e-mailed links (?token=) hidden; every line written
+  // in a request's work (services, mail, the jobs it queued, in any process) names it: `reqId`.
+  const log = pino({ level: config.LOG_LEVEL, serializers: { req: logRequest }, mixin: logMixin });
   // The site's build is read while the seed works.
   const pagesReady = opts.pages
     ? opts.pages(log)

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Clock, DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import { type JobStatus, jobs } from './tables.ts';
 
@@ -85,6 +86,7 @@ interface Claimed {
   attempts: number;
   max_attempts: number;
   last_error: string | null;
+  request_id: string | null;
 }
 
 /** Listens for the queue's notifications (PostgreSQL's LISTEN on a connection of its own). */
@@ -199,6 +201,7 @@ export class JobQueue {
         runAt: new Date(runAt),
         maxAttempts: options.maxAttempts ?? this.definitions.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         createdAt: new Date(now),
+        requestId: currentRequestId() ?? null,
       })
       .onConflictDoNothing({ target: jobs.key })
       .returning({ id: jobs.id });
@@ -325,13 +328,16 @@ export class JobQueue {
    */
   private nudge(followUps = [100, 1000]): void {
     if (!this.started || this.stopping) return;
-    setImmediate(() => void this.pump());
+    // Outside the request that enqueued (if any): the claims serve every job, each run in its own context.
+    outsideRequests(() => setImmediate(() => void this.pump()));
     if (this.followUp || !followUps.length) return;
     const [next, ...rest] = followUps;
-    this.followUp = setTimeout(() => {
-      this.followUp = null;
-      this.nudge(rest);
-    }, next);
+    this.followUp = outsideRequests(() =>
+      setTimeout(() => {
+        this.followUp = null;
+        this.nudge(rest);
+      }, next),
+    );
     this.followUp.unref();
   }
 
@@ -397,7 +403,7 @@ export class JobQueue {
         limit 1
         for update skip locked
       )
-      returning id, name, key, payload, attempts, max_attempts, last_error`);
+      returning id, name, key, payload, attempts, max_attempts, last_error, request_id`);
     return (result as unknown as { rows: Claimed[] }).rows[0] ?? null;
   }
 
@@ -433,7 +439,9 @@ export class JobQueue {
     if (!def) return; // not claimable: claims name only the defined
     def.running++;
     try {
-      await this.attempt(job, def, signal);
+      // In the context of the request that enqueued it, if any: its log lines name that request (reqId).
+      const run = () => this.attempt(job, def, signal);
+      await (job.request_id ? requestContext.run({ requestId: job.request_id }, run) : outsideRequests(run));
     } finally {
       def.running--;
     }
@@ -453,6 +461,7 @@ export class JobQueue {
       await this.settle(job, def, new PermanentJobError(job.last_error ?? 'no attempts left'));
       return;
     }
+    if (job.request_id) log.info({ job: info }, `job ${job.name} started, for request ${job.request_id}`);
     let completed = false;
     const ctx: JobContext = {
       job: info,

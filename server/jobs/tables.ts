@@ -31,6 +31,8 @@ export const jobs = pgTable(
     /** The last failure (kept on a job that then succeeded only until it does). */
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** The request that enqueued the job (its X-Request-Id): the job's log lines name it (decision 0030). */
+    requestId: text('request_id'),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [

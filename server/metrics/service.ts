@@ -3,6 +3,7 @@ import { asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
+import { outsideRequests } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import { articles } from '../catalog/tables.ts';
 import { articleUsage, usageClicks } from './tables.ts';
@@ -128,7 +129,8 @@ export class MetricsService {
     }
     if (!this.timer) {
       // The timer never keeps the process alive: shutdown writes what is held (`settled`).
-      this.timer = setTimeout(() => void this.flush(), this.opts.flushMs ?? FLUSH_MS);
+      // Outside the request at hand: the batch is everyone's.
+      this.timer = outsideRequests(() => setTimeout(() => void this.flush(), this.opts.flushMs ?? FLUSH_MS));
       this.timer.unref();
     }
   }

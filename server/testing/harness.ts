@@ -150,6 +150,8 @@ export async function createTestContext(
     blobs?: (dataDir: string) => BlobStore;
     /** The pages too, from the production build (`npm run build` first): for tests of page actions. */
     pages?: boolean;
+    /** A pino logger for the services and Fastify (default: nothing logged). */
+    logger?: import('pino').Logger;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
@@ -182,10 +184,11 @@ export async function createTestContext(
     const { S3BlobStore } = await import('../files/s3-blob-store.ts');
     blobs = new S3BlobStore(s3.options('colophon-test'));
   }
-  const services = createServices(config, database, silentLog, { mailer, clock, blobs });
+  const services = createServices(config, database, opts.logger ?? silentLog, { mailer, clock, blobs });
   await seed(services, { demo: opts.demo ?? false });
   const app = await buildApp(services, {
     checkResponses: true,
+    ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.pages
       ? {
           pages: {

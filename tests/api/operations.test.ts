@@ -1,6 +1,9 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { logRequest } from '../../server/accounts/links.ts';
+import { currentRequestId, logMixin } from '../../server/request-context.ts';
 import { contactMessages } from '../../server/contact/tables.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 
@@ -150,6 +153,121 @@ describe('draining (after SIGTERM)', () => {
       expect(messages.map((m) => m.name)).toEqual(['Slow Sender']);
     } finally {
       await d.close();
+    }
+  });
+});
+
+describe('request ids', () => {
+  /** A context whose services and Fastify log JSON lines into `lines`, as the server's logger does. */
+  async function logged() {
+    const lines: Record<string, unknown>[] = [];
+    const raw: string[] = [];
+    const logger = pino(
+      { level: 'info', serializers: { req: logRequest }, mixin: logMixin },
+      {
+        write(line: string) {
+          raw.push(line);
+          lines.push(JSON.parse(line));
+        },
+      },
+    );
+    return { ctx: await createTestContext({}, { logger }), lines, raw };
+  }
+
+  it('answers a sane incoming X-Request-Id, and a new id for none or an insane one', async () => {
+    const sent = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'lb-7f3a.2026:42' },
+    });
+    expect(sent.headers['x-request-id']).toBe('lb-7f3a.2026:42');
+    const none = await t.app.inject({ method: 'GET', url: '/api/papers' });
+    expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    for (const bad of ['two words', 'x'.repeat(129), 'line\u0085break', '"quoted"', '-leading-dash']) {
+      const res = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': bad } });
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const a = await t.app.inject({ method: 'GET', url: '/healthz' });
+    const b = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+
+  it('is known to the services a request calls, its body arriving later or not', async () => {
+    const seen: (string | undefined)[] = [];
+    const send = t.services.contact.send.bind(t.services.contact);
+    const spy = vi.spyOn(t.services.contact, 'send').mockImplementation(async (...args) => {
+      seen.push(currentRequestId());
+      await Promise.resolve();
+      seen.push(currentRequestId());
+      return send(...args);
+    });
+    try {
+      // Over a real connection: a body's stream events come from the socket, not from the request.
+      await t.app.listen({ port: 5202, host: '127.0.0.1' });
+      const body = JSON.stringify({
+        name: 'Reader',
+        email: 'reader@example.org',
+        message: 'Hello there, editors.',
+      });
+      const req = httpRequest({
+        port: 5202,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/contact',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-request-id': 'contact-req-1',
+          expect: '100-continue',
+        },
+      });
+      const status = new Promise<number>((resolve, reject) => {
+        req.on('response', (r) => {
+          r.resume();
+          resolve(r.statusCode ?? 0);
+        });
+        req.on('error', reject);
+      });
+      // The body follows once the server has taken the request: it arrives as later socket data.
+      req.once('continue', () => req.end(body));
+      req.flushHeaders();
+      expect(await status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(seen).toEqual(['contact-req-1', 'contact-req-1']);
+    expect(currentRequestId()).toBeUndefined();
+  });
+
+  it('follows a request into the jobs it queued: stored with the job, in the log lines of its run', async () => {
+    const { ctx, lines, raw } = await logged();
+    try {
+      const user = await ctx.createUser({ role: 'author', status: 'approved' });
+      const res = await ctx.injectOnly({
+        method: 'POST',
+        url: '/api/auth/password-reset',
+        headers: { 'x-request-id': 'reset-req-9' },
+        payload: { identifier: user.username },
+      });
+      expect(res.statusCode).toBe(202);
+      expect(res.headers['x-request-id']).toBe('reset-req-9');
+      await ctx.services.passwordReset.idle();
+      const [job] = await ctx.services.jobs.list('queued');
+      expect(job).toMatchObject({ name: 'mail.send', requestId: 'reset-req-9' });
+      // Run later, as another process would: the run's lines name the request that caused it.
+      expect(await ctx.runJobs()).toBeGreaterThan(0);
+      expect(ctx.mail.map((m) => m.to)).toEqual([user.email]);
+      const started = lines.find((l) => String(l.msg).startsWith('job mail.send started'));
+      expect(started).toMatchObject({ reqId: 'reset-req-9', job: { id: job.id, name: 'mail.send' } });
+      // Fastify's own request lines carry it once (a binding, not repeated by the mixin).
+      const completed = raw.filter((l) => l.includes('"request completed"') && l.includes('reset-req-9'));
+      expect(completed).toHaveLength(1);
+      expect(completed[0].match(/"reqId"/g)).toHaveLength(1);
+      // Work outside any request names none.
+      await ctx.services.jobs.enqueue(ctx.services.db, 'mail.send', { nothing: true }, { maxAttempts: 1 });
+      expect((await ctx.services.jobs.list('queued'))[0].requestId).toBeNull();
+    } finally {
+      await ctx.close();
     }
   });
 });

@@ -21,8 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => c?.close());
 
-const login = (username: string, password: string, address: string) =>
-  c.api('POST', '/api/auth/login', { json: { username, password }, headers: { 'x-forwarded-for': address } });
+const login = (username: string, password: string, address: string, requestId?: string) =>
+  c.api('POST', '/api/auth/login', {
+    json: { username, password },
+    headers: { 'x-forwarded-for': address, ...(requestId ? { 'x-request-id': requestId } : {}) },
+  });
 
 describe('failed sign-ins spread round-robin over three processes', () => {
   it('hit the per-address allowance at its tenth attempt, whichever process counts it', async () => {
@@ -37,7 +40,7 @@ describe('failed sign-ins spread round-robin over three processes', () => {
     const attacker = '203.0.113.66';
     let time = T0;
     for (let i = 1; i <= 5; i++) {
-      expect((await login('admin', 'not-the-password', attacker)).status).toBe(401);
+      expect((await login('admin', 'not-the-password', attacker, `guess-${i}`)).status).toBe(401);
       // Each wrong password doubles that address's wait for that account (1 s, 2 s, 4 s, 8 s): waited out.
       time += 2 ** (i - 1) * 1000;
       await c.setClock(time);
@@ -55,6 +58,9 @@ describe('failed sign-ins spread round-robin over three processes', () => {
       `select status from mail_log where subject like 'Failed sign-ins to your%' order by id`,
     );
     expect(rows).toEqual([{ status: 'sent' }]);
+    // Its job names the request that caused it (the fifth guess), whichever process ran it.
+    const jobs = await c.sql.query(`select request_id, status from jobs where name = 'mail.send'`);
+    expect(jobs.rows).toEqual([{ request_id: 'guess-5', status: 'done' }]);
   });
 });
 

@@ -9,4 +9,5 @@ CREATE TABLE "counters" (
 	CONSTRAINT "counters_name_key_pk" PRIMARY KEY("name","key")
 );
 --> statement-breakpoint
+ALTER TABLE "jobs" ADD COLUMN "request_id" text;--> statement-breakpoint
 CREATE INDEX "counters_reset_at_idx" ON "counters" USING btree ("reset_at");
