@@ -61,18 +61,19 @@ export async function startServer(
   let closing = false;
   let background: NodeJS.Timeout | undefined;
   /**
-   * SIGTERM (or SIGINT): drain, then exit 0 (decision 0030). At once: /readyz answers 503, new requests are
-   * refused (503, `Connection: close`) and no new job is claimed. The requests and jobs already running
-   * finish, for at most SHUTDOWN_TIMEOUT; past it the connections are cut and the jobs still running are left
-   * to their leases (another process takes them over when they run out). Then the listener, the usage counts
-   * held in memory, the mail transport and the database close, and the data-folder lock is released.
+   * SIGTERM (or SIGINT): drain, then exit 0 (decision 0030). At once: /readyz answers 503, every answer says
+   * `Connection: close`, and no new job is claimed. When the requests under way have finished, the listener
+   * closes (new connections are refused: a balancer tries another process). Requests and jobs get at most
+   * SHUTDOWN_TIMEOUT; past it the connections are cut and the jobs still running are left to their leases
+   * (another process takes them over when they run out). Then the usage counts held in memory, the mail
+   * transport and the database close, and the data-folder lock is released.
    */
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     const timeoutMs = config.SHUTDOWN_TIMEOUT * 1000;
     console.log(
-      `${signal} received: draining (new requests and jobs refused; running ones have ${config.SHUTDOWN_TIMEOUT} s to finish), then closing the database.`,
+      `${signal} received: draining (readyz 503, no new jobs; running requests and jobs have ${config.SHUTDOWN_TIMEOUT} s to finish), then closing the database.`,
     );
     // A last resort, should closing itself hang.
     const force = setTimeout(() => process.exit(1), timeoutMs + 15_000);
@@ -92,15 +93,19 @@ export async function startServer(
     // No new job is taken; the running ones finish (a long one stops between items and is put back).
     const jobsStopped = services.jobs.stop();
     try {
-      if ((await bounded(services.drain.idle(), 0)) === 'timeout') {
+      // The requests under way finish (readyz says 503 meanwhile, so a balancer sends no more); then the
+      // listener closes (a balancer tries another process) and the requests taken meanwhile finish too.
+      await bounded(services.drain.before(), 0);
+      const closed = app.close();
+      if ((await bounded(closed, 0)) === 'timeout') {
         log.warn(
           { requests: services.drain.requests },
           'shutdown: requests still running at the timeout are cut off',
         );
         app.server.closeAllConnections();
       }
-      // The listener closes; onClose hooks write the held usage counts and stop the checker's workers.
-      await bounded(app.close());
+      // onClose hooks (after the requests) write the held usage counts and stop the checker's workers.
+      await bounded(closed);
       await bounded(services.passwordReset.idle());
       if ((await bounded(jobsStopped, 0)) === 'timeout') {
         log.warn(

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -6,25 +7,27 @@ import type { Api } from './api.ts';
 
 /**
  * The process's own state for load balancers and orchestrators (decision 0030): draining after SIGTERM, and
- * the requests it is still answering. `begin()` is called by the shutdown in server/main.ts; from then on
- * /readyz answers 503, every answer carries `Connection: close`, and a new request other than the probes is
- * answered 503 at once (the balancer sends it elsewhere); `idle()` resolves when the requests taken before
- * have all ended.
+ * the requests it is answering. `begin()` is called by the shutdown in server/main.ts; from then on /readyz
+ * answers 503, so a balancer that asks it stops sending requests here, and every answer (those under way
+ * too) carries `Connection: close`, so clients and balancers leave this process. What still arrives before
+ * the balancer notices is answered as usual (a refusal would be an error for the reader, the listener closing
+ * one the balancer retries elsewhere). `before()` resolves when the requests taken before the drain began
+ * have ended: then server/main.ts closes the listener.
  */
 export class Drain {
   private drainingSince: number | null = null;
-  private inflight = 0;
-  private waiters: (() => void)[] = [];
-  /** The answers under way, told at `begin()` to close their connection once sent. */
-  private readonly answers = new Set<import('node:http').ServerResponse>();
+  /** The answers under way (the probes not counted). */
+  private readonly answers = new Set<ServerResponse>();
+  /** Waiting for the answers under way when the drain began. */
+  private waiting: { left: Set<ServerResponse>; done: () => void }[] = [];
 
   get draining(): boolean {
     return this.drainingSince !== null;
   }
 
-  /** Requests being answered now (the probes and the refusals of a drain not counted). */
+  /** Requests being answered now (the probes not counted). */
   get requests(): number {
-    return this.inflight;
+    return this.answers.size;
   }
 
   begin(): void {
@@ -33,34 +36,28 @@ export class Drain {
     for (const res of this.answers) if (!res.headersSent) res.shouldKeepAlive = false;
   }
 
-  /** Resolves once no request taken before the drain (or since) is still being answered. */
-  idle(): Promise<void> {
-    if (this.inflight === 0) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push(resolve));
+  /** Resolves once every request being answered now has ended (later ones are not waited for). */
+  before(): Promise<void> {
+    if (this.answers.size === 0) return Promise.resolve();
+    return new Promise((done) => this.waiting.push({ left: new Set(this.answers), done }));
   }
 
-  /** The onRequest hook: counts the request until its answer ends, or refuses it while draining. */
+  /** The onRequest hook: counts the request until its answer ends; while draining, closes its connection. */
   install(app: FastifyInstance): void {
     app.addHook('onRequest', async (request, reply) => {
-      const probe = PROBES.has(request.url.split('?')[0]);
-      if (this.draining) {
-        reply.header('connection', 'close');
-        if (!probe) {
-          return reply
-            .code(503)
-            .header('retry-after', '1')
-            .header('cache-control', 'no-store')
-            .send({ message: 'This server is restarting; please try again.' });
-        }
-      }
-      if (probe) return;
-      this.inflight++;
-      this.answers.add(reply.raw);
+      if (this.draining) reply.header('connection', 'close');
+      if (PROBES.has(request.url.split('?')[0])) return;
+      const res = reply.raw;
+      this.answers.add(res);
       // 'close' comes once per answer: sent in full, or cut off by the client.
-      reply.raw.once('close', () => {
-        this.inflight--;
-        this.answers.delete(reply.raw);
-        if (this.inflight === 0) for (const wake of this.waiters.splice(0)) wake();
+      res.once('close', () => {
+        this.answers.delete(res);
+        this.waiting = this.waiting.filter((w) => {
+          w.left.delete(res);
+          if (w.left.size) return true;
+          w.done();
+          return false;
+        });
       });
     });
   }

@@ -119,7 +119,7 @@ async function get(port: number, path: string) {
 }
 
 describe('draining (after SIGTERM)', () => {
-  it('answers the request in flight, refuses new ones, says 503 on /readyz, and is idle once it is done', async () => {
+  it('says 503 on /readyz, closes every connection after its answer, and waits for the request in flight', async () => {
     const d = await createTestContext();
     try {
       await d.app.listen({ port: 5201, host: '127.0.0.1' });
@@ -128,25 +128,25 @@ describe('draining (after SIGTERM)', () => {
       // The request is being answered once its head is in (its body still coming).
       await vi.waitFor(() => expect(d.services.drain.requests).toBe(1));
       d.services.drain.begin();
-      let idle = false;
-      const idleNow = d.services.drain.idle().then(() => {
-        idle = true;
+      let finished = false;
+      const before = d.services.drain.before().then(() => {
+        finished = true;
       });
       const ready = await get(port, '/readyz');
       expect(ready.status).toBe(503);
       expect(ready.json).toEqual({ status: 'draining', database: 'ok', files: 'ok' });
       expect(ready.connection).toBe('close');
       expect((await get(port, '/healthz')).status).toBe(200);
-      const refused = await get(port, '/api/articles');
-      expect(refused.status).toBe(503);
-      expect(refused.connection).toBe('close');
-      expect(refused.json.message).toMatch(/restarting/);
-      expect(idle).toBe(false);
+      // What still arrives before the balancer notices is answered, and its connection closed after it.
+      const late = await get(port, '/api/papers');
+      expect(late.status).toBe(200);
+      expect(late.connection).toBe('close');
+      expect(finished).toBe(false);
       slow.finish();
       const done = await slow.answer;
       expect(done.status).toBe(200);
       expect(done.connection).toBe('close');
-      await idleNow;
+      await before;
       expect(d.services.drain.requests).toBe(0);
       // The message was taken in full.
       const messages = await d.services.db.select().from(contactMessages);
