@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { orcidField } from './account.ts';
+import { orcidField } from './orcid.ts';
 import { LIMITS } from './limits.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
 import { MESSAGES } from './messages.ts';
+import { authorOrcidField } from './orcid.ts';
 import { REGISTRABLE_ROLES } from './roles.ts';
 
 /** Required text: trimmed, not blank, bounded. The messages name the field as the form labels it. */
@@ -73,6 +74,8 @@ export const authorSchema = z.object({
     .max(LIMITS.superscript, `Superscript must be at most ${LIMITS.superscript} characters.`)
     .optional()
     .default(''),
+  /** Optional: bare, the https://orcid.org/ address or orcid.org/…; kept bare, null when not given. */
+  orcid: authorOrcidField,
 });
 export type AuthorInput = z.infer<typeof authorSchema>;
 
