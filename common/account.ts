@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-import { orcidField } from './orcid.ts';
-import { emailField, newPasswordField, registerSchema } from './schemas.ts';
+import { emailField, newPasswordField, orcidField, registerSchema } from './schemas.ts';
 
 /**
  * The account holder's own forms (/account, /forgot-password, /reset-password) and their API twins: one

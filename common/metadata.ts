@@ -39,7 +39,12 @@ export interface MetadataArticle {
   keywords: string | null;
   pages: string;
   doi: string | null;
-  authors: readonly { name: string; affiliation?: string | null; email?: string | null; orcid?: string | null }[];
+  authors: readonly {
+    name: string;
+    affiliation?: string | null;
+    email?: string | null;
+    orcid?: string | null;
+  }[];
   public_pdf_url: string | null;
   /** YYYY-MM-DD */
   publication_date: string;
@@ -165,7 +170,12 @@ export function articleMetadata(
       ...(a.affiliation ? { affiliation: { '@type': 'Organization', name: a.affiliation } } : {}),
       ...(a.orcid
         ? {
-            identifier: { '@type': 'PropertyValue', propertyID: 'ORCID', value: a.orcid, url: orcidUrl(a.orcid) },
+            identifier: {
+              '@type': 'PropertyValue',
+              propertyID: 'ORCID',
+              value: a.orcid,
+              url: orcidUrl(a.orcid),
+            },
             sameAs: orcidUrl(a.orcid),
           }
         : {}),

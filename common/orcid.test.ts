@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoArticles } from '../content/demo-articles.ts';
-import { authorSchema } from './schemas.ts';
-import { authorOrcidField, orcidCheckOk, orcidUrl } from './orcid.ts';
+import { authorOrcidField, authorSchema } from './schemas.ts';
+import { orcidCheckOk, orcidUrl } from './orcid.ts';
 
 const author = (orcid: unknown) =>
   authorSchema.safeParse({ name: 'Ada Lovelace', email: 'ada@example.org', affiliation: 'Uni', orcid });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
 import { MESSAGES } from './messages.ts';
-import { authorOrcidField } from './orcid.ts';
+import { ORCID_PATTERN, orcidCheckOk } from './orcid.ts';
 import { REGISTRABLE_ROLES } from './roles.ts';
 
 /** Required text: trimmed, not blank, bounded. The messages name the field as the form labels it. */
@@ -63,6 +63,40 @@ export const contactSchema = z.object({
   message: requiredText('Message', LIMITS.message),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
+
+/**
+ * An optional ORCID iD field: empty clears it (null). Typed bare, as the https://orcid.org/ address people
+ * copy from their record, or as orcid.org/…; kept bare and upper-case (the X). `whose` names the record a
+ * wrong check digit should be copied from again.
+ */
+function orcidSchema(whose: string) {
+  return z
+    .string('ORCID iD must be text.')
+    .trim()
+    .max(60, 'ORCID iD must be at most 60 characters.')
+    .transform((v) => v.replace(/^(https?:\/\/)?(www\.)?orcid\.org\//i, '').toUpperCase())
+    .pipe(
+      z.union([
+        z.literal('').transform(() => null),
+        z
+          .string()
+          .regex(ORCID_PATTERN, 'ORCID iD must look like 0000-0002-1825-0097 (four groups of four).')
+          // Zod runs this even after the pattern failed: a wrong shape is that message alone.
+          .refine(
+            (v) => !ORCID_PATTERN.test(v) || orcidCheckOk(v),
+            `This ORCID iD has a wrong check digit: copy it from ${whose} ORCID record.`,
+          ),
+      ]),
+    )
+    .nullable()
+    .optional();
+}
+
+/** A person's own ORCID iD (My account, the reviewer profile). */
+export const orcidField = orcidSchema('your');
+
+/** An author's ORCID iD on a submission or article: null when not given. */
+export const authorOrcidField = orcidSchema("the author's").transform((v) => v ?? null);
 
 export const authorSchema = z.object({
   name: requiredText('Author name', LIMITS.name),
