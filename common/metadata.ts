@@ -1,6 +1,5 @@
-import { doiUrl, keywordList, pageRange } from './citation.ts';
+import { doiUrl, keywordList, orcidUrl, pageRange } from './citation.ts';
 import type { JournalSettings } from './journal.ts';
-import { orcidUrl } from './orcid.ts';
 
 /**
  * What an article page tells machines, in the server's HTML: Highwire Press `citation_*` tags (Google

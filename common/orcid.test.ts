@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { demoArticles } from '../content/demo-articles.ts';
-import { authorOrcidField, authorSchema } from './schemas.ts';
-import { orcidCheckOk, orcidUrl } from './orcid.ts';
+import { orcidUrl } from './citation.ts';
+import { authorOrcidField, authorSchema, orcidCheckOk } from './schemas.ts';
 
 const author = (orcid: unknown) =>
   authorSchema.safeParse({ name: 'Ada Lovelace', email: 'ada@example.org', affiliation: 'Uni', orcid });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
 import { MESSAGES } from './messages.ts';
-import { ORCID_PATTERN, orcidCheckOk } from './orcid.ts';
 import { REGISTRABLE_ROLES } from './roles.ts';
 
 /** Required text: trimmed, not blank, bounded. The messages name the field as the form labels it. */
@@ -63,6 +62,24 @@ export const contactSchema = z.object({
   message: requiredText('Message', LIMITS.message),
 });
 export type ContactInput = z.infer<typeof contactSchema>;
+
+/**
+ * ORCID iDs, wherever a person has one: an account or reviewer profile (the person's own), and each author
+ * of a submission or article (typed by whoever submits or edits it). One checker and one way to store them:
+ * bare, as 0000-0002-1825-0097; shown and exported as the https://orcid.org/ address (citation.ts `orcidUrl`).
+ */
+
+/** ORCID iD check character (ISO 7064 MOD 11-2 over the first 15 digits; 10 is written X). */
+export function orcidCheckOk(id: string): boolean {
+  const chars = id.replace(/-/g, '');
+  if (!/^\d{15}[\dX]$/.test(chars)) return false;
+  let total = 0;
+  for (const c of chars.slice(0, 15)) total = (total + Number(c)) * 2;
+  const result = (12 - (total % 11)) % 11;
+  return chars[15] === (result === 10 ? 'X' : String(result));
+}
+
+export const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
 
 /**
  * An optional ORCID iD field: empty clears it (null). Typed bare, as the https://orcid.org/ address people

@@ -1,5 +1,4 @@
-import { numberAffiliations } from '../../common/citation.ts';
-import { orcidUrl } from '../../common/orcid.ts';
+import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { iso6391 } from './languages.ts';
 import { splitName } from './names.ts';

@@ -1,5 +1,4 @@
-import { numberAffiliations } from '../../common/citation.ts';
-import { orcidUrl } from '../../common/orcid.ts';
+import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { iso6392b } from './languages.ts';
 import type { Work } from './works.ts';
