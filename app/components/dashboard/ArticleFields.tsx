@@ -123,7 +123,7 @@ export function ArticleFields({
               {field('affiliation', 'affiliation')}
               {field('superscript', 'superscript')}
               {field('orcid', 'ORCID iD', {
-                hint: 'Such as 0000-0002-1825-0097, or its orcid.org address.',
+                hint: 'e.g. 0000-0002-1825-0097, or the orcid.org link.',
                 maxLength: 60,
               })}
               {count > 1 ? (

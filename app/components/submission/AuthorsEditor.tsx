@@ -23,7 +23,7 @@ const FIELDS: { key: AuthorKey; label: string; type?: string; autoComplete?: str
     key: 'orcid',
     label: 'ORCID iD',
     autoComplete: 'off',
-    hint: 'Such as 0000-0002-1825-0097, or its orcid.org address.',
+    hint: 'e.g. 0000-0002-1825-0097, or the orcid.org link.',
   },
 ];
 
