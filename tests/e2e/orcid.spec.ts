@@ -93,6 +93,13 @@ test('an author gives ORCID iDs on the submit form, and the published article li
   const { id } = ((await mine.json()) as { id: number; title: string }[]).find((s) => s.title === title)!;
   const submission = await (await adminApi.get(`/api/submissions/${id}`)).json();
   expect(submission.authors.map((a: { orcid: string | null }) => a.orcid)).toEqual([PRIYA, JON]);
+  // The author's own page of the submission shows the iDs written out, each linked.
+  await page.goto(`/my-submissions/${id}`);
+  await expect(page.getByRole('link', { name: `ORCID iD of Priya Raman: ${PRIYA}` })).toHaveAttribute(
+    'href',
+    `https://orcid.org/${PRIYA}`,
+  );
+  await expect(page.getByRole('link', { name: `ORCID iD of Jon Olsen: ${JON}` })).toBeVisible();
   for (const status of ['under_review', 'accepted']) {
     const res = await adminApi.post(`/api/editor/submissions/${id}/decision`, {
       data: { status, message: `Moved to ${status}.` },
