@@ -7,7 +7,7 @@ import { expect, test } from './fixtures.ts';
 /**
  * Authors' ORCID iDs (decision 0029), as a person meets them: typed on the submit form (a wrong one refused
  * on its own field), then, once the article is published, the green iD mark after the author's name on the
- * article page, linked to their record, in the page's metadata too.
+ * article page, linked to their record, in the page's metadata too; and corrected by an editor.
  */
 
 const MANUSCRIPT = path.resolve(
@@ -148,4 +148,21 @@ test('an author gives ORCID iDs on the submit form, and the published article li
   ]);
   await axe(page);
   await screenshots(page, 'orcid-article');
+
+  // An editor corrects the iDs on the dashboard: a wrong one is refused on its field, an empty one removes it.
+  await signIn('editor', 'approved');
+  await page.goto(`/editor-dashboard/articles?edit=${articleId}`);
+  const form = page.getByRole('form', { name: /^Edit “/ });
+  await expect(form.getByLabel('Author 1 ORCID iD')).toHaveValue(PRIYA);
+  await form.getByLabel('Author 2 ORCID iD').fill('0000-0002-1825');
+  await form.getByRole('button', { name: 'Save the article' }).click();
+  await expect(form.getByLabel('Author 2 ORCID iD')).toHaveAccessibleDescription(/four groups of four/);
+  await axe(page);
+  await screenshots(page, 'orcid-dashboard-edit');
+  await form.getByLabel('Author 2 ORCID iD').fill('');
+  await form.getByRole('button', { name: 'Save the article' }).click();
+  await expect(page.getByRole('status')).toContainText('updated.');
+  await page.goto(`/article/${articleId}`);
+  await expect(page.getByRole('link', { name: 'ORCID iD of Priya Raman' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'ORCID iD of Jon Olsen' })).toHaveCount(0);
 });
