@@ -11,19 +11,21 @@
  *      server block per size: round-robin over process 1, over 1-2, over 1-3, keep-alive to the upstreams.
  *      Checked before measuring, through the 3-process block: a sign-in by the page form (its origin check
  *      sees the port nginx passes on in Host) and a 3 MB article upload, downloaded through process 1.
- *   3. For each target (the anonymous article page, the public JSON catalogue): a warm-up of each side, then
- *      `--rounds` rounds, each measuring every side once, in alternating order (1 direct, 1, 2, 3 behind
- *      nginx; then 3, 2, 1, 1 direct), so the sides of a round share the machine's moment. The figure per
- *      side is the median over the rounds; the ratio to one process is the median of the rounds' ratios
- *      (N processes behind nginx / 1 process behind nginx), and nginx's own cost is "1 behind nginx" against
- *      "1 direct".
+ *   3. For each target (the anonymous article page, the public JSON catalogue): `--rounds` rounds, each
+ *      measuring every side once, right after a `--warmup` of that side, in alternating order (1 direct,
+ *      1, 2, 3 behind the balancer; then 3, 2, 1, 1 direct), so the sides of a round share the machine's
+ *      moment. The figure per side is the median over the rounds; the ratio to one process is the median of
+ *      the rounds' ratios (N processes behind the balancer / 1 behind it), and the balancer's own cost is
+ *      "1 behind" against "1 direct". CPU: of the serving processes (and by process), of the balancer, and
+ *      how busy the whole machine was.
  *
  *   npm run build && npm run bench:cluster
  *   npm run bench:cluster -- --rounds=5 --duration=3 --connections=50 --ports=5440
  *   npm run bench:cluster -- --page-cache=off         # nothing kept (PAGE_CACHE_SIZE=1): every answer rendered
  *
- * --ports=P: the processes on P, P+1, P+2, nginx on P+10, P+11, P+12, the S3 test server on P+20 (default:
- * free ports).
+ * --balancer=caddy: Caddy (bench/lib/caddy.ts) instead of nginx, with the guide's reverse_proxy block.
+ * --ports=P: the processes on P, P+1, P+2, the balancer on P+10, P+11, P+12, the S3 test server on P+20
+ * (default: free ports).
  * Prints a table and writes the figures to bench/results/cluster-<date>.json (or --out=FILE).
  */
 import { execFileSync } from 'node:child_process';
@@ -38,6 +40,7 @@ import { type TestS3Server, startS3Server } from '../server/testing/s3-server.ts
 import { ADMIN, SERVER_ENV } from '../tests/e2e/env.ts';
 import { BROWSER_HEADERS, JSON_HEADERS, rawGet } from './lib/http-client.ts';
 import { type LoadGenerator, type LoadResult, startLoadGenerator } from './lib/load.ts';
+import { startCaddy } from './lib/caddy.ts';
 import { type Balancer, startBalancer } from './lib/nginx.ts';
 import { cpuMs, descendants } from './lib/proc.ts';
 import { type BenchServer, freePort, startServer } from './server.ts';
@@ -69,16 +72,21 @@ const options = {
   targets: (flags.get('targets')?.split(',') ?? [...TARGETS]) as TargetName[],
   /** Seconds per measured phase and per warm-up (whole seconds: autocannon stops on its 1 s tick). */
   duration: Math.ceil(numberFlag('duration', 3)),
-  warmup: Math.ceil(numberFlag('warmup', 1)),
+  warmup: Math.ceil(numberFlag('warmup', 2)),
   rounds: numberFlag('rounds', 5),
   connections: numberFlag('connections', 50),
   pageCache: flags.get('page-cache') !== 'off',
+  balancer: flags.get('balancer') ?? 'nginx',
   ports: flags.has('ports') ? numberFlag('ports', 1) : 0,
   pg: flags.get('pg') ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   out:
     flags.get('out') ??
     path.join('bench', 'results', `cluster-${new Date().toISOString().replace(/[:.]/g, '-')}.json`),
 };
+if (options.balancer !== 'nginx' && options.balancer !== 'caddy') {
+  console.error('--balancer: nginx or caddy.');
+  process.exit(2);
+}
 for (const t of options.targets) {
   if (!TARGETS.includes(t)) {
     console.error(`--targets: unknown ${t} (choose from ${TARGETS.join(', ')}).`);
@@ -88,7 +96,7 @@ for (const t of options.targets) {
 const SIZES = [1, 2, 3] as const;
 type Side = 'direct' | 1 | 2 | 3;
 const SIDES: Side[] = ['direct', 1, 2, 3];
-const sideName = (s: Side) => (s === 'direct' ? '1 process, direct' : `${s} behind nginx`);
+const sideName = (s: Side) => (s === 'direct' ? '1 process, direct' : `${s} behind ${options.balancer}`);
 
 // ---- Helpers ------------------------------------------------------------------------------------------
 const median = (xs: number[]) => {
@@ -155,6 +163,8 @@ interface Phase extends LoadResult {
   round: number;
   /** CPU of the Colophon processes serving this side, and of nginx (master and workers), ms. */
   serverCpuMs: number;
+  /** The same by process (process 1 first): round-robin gives each about the same share of the requests. */
+  serverCpuMsByProcess: number[];
   nginxCpuMs: number;
   /** Share of the machine's CPU (all cores) busy during the phase, 0-1. */
   machineBusy: number;
@@ -168,6 +178,8 @@ interface SideSummary {
   /** Median over the rounds of this side's rate / the 1-process-behind-nginx rate. */
   ratio: number;
   serverCpuPerRequestMs: number;
+  /** Each serving process's CPU over its share of the requests (sent / N), ms. */
+  serverCpuPerRequestByProcessMs: number[];
   nginxCpuPerRequestMs: number;
   machineBusy: number;
   errors: number;
@@ -201,7 +213,9 @@ async function checkThroughBalancer(lb: Balancer, direct: BenchServer[]) {
   const origin = lb.url(3);
   const signedIn = await post(origin, { origin });
   if (signedIn.status !== 302 && signedIn.status !== 303)
-    throw new Error(`the sign-in form through nginx answered ${signedIn.status}, not a redirect`);
+    throw new Error(
+      `the sign-in form through ${options.balancer} answered ${signedIn.status}, not a redirect`,
+    );
   const hostWithoutPort = await post(direct[0].url, { origin, host: '127.0.0.1' });
   // Refused: 400 by React Router's own check of forwarded actions (which logs an error), or 403 by ours.
   if (hostWithoutPort.status !== 400 && hostWithoutPort.status !== 403)
@@ -241,12 +255,14 @@ async function checkThroughBalancer(lb: Balancer, direct: BenchServer[]) {
     body.append('pdf', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'through-nginx.pdf');
     const up = await fetch(`${origin}/api/articles/admin/upload`, { method: 'POST', headers: auth, body });
     if (up.status !== 201)
-      throw new Error(`the upload through nginx answered ${up.status}: ${await up.text()}`);
+      throw new Error(`the upload through ${options.balancer} answered ${up.status}: ${await up.text()}`);
     const id = ((await up.json()) as { article: { id: number } }).article.id;
     const got = await fetch(`${direct[0].url}/api/articles/${id}/download`, { headers: auth });
     const bytes = Buffer.from(await got.arrayBuffer());
     if (got.status !== 200 || !bytes.equals(pdf))
-      throw new Error(`the PDF uploaded through nginx came back ${got.status}, ${bytes.length} bytes`);
+      throw new Error(
+        `the PDF uploaded through ${options.balancer} came back ${got.status}, ${bytes.length} bytes`,
+      );
   }
 }
 
@@ -334,10 +350,19 @@ try {
   );
   const pids = servers.map((s) => s.pid!);
   await quiet(pids, 120_000); // the first start indexes the demo PDFs
-  balancer = await startBalancer(serverPorts, lbPorts);
-  log(`nginx ${balancer.version}: ${SIZES.map((n) => `${n} on ${balancer!.url(n)}`).join(', ')}`);
+  // Caddy's active health check asks /readyz (docs/deploy.md): only when the build answers it.
+  const readyz = (await fetch(`${servers[0].url}/readyz`).catch(() => null))?.status === 200;
+  balancer =
+    options.balancer === 'caddy'
+      ? await startCaddy(serverPorts, lbPorts, readyz)
+      : await startBalancer(serverPorts, lbPorts);
+  log(
+    `${balancer.version}${options.balancer === 'caddy' ? (readyz ? ' (health checks on /readyz)' : ' (no /readyz in this build: no health checks)') : ''}: ${SIZES.map((n) => `${n} on ${balancer!.url(n)}`).join(', ')}`,
+  );
   await checkThroughBalancer(balancer, servers);
-  log('through nginx: a sign-in by the page form, a 3 MB upload, its download through another process: fine');
+  log(
+    `through ${options.balancer}: a sign-in by the page form, a 3 MB upload, its download through another process: fine`,
+  );
   load = startLoadGenerator();
 
   const base = (side: Side) => (side === 'direct' ? servers[0].url : balancer!.url(side));
@@ -375,6 +400,7 @@ try {
     const phase = async (side: Side, round: number, duration: number): Promise<Phase> => {
       const servingPids = serving(side);
       const cpu0 = treeCpuMs(servingPids);
+      const each0 = servingPids.map((pid) => treeCpuMs([pid]));
       const nginx0 = treeCpuMs([balancer!.pid]);
       const m0 = machineTicks();
       const r = await load!.run({
@@ -390,14 +416,20 @@ try {
         side,
         round,
         serverCpuMs: treeCpuMs(servingPids) - cpu0,
+        serverCpuMsByProcess: servingPids.map((pid, i) => treeCpuMs([pid]) - each0[i]),
         nginxCpuMs: side === 'direct' ? 0 : treeCpuMs([balancer!.pid]) - nginx0,
         machineBusy: (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total),
       };
     };
-    for (const side of SIDES) await phase(side, -1, options.warmup);
+    // Each measured phase right after a warm-up of its own side: a process that sat idle while other sides
+    // were measured (process 3 for three sides of four) answers its first requests after a pause slower
+    // (measured: 3-4 ms of CPU per uncached page against process 1's 0.9 without this).
     for (let round = 0; round < options.rounds; round++) {
       const order = round % 2 ? [...SIDES].reverse() : SIDES;
-      for (const side of order) result.phases.push(await phase(side, round, options.duration));
+      for (const side of order) {
+        await phase(side, -1, options.warmup);
+        result.phases.push(await phase(side, round, options.duration));
+      }
     }
     for (const side of SIDES) {
       const ps = result.phases.filter((p) => p.side === side);
@@ -412,6 +444,11 @@ try {
         p99: median(ps.map((p) => p.p99)),
         ratio: median(ratios),
         serverCpuPerRequestMs: sum(ps.map((p) => p.serverCpuMs)) / Math.max(1, sum(ps.map((p) => p.sent))),
+        serverCpuPerRequestByProcessMs: ps[0].serverCpuMsByProcess.map(
+          (_, i) =>
+            sum(ps.map((p) => p.serverCpuMsByProcess[i])) /
+            Math.max(1, sum(ps.map((p) => p.sent)) / ps[0].serverCpuMsByProcess.length),
+        ),
         nginxCpuPerRequestMs: sum(ps.map((p) => p.nginxCpuMs)) / Math.max(1, sum(ps.map((p) => p.sent))),
         machineBusy: median(ps.map((p) => p.machineBusy)),
         errors: sum(ps.map((p) => p.errors)),
@@ -421,7 +458,7 @@ try {
     }
     for (const s of result.sides) {
       log(
-        `  ${target.name.padEnd(7)} ${s.side.padEnd(18)} ${s.rps.toFixed(0).padStart(6)}/s  ×${s.ratio.toFixed(2)}  p99 ${s.p99} ms`,
+        `  ${target.name.padEnd(7)} ${s.side.padEnd(18)} ${s.rps.toFixed(0).padStart(6)}/s  ×${s.ratio.toFixed(2)}  p99 ${s.p99} ms  CPU ms/req by process ${s.serverCpuPerRequestByProcessMs.map((x) => x.toFixed(3)).join(' ')}`,
       );
     }
     results.push(result);
@@ -450,7 +487,7 @@ console.log(
   `\n## bench:cluster, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}: ${os.cpus().length} cores, ${options.connections} connections, ${options.duration} s phases, ${options.rounds} rounds, page cache ${options.pageCache ? 'on' : 'off'}\n`,
 );
 console.log(
-  '| target | side | req/s | × 1 process | p50 ms | p99 ms | server CPU ms/req | nginx CPU ms/req | machine busy | err/timeout/non-2xx |',
+  `| target | side | req/s | × 1 process | p50 ms | p99 ms | server CPU ms/req | ${options.balancer} CPU ms/req | machine busy | err/timeout/non-2xx |`,
 );
 console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
