@@ -21,7 +21,7 @@
  *
  *   npm run build && npm run bench:cluster
  *   npm run bench:cluster -- --rounds=5 --duration=3 --connections=50 --ports=5440
- *   npm run bench:cluster -- --page-cache=off         # nothing kept (PAGE_CACHE_SIZE=1): every answer rendered
+ *   npm run bench:cluster -- --page-cache=off         # nothing kept (PAGE_CACHE_SIZE=0): every answer rendered
  *
  * --balancer=caddy: Caddy (bench/lib/caddy.ts) instead of nginx, with the guide's reverse_proxy block.
  * --ports=P: the processes on P, P+1, P+2, the balancer on P+10, P+11, P+12, the S3 test server on P+20
@@ -335,7 +335,7 @@ try {
     SIMILARITY_GRAMMAR: 'false',
     // One byte: nothing fits, every answer is rendered or queried. (The README's "0 turns the cache off" is
     // refused by the configuration today: "is not a size".)
-    ...(options.pageCache ? {} : { PAGE_CACHE_SIZE: '1' }),
+    ...(options.pageCache ? {} : { PAGE_CACHE_SIZE: '0' }),
   };
   const start = (i: number) => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), `colophon-bench-cluster-${i + 1}-`));
