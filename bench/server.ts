@@ -35,6 +35,9 @@ export interface ServerOptions {
   /** The page polled until it answers 2xx (default /login), every `pollMs` (default 250). */
   readyPath?: string;
   pollMs?: number;
+  /** This port instead of a free one, and PUBLIC_URL other than the server's own address (a load balancer's). */
+  port?: number;
+  publicUrl?: string;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function startServer(
   env: Record<string, string> = {},
   opts: ServerOptions = {},
 ): Promise<BenchServer> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const direct = opts.dataDir !== undefined;
   const started = performance.now();
@@ -59,7 +62,7 @@ export async function startServer(
         ...env,
         ...(direct ? { DATA_DIR: opts.dataDir } : { E2E_PARENT_PID: String(process.pid) }),
         PORT: String(port),
-        PUBLIC_URL: url,
+        PUBLIC_URL: opts.publicUrl ?? url,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
       // serve.mjs runs the server as its child: its own process group, so stop() reaches both. start.mjs is

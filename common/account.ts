@@ -1,44 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-import { emailField, newPasswordField, registerSchema } from './schemas.ts';
+import { emailField, newPasswordField, orcidField, registerSchema } from './schemas.ts';
 
 /**
  * The account holder's own forms (/account, /forgot-password, /reset-password) and their API twins: one
  * schema each, read by the page action and the API route alike.
  */
-
-/** ORCID iD check character (ISO 7064 MOD 11-2 over the first 15 digits; 10 is written X). */
-export function orcidCheckOk(id: string): boolean {
-  const chars = id.replace(/-/g, '');
-  if (!/^\d{15}[\dX]$/.test(chars)) return false;
-  let total = 0;
-  for (const c of chars.slice(0, 15)) total = (total + Number(c)) * 2;
-  const result = (12 - (total % 11)) % 11;
-  return chars[15] === (result === 10 ? 'X' : String(result));
-}
-
-export const ORCID_PATTERN = /^\d{4}-\d{4}-\d{4}-\d{3}[\dX]$/;
-
-/**
- * An ORCID iD, optional: empty clears it (null). Typed bare or as the https://orcid.org/ address people copy
- * from their record; kept bare.
- */
-export const orcidField = z
-  .string('ORCID iD must be text.')
-  .trim()
-  .max(60, 'ORCID iD must be at most 60 characters.')
-  .transform((v) => v.replace(/^(https?:\/\/)?(www\.)?orcid\.org\//i, '').toUpperCase())
-  .pipe(
-    z.union([
-      z.literal('').transform(() => null),
-      z
-        .string()
-        .regex(ORCID_PATTERN, 'ORCID iD must look like 0000-0002-1825-0097 (four groups of four).')
-        .refine(orcidCheckOk, 'This ORCID iD has a wrong check digit: copy it from your ORCID record.'),
-    ]),
-  )
-  .nullable()
-  .optional();
 
 const { fullName, contactNumber, institution } = registerSchema.shape;
 

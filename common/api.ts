@@ -58,6 +58,10 @@ export const authorResponse = z.object({
   email: z.string(),
   affiliation: z.string(),
   superscript: z.string(),
+  orcid: z
+    .string()
+    .nullable()
+    .describe('The author’s ORCID iD, bare (e.g. 0000-0002-1825-0097); null when none was given'),
 });
 
 export const articleResponse = z.object({

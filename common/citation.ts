@@ -33,6 +33,13 @@ export function keywordList(keywords: string | null | undefined): string[] {
 
 export const doiUrl = (doi: string) => `https://doi.org/${doi}`;
 
+/**
+ * An ORCID iD's address, from the bare iD the journal keeps (0000-0002-1825-0097): the form ORCID asks sites
+ * to show and link, and the one Crossref, DOAJ and JATS take. Here, beside `doiUrl`, because the article
+ * page's script uses it (its metadata) and has no room for a module of its own; the checker is schemas.ts's.
+ */
+export const orcidUrl = (id: string) => `https://orcid.org/${id}`;
+
 /** "Anna", "Anna and Ben", "Anna, Ben, and Chitra". */
 export function joinNames(names: readonly string[]): string {
   const list = names.map((n) => n.trim()).filter(Boolean);

@@ -22,7 +22,13 @@ const article = {
   doi: '10.5555/cjei.2025.1.1.007',
   authors: [
     { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University', superscript: '1' },
-    { name: 'Tom Brandt', email: 'tom@example.org', affiliation: 'TU Delft', superscript: '2' },
+    {
+      name: 'Tom Brandt',
+      email: 'tom@example.org',
+      affiliation: 'TU Delft',
+      superscript: '2',
+      orcid: '0000-0002-1694-233X',
+    },
     { name: 'Ravi Kumar', email: 'ravi@example.org', affiliation: 'Anna University', superscript: '1' },
   ],
   public_pdf_url: `${BASE}/api/articles/7/download`,
@@ -76,7 +82,7 @@ describe('articleMetadata', () => {
     expect(named(meta.tags, 'citation_abstract_html_url')).toEqual([`${BASE}/article/7`]);
   });
 
-  it('follows each author with their institution and e-mail, in author order', () => {
+  it('follows each author with their institution, e-mail and ORCID iD (when known), in author order', () => {
     const sequence = meta.tags
       .filter((t) => 'name' in t && t.name.startsWith('citation_author'))
       .map((t) => `${(t as { name: string }).name}=${t.content}`);
@@ -87,6 +93,7 @@ describe('articleMetadata', () => {
       'citation_author=Tom Brandt',
       'citation_author_institution=TU Delft',
       'citation_author_email=tom@example.org',
+      'citation_author_orcid=https://orcid.org/0000-0002-1694-233X',
       'citation_author=Ravi Kumar',
       'citation_author_institution=Anna University',
       'citation_author_email=ravi@example.org',
@@ -143,6 +150,19 @@ describe('articleMetadata', () => {
       '@type': 'Person',
       name: 'Meera Iyer',
       affiliation: { '@type': 'Organization', name: 'Anna University' },
+    });
+    // An author with an ORCID iD is identified by it, and is the same person as its record.
+    expect(ld.author[1]).toEqual({
+      '@type': 'Person',
+      name: 'Tom Brandt',
+      affiliation: { '@type': 'Organization', name: 'TU Delft' },
+      identifier: {
+        '@type': 'PropertyValue',
+        propertyID: 'ORCID',
+        value: '0000-0002-1694-233X',
+        url: 'https://orcid.org/0000-0002-1694-233X',
+      },
+      sameAs: 'https://orcid.org/0000-0002-1694-233X',
     });
     expect(ld.datePublished).toBe('2025-03-01');
     expect(ld.isPartOf['@type']).toBe('PublicationIssue');

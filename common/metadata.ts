@@ -1,4 +1,4 @@
-import { doiUrl, keywordList, pageRange } from './citation.ts';
+import { doiUrl, keywordList, orcidUrl, pageRange } from './citation.ts';
 import type { JournalSettings } from './journal.ts';
 
 /**
@@ -38,7 +38,12 @@ export interface MetadataArticle {
   keywords: string | null;
   pages: string;
   doi: string | null;
-  authors: readonly { name: string; affiliation?: string | null; email?: string | null }[];
+  authors: readonly {
+    name: string;
+    affiliation?: string | null;
+    email?: string | null;
+    orcid?: string | null;
+  }[];
   public_pdf_url: string | null;
   /** YYYY-MM-DD */
   publication_date: string;
@@ -89,11 +94,12 @@ export function articleMetadata(
     name('citation_journal_abbrev', journal.abbreviation),
     name('citation_issn', journal.issnOnline),
     name('citation_publisher', journal.publisher),
-    // Each author is followed by their own institution and e-mail: Scholar pairs them by position.
+    // Each author is followed by their own institution, e-mail and ORCID iD: Scholar pairs them by position.
     ...article.authors.flatMap((a) => [
       name('citation_author', a.name),
       ...(a.affiliation ? [name('citation_author_institution', a.affiliation)] : []),
       ...(a.email ? [name('citation_author_email', a.email)] : []),
+      ...(a.orcid ? [name('citation_author_orcid', orcidUrl(a.orcid))] : []),
     ]),
     name('citation_title', article.title),
     name('citation_language', journal.language),
@@ -161,6 +167,17 @@ export function articleMetadata(
       '@type': 'Person',
       name: a.name,
       ...(a.affiliation ? { affiliation: { '@type': 'Organization', name: a.affiliation } } : {}),
+      ...(a.orcid
+        ? {
+            identifier: {
+              '@type': 'PropertyValue',
+              propertyID: 'ORCID',
+              value: a.orcid,
+              url: orcidUrl(a.orcid),
+            },
+            sameAs: orcidUrl(a.orcid),
+          }
+        : {}),
     })),
     datePublished: date,
     inLanguage: journal.language,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { orcidField } from './account.ts';
 import { LIMITS } from './limits.ts';
+import { orcidField } from './schemas.ts';
 
 /**
  * Peer review (issue 14, decision 0023): the words, enums and input schemas shared by the API and the

@@ -13,6 +13,11 @@ export interface DemoAuthor {
   affiliation: string;
   /** Matches the affiliation's number ("1", "2", …); authors sharing an affiliation share it. */
   superscript: string;
+  /**
+   * A fictional ORCID iD: valid check digit, but from 0000-0000-…, a block ORCID does not issue, so no demo
+   * author is ever linked to a real person's record (the link opens ORCID's "not found").
+   */
+  orcid?: string;
   corresponding?: boolean;
 }
 
@@ -81,6 +86,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Department of Electronics and Communication Engineering, Sivagiri Institute of Engineering and Technology, Salem 636011, Tamil Nadu, India',
         superscript: '1',
+        orcid: '0000-0000-0001-0015',
         corresponding: true,
       },
       {
@@ -96,6 +102,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Department of Computer Engineering, Harcourt Coast University of Technology, Port Harcourt, Nigeria',
         superscript: '2',
+        orcid: '0000-0000-0001-0023',
       },
     ],
     received: '2024-12-02',
@@ -197,6 +204,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Department of Computer Science and Engineering, Vaigai College of Engineering, Madurai 625009, Tamil Nadu, India',
         superscript: '1',
+        orcid: '0000-0000-0001-0031',
         corresponding: true,
       },
       {
@@ -307,6 +315,7 @@ export const demoArticles: DemoArticle[] = [
         email: 'e.petrova@alpine-uas.example',
         affiliation: 'Institute of Secure Systems, Alpine University of Applied Sciences, Graz, Austria',
         superscript: '2',
+        orcid: '0000-0000-0001-004X',
       },
       {
         name: 'Sanjay Iyer',
@@ -404,6 +413,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Department of Electrical and Electronics Engineering, Thamirabarani University of Technology, Tirunelveli 627007, Tamil Nadu, India',
         superscript: '1',
+        orcid: '0000-0000-0001-0058',
         corresponding: true,
       },
       {
@@ -412,6 +422,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Institute for Energy Systems, Hanseatic University of Applied Sciences, Bremen, Germany',
         superscript: '2',
+        orcid: '0000-0000-0001-0066',
       },
       {
         name: 'Divya Raghavan',
@@ -516,6 +527,7 @@ export const demoArticles: DemoArticle[] = [
         affiliation:
           'Department of Software Engineering, Pallavan School of Computing, Kanchipuram 631501, Tamil Nadu, India',
         superscript: '1',
+        orcid: '0000-0000-0001-0074',
         corresponding: true,
       },
       {
@@ -537,6 +549,7 @@ export const demoArticles: DemoArticle[] = [
         email: 'claire.dubois@loire-atlantique-univ.example',
         affiliation: "Laboratoire d'Informatique, Université Loire-Atlantique, Nantes, France",
         superscript: '3',
+        orcid: '0000-0000-0001-0082',
       },
     ],
     received: '2024-10-30',

@@ -11,7 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 results=$(mktemp -d)
 status=0
-note() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+note() { printf '\n\033[1m== %s\033[0m (at %d s)\n' "$*" "$SECONDS"; }
 
 run_vitest() { # name, extra args...
   local name=$1; shift
@@ -81,6 +81,7 @@ if [ "$built" = true ] && compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
   fi
 fi
 
+note "all suites run"
 summary=$(node scripts/sum-results.mjs "$results")
 echo
 echo "$summary"

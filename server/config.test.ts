@@ -24,6 +24,11 @@ describe('config', () => {
     expect(parseRateLimit('10/15m')).toEqual({ max: 10, windowSeconds: 900 });
     expect(parseRateLimit('off')).toBeNull();
     expect(parseRateLimit('ten')).toBeUndefined();
+    // The page cache may be turned off with 0 (README); an upload limit may not be 0.
+    expect(loadConfig({ PAGE_CACHE_SIZE: '0' }).PAGE_CACHE_SIZE).toBe(0);
+    expect(loadConfig({ PAGE_CACHE_SIZE: '0MB' }).PAGE_CACHE_SIZE).toBe(0);
+    expect(loadConfig({}).PAGE_CACHE_SIZE).toBe(64 * 1024 * 1024);
+    expect(() => loadConfig({ MAX_MANUSCRIPT_SIZE: '0' })).toThrow(ConfigError);
     expect(loadConfig({ SESSION_TTL: '30s', SEED_DEMO: 'false' })).toMatchObject({
       SESSION_TTL: 30,
       SEED_DEMO: false,

@@ -45,11 +45,13 @@ const duration = (fallback: string) =>
       return s;
     });
 
-const size = (fallback: string) =>
+/** A size such as 20MB; `orOff`: 0 is allowed too, and turns the thing off. */
+const size = (fallback: string, orOff = false) =>
   z
     .string()
     .default(fallback)
     .transform((v, ctx) => {
+      if (orOff && /^0+\s*(b|kb|mb|gb)?$/i.test(v.trim())) return 0;
       const s = parseSize(v);
       if (s === null) {
         ctx.addIssue({ code: 'custom', message: `"${v}" is not a size such as 512KB or 20MB` });
@@ -114,7 +116,7 @@ export const configSchema = z.object({
   MAX_ADDITIONAL_SIZE: size('50MB'),
   MAX_ARTICLE_PDF_SIZE: size('30MB'),
   /** Memory for cached pages and public JSON (decision 0018); 0 turns the cache off. */
-  PAGE_CACHE_SIZE: size('64MB'),
+  PAGE_CACHE_SIZE: size('64MB', true),
   RATE_LIMIT_LOGIN: rate('10/15m'),
   RATE_LIMIT_LOGIN_USER: rate('5/15m'),
   RATE_LIMIT_REGISTER: rate('5/1h'),

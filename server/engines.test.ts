@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
  * The README promises Node 20.19+ (or 22.12+): no installed package may declare a Node it does not run on,
  * or `npm ci` warns (EBADENGINE) and a newcomer reads that their Node is too old. cookie 2 and
  * content-disposition 3 declare Node >= 22; package.json pins cookie 1.x and content-disposition 2.x, which
- * declare >= 18 and have the same API.
+ * declare >= 18 and have the same API. docx 9.15 asks for nanoid 6 (Node >= 22) but bundles its own copy in
+ * its dist and never imports the package: package.json overrides it with nanoid 5 (Node >= 18).
  */
 
 type Version = [number, number, number];

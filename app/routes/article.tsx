@@ -5,13 +5,13 @@ import {
   doiUrl,
   formatPages,
   keywordList,
-  numberAffiliations,
 } from '../../common/citation.ts';
 import { formatDay } from '../../common/dates.ts';
 import { articleMetadata, serializeJsonLd, truncate } from '../../common/metadata.ts';
 import { can } from '../../common/roles.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
 import { ArticleUsage } from '../components/ArticleUsage.tsx';
+import { articleAuthorsHtml } from '../components/article-authors.server.tsx';
 import { openReviewsHtml } from '../components/review/open-reviews.server.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
@@ -81,7 +81,12 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       keywords: article.keywords,
       pages: article.pages,
       doi: article.doi,
-      authors: article.authors.map((a) => ({ name: a.name, affiliation: a.affiliation, email: a.email })),
+      authors: article.authors.map((a) => ({
+        name: a.name,
+        affiliation: a.affiliation,
+        email: a.email,
+        orcid: a.orcid,
+      })),
       public_pdf_url: article.public_pdf_url,
       publication_date: article.publication_date,
       monyr: article.monyr,
@@ -115,6 +120,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       showDenied: query.get('download') === 'denied',
     },
     ...(reviews ? { reviews } : {}),
+    // The by-line (names, affiliations, ORCID iDs), as server-made HTML: no script of the page makes it.
+    authorsHtml: articleAuthorsHtml(article.authors),
   };
 }
 
@@ -127,10 +134,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
-  const { article, journal, baseUrl, citation, download, reviews, fullText } = loaderData;
+  const { article, journal, baseUrl, citation, download, reviews, fullText, authorsHtml } = loaderData;
   const fullTextHtml = useDocumentHtml('fulltext', fullText);
   const head = articleMetadata(article, journal, baseUrl);
-  const { authors, affiliations } = numberAffiliations(article.authors);
   const abstract = article.abstract
     .split(/\n\s*\n/)
     .map((p) => p.trim())
@@ -168,27 +174,12 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         }
         title={article.title}
       >
-        <section aria-label="Authors" className="article-authors">
-          <ul className="article-authors__names">
-            {authors.map((author, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: authors keep their order; two may share a name.
-              <li key={i}>
-                {author.name}
-                <sup>
-                  <span className="visually-hidden"> affiliation </span>
-                  {author.mark}
-                </sup>
-              </li>
-            ))}
-          </ul>
-          <ol className="article-authors__affiliations" aria-label="Affiliations">
-            {affiliations.map((a) => (
-              <li key={a.mark}>
-                <sup>{a.mark}</sup> {a.text}
-              </li>
-            ))}
-          </ol>
-        </section>
+        <section
+          aria-label="Authors"
+          className="article-authors"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: made by React on the server (article-authors.server.tsx), from escaped text.
+          dangerouslySetInnerHTML={{ __html: authorsHtml }}
+        />
 
         <dl className="article-facts">
           <div>

@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 const PAGE_SIZE = 20;
 /** Beside a file field after a refused post: the browser does not keep a chosen file when the page is shown again. */
 const CHOOSE_AGAIN = 'If you chose a PDF, please choose it again.';
-const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'superscript'] as const;
+const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'superscript', 'orcid'] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);

@@ -36,6 +36,7 @@ import {
 } from '../components/review/desk-review.server.ts';
 import { formatDay } from '../../common/dates.ts';
 import { RECOMMENDATION_LABELS, revisionLabel } from '../../common/review.ts';
+import { OrcidLink } from '../components/OrcidLink.tsx';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
 export const links: Route.LinksFunction = () => [
@@ -334,6 +335,12 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
                   {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}
                   <br />
                   <a href={`mailto:${a.email}`}>{a.email}</a>
+                  {a.orcid ? (
+                    <>
+                      <br />
+                      <OrcidLink orcid={a.orcid} name={a.name} />
+                    </>
+                  ) : null}
                 </li>
               ))}
             </ol>

@@ -11,6 +11,7 @@ import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
+import { OrcidLink } from '../components/OrcidLink.tsx';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
@@ -247,6 +248,12 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
                     <strong>{a.name}</strong>
                     {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}{' '}
                     <span className="muted">({a.email})</span>
+                    {a.orcid ? (
+                      <>
+                        {' '}
+                        <OrcidLink orcid={a.orcid} name={a.name} />
+                      </>
+                    ) : null}
                   </li>
                 ))}
               </ol>

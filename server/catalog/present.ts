@@ -27,7 +27,13 @@ export function pagesOf(article: Pick<ArticleRow, 'firstPage' | 'lastPage'>): st
 }
 
 export function presentAuthor(a: AuthorRow) {
-  return { name: a.name, email: a.email, affiliation: a.affiliation, superscript: a.superscript };
+  return {
+    name: a.name,
+    email: a.email,
+    affiliation: a.affiliation,
+    superscript: a.superscript,
+    orcid: a.orcid,
+  };
 }
 
 export function presentArticle(

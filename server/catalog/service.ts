@@ -463,6 +463,7 @@ export class CatalogService {
             email: au.email,
             affiliation: au.affiliation,
             superscript: au.superscript,
+            orcid: au.orcid,
           })),
         );
         await this.deps.audit.record(
@@ -574,7 +575,7 @@ export class CatalogService {
       articleType?: string;
       publicationDate?: string;
       submissionId?: number;
-      authors: { name: string; email: string; affiliation: string; superscript: string }[];
+      authors: { name: string; email: string; affiliation: string; superscript: string; orcid?: string | null }[];
       file: StoredFile;
     },
   ): Promise<number> {
@@ -603,6 +604,7 @@ export class CatalogService {
         email: au.email,
         affiliation: au.affiliation,
         superscript: au.superscript,
+        orcid: au.orcid ?? null,
       })),
     );
     await this.deps.audit.record(

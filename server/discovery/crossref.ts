@@ -1,4 +1,4 @@
-import { numberAffiliations } from '../../common/citation.ts';
+import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { iso6391 } from './languages.ts';
 import { splitName } from './names.ts';
@@ -77,6 +77,8 @@ function contributors(work: Work): XmlElement | null {
               el('institution', null, el('institution_name', null, clip(a.affiliation, 1024))),
             )
           : null,
+        // Typed by the authors or editors, not signed in at ORCID: not authenticated (the schema's default).
+        a.orcid ? el('ORCID', { authenticated: 'false' }, orcidUrl(a.orcid)) : null,
       ),
     ),
   );

@@ -1,4 +1,4 @@
-import { numberAffiliations } from '../../common/citation.ts';
+import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { iso6392b } from './languages.ts';
 import type { Work } from './works.ts';
@@ -57,6 +57,7 @@ export function doajRecords(journal: JournalFacts, works: Work[]): string {
                 el('name', null, a.name),
                 textEl('email', a.email),
                 a.affiliation.trim() ? el('affiliationId', null, a.mark) : null,
+                a.orcid ? el('orcid_id', null, orcidUrl(a.orcid)) : null,
               ),
             ),
           )

@@ -1,4 +1,4 @@
-import { numberAffiliations } from '../../common/citation.ts';
+import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { splitName } from './names.ts';
 import type { Work } from './works.ts';
@@ -68,6 +68,10 @@ export function jatsArticle(
     return el(
       'contrib',
       { 'contrib-type': 'author' },
+      // Given by the authors or editors, not signed in at ORCID: not authenticated.
+      a.orcid
+        ? el('contrib-id', { 'contrib-id-type': 'orcid', authenticated: 'false' }, orcidUrl(a.orcid))
+        : null,
       el(
         'name',
         { 'name-style': n.given ? 'western' : 'given-only' },

@@ -14,6 +14,8 @@ export interface WorkAuthor {
   name: string;
   email: string;
   affiliation: string;
+  /** Bare (0000-0002-1825-0097); exports write it as its https://orcid.org/ address. */
+  orcid?: string | null;
 }
 
 export interface WorkIssue {
@@ -97,7 +99,12 @@ export class WorkReader {
     const authorsByArticle = new Map<number, WorkAuthor[]>();
     for (const a of authorRows) {
       const list = authorsByArticle.get(a.articleId) ?? [];
-      list.push({ name: a.name.trim(), email: a.email.trim(), affiliation: a.affiliation.trim() });
+      list.push({
+        name: a.name.trim(),
+        email: a.email.trim(),
+        affiliation: a.affiliation.trim(),
+        orcid: a.orcid,
+      });
       authorsByArticle.set(a.articleId, list);
     }
     return rows.map((a) => {

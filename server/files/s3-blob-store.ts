@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -6,18 +8,17 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
-import type { Readable } from 'node:stream';
 import {
   BLOB_KEY,
   BlobMissingError,
   type BlobStore,
   BlobStoreUnusableError,
   type ByteRange,
+  blobPath,
+  checkedStream,
   STORAGE_UNREADABLE_MESSAGE,
   StorageUnavailableError,
   type SweepResult,
-  blobPath,
-  checkedStream,
   sha256,
 } from './blob-store.ts';
 
@@ -232,9 +233,15 @@ export class S3BlobStore implements BlobStore {
     } catch (err) {
       body.destroy();
       // S3 never keeps an upload cut short of its Content-Length, but some compatible servers (s3rver, the
-      // tests' server) keep what arrived: a partial object is no blob of this key, whoever wrote it.
-      const left = await this.size(key).catch(() => null);
-      if (left !== null && left !== size) await this.delete(key).catch(() => undefined);
+      // tests' server) keep what arrived, and may finish keeping it after the SDK has given up on the request:
+      // a partial object is no blob of this key, whoever wrote it, so it is looked for again a moment later.
+      // (A partial object left all the same is harmless: every put writes its key again, and the start-up
+      // sweep removes blobs nothing names.)
+      for (const wait of [0, 100, 400]) {
+        if (wait) await delay(wait);
+        const left = await this.size(key).catch(() => null);
+        if (left !== null && left !== size) await this.delete(key).catch(() => undefined);
+      }
       // The check's own refusal, rather than the SDK's account of the request it cut short.
       const damaged = (body as { errored?: unknown }).errored;
       if (damaged instanceof Error && damaged.name === 'BlobDamagedError') throw damaged;

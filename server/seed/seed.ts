@@ -193,6 +193,7 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
               email: a.email,
               affiliation: a.affiliation,
               superscript: a.superscript,
+              orcid: a.orcid ?? null,
             })),
             file,
           });

@@ -80,7 +80,7 @@ beforeAll(async () => {
       conflictOfInterest: 'None.',
       fundingStatement: '',
       dataAvailabilityStatement: '',
-      authors: [{ name: 'Secret Author', email: 's@example.org', affiliation: 'Hidden University', superscript: '' }],
+      authors: [{ name: 'Secret Author', email: 's@example.org', affiliation: 'Hidden University', superscript: '', orcid: null }],
     },
     upload(await textPdf([UNPUBLISHED_PARA, ...SUBMISSION_REST], { title: 'Ferry timetables in a monsoon delta' })),
   );
@@ -344,7 +344,7 @@ describe('the hooks and the arrival check', () => {
     conflictOfInterest: 'None.',
     fundingStatement: '',
     dataAvailabilityStatement: '',
-    authors: [{ name: 'Other Author', email: 'o@example.org', affiliation: 'Elsewhere', superscript: '' }],
+    authors: [{ name: 'Other Author', email: 'o@example.org', affiliation: 'Elsewhere', superscript: '', orcid: null }],
   });
 
   it('checks a new submission on arrival against the published article and the earlier manuscript', async () => {

@@ -301,6 +301,7 @@ export class SubmissionsService {
         email: a.email,
         affiliation: a.affiliation,
         superscript: a.superscript,
+        orcid: a.orcid,
       })),
       files: files.map((f) => ({ ...f, createdAt: f.createdAt.toISOString() })),
       history: events.map((e) => ({

@@ -44,6 +44,8 @@ export const submissionAuthors = pgTable(
     email: text('email').notNull(),
     affiliation: text('affiliation').notNull(),
     superscript: text('superscript').notNull().default(''),
+    /** The author's ORCID iD, bare (0000-0002-1825-0097), checked by `orcidField`; null when not given. */
+    orcid: text('orcid'),
   },
   (t) => [unique('submission_authors_position_unique').on(t.submissionId, t.position)],
 );

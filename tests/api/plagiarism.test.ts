@@ -99,7 +99,7 @@ beforeAll(async () => {
         conflictOfInterest: 'None.',
         fundingStatement: '',
         dataAvailabilityStatement: '',
-        authors: [{ name: 'Secret Author', email: 's@example.org', affiliation: 'Hidden University', superscript: '' }],
+        authors: [{ name: 'Secret Author', email: 's@example.org', affiliation: 'Hidden University', superscript: '', orcid: null }],
       },
       { field: 'submissionFile', filename: 'ferry.pdf', data: pdf, kind: 'pdf', mediaType: 'application/pdf' },
     )

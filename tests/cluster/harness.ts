@@ -8,18 +8,21 @@ import { serverBuildStale } from '../../scripts/build-server.mjs';
 import { ManualClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/client.ts';
+import { openBlobStore } from '../../server/files/stores.ts';
 import { type Services, createServices } from '../../server/services.ts';
 import { scratchDatabase, silentLog } from '../../server/testing/harness.ts';
+import { type TestS3Server, startS3Server } from '../../server/testing/s3-server.ts';
 
 /**
  * Real server processes of the built server (`npm run build`) on one fresh PostgreSQL database: what issue 15
  * promises (any number of interchangeable processes on one PostgreSQL) tested as it runs, not in one process.
  *
  * Each process is `tests/cluster/node.mjs`: the production start (`openRuntime` + `startServer`, as `npm start`)
- * with a ManualClock the test moves over IPC, on a data folder of its own (uploads and the .eml outbox are
- * per process until files go to object storage; the folder lock holds per folder, decision 0026), all with
- * the same SESSION_SECRET and PUBLIC_URL, as behind a load balancer. A process can be stopped (SIGTERM: the
- * graceful shutdown), killed (SIGKILL) and started again on its folder.
+ * with a ManualClock the test moves over IPC, on a data folder of its own (its lock and .eml outbox; the folder
+ * lock holds per folder, decision 0026), all with the same SESSION_SECRET and PUBLIC_URL, as behind a load
+ * balancer. By default the uploaded files are in one bucket of an S3-protocol test server (s3rver on loopback)
+ * that every process shares, as issue 15 deploys them (`s3: false`: each process's own DATA_DIR/files). A
+ * process can be stopped (SIGTERM: the graceful shutdown), killed (SIGKILL) and started again on its folder.
  *
  * Time: the cluster has one time (`cluster.time`); `setClock` moves every running process to it, and a
  * process started later starts at it. Move it only when `settle()` has returned (nothing due is left), unless
@@ -253,6 +256,24 @@ export interface ClusterOptions {
   envOf?: Record<number, Record<string, string>>;
   /** Start every process at once (default true; they start together, as a deployment's would). */
   start?: boolean;
+  /**
+   * Keep the uploaded files in the bucket `journal` of an S3-protocol test server (s3rver, started on
+   * loopback for the cluster and stopped with it), every process (and `services()`) with its S3_* variables:
+   * the object store issue 15 shares between processes. Default true; `false`: each process's DATA_DIR/files.
+   */
+  s3?: boolean;
+}
+
+/** The bucket of the cluster's S3 test server. */
+export const CLUSTER_BUCKET = 'journal';
+
+/**
+ * The port of the cluster's `i`th server (0: any free one). CLUSTER_PORTS names the first of a fixed range
+ * (a helper's ports): the processes take CLUSTER_PORTS, +1, ...; the S3 test server the one after them.
+ */
+export function clusterPort(i: number): number {
+  const first = Number(process.env.CLUSTER_PORTS ?? 0);
+  return first ? first + i : 0;
 }
 
 /** N server processes on one fresh PostgreSQL database; `close()` stops them and drops it. */
@@ -264,6 +285,9 @@ export class Cluster {
   private readonly base: string;
   /** The round-robin's next turn (`next()`). */
   private turn = 0;
+
+  /** The cluster's S3 test server, when its files are in object storage (the default; `s3: false`: null). */
+  s3: TestS3Server | null = null;
 
   private constructor(
     readonly databaseUrl: string,
@@ -291,24 +315,39 @@ export class Cluster {
       );
     }
     const time = opts.time === undefined ? Date.now() : new Date(opts.time).getTime();
-    const cluster = new Cluster(scratch.url, scratch.drop, time, opts.env ?? {});
-    // Fixed ports when CLUSTER_PORTS names a first one (a helper's range), otherwise any free one.
-    const firstPort = Number(process.env.CLUSTER_PORTS ?? 0);
-    for (let i = 0; i < (opts.size ?? 2); i++) {
-      const dir = path.join(cluster.base, `node-${i + 1}`);
-      cluster.nodes.push(
-        new ClusterNode(cluster, i, dir, firstPort ? firstPort + i : 0, opts.envOf?.[i] ?? {}),
-      );
-    }
-    if (opts.start !== false) {
+    const size = opts.size ?? 2;
+    let s3: TestS3Server | null = null;
+    if (opts.s3 !== false) {
       try {
-        await Promise.all(cluster.nodes.map((n) => n.start()));
+        s3 = await startS3Server([CLUSTER_BUCKET], clusterPort(size));
       } catch (err) {
-        await cluster.close();
+        await scratch.drop().catch(() => undefined);
         throw err;
       }
     }
+    // The S3 variables first: a test's own `env` may still change them (another bucket, a prefix).
+    const cluster = new Cluster(scratch.url, scratch.drop, time, {
+      ...(s3?.env(CLUSTER_BUCKET) ?? {}),
+      ...(opts.env ?? {}),
+    });
+    cluster.s3 = s3;
+    // Fixed ports when CLUSTER_PORTS names a first one (a helper's range), otherwise any free one.
+    for (let i = 0; i < size; i++) {
+      const dir = path.join(cluster.base, `node-${i + 1}`);
+      cluster.nodes.push(new ClusterNode(cluster, i, dir, clusterPort(i), opts.envOf?.[i] ?? {}));
+    }
+    if (opts.start !== false) await cluster.startAll();
     return cluster;
+  }
+
+  /** Starts every process that is not running, together (the cluster is closed if one fails to start). */
+  async startAll(): Promise<void> {
+    try {
+      await Promise.all(this.nodes.filter((n) => !n.running).map((n) => n.start()));
+    } catch (err) {
+      await this.close();
+      throw err;
+    }
   }
 
   node(n: number): ClusterNode {
@@ -398,7 +437,8 @@ export class Cluster {
       });
       const database = await openDatabase({ url: this.databaseUrl });
       const clock = new ManualClock(this.time);
-      const services = createServices(config, database, silentLog, { clock });
+      const blobs = await openBlobStore(config, silentLog);
+      const services = createServices(config, database, silentLog, { clock, blobs });
       this.control = { database, services, clock };
     }
     return this.control.services;
@@ -410,6 +450,7 @@ export class Cluster {
     await this.control?.database.close().catch(() => undefined);
     await this.sql.end().catch(() => undefined);
     await this.drop().catch(() => undefined);
+    await this.s3?.stop().catch(() => undefined);
     rmSync(this.base, { recursive: true, force: true });
   }
 }

@@ -96,8 +96,14 @@ test.describe('file fields', () => {
     await page.goto('/editor-dashboard/articles?edit=1');
     const replace = page.getByRole('form', { name: 'Replace the PDF' });
     const upload = page.getByRole('form', { name: 'Upload an article' });
-    for (const form of [replace, upload]) {
-      await expect(form.getByText('Drag and drop the file here, or choose it:')).toBeVisible();
+    // The upload has two: the PDF and the final Word file (the full text, issue 16).
+    for (const [form, zones] of [
+      [replace, 1],
+      [upload, 2],
+    ] as const) {
+      const prompts = form.getByText('Drag and drop the file here, or choose it:');
+      await expect(prompts).toHaveCount(zones);
+      for (const prompt of await prompts.all()) await expect(prompt).toBeVisible();
     }
     const pdf = upload.getByLabel('Article PDF');
     await expect(pdf).toHaveAttribute('required', '');

@@ -9,7 +9,7 @@ export interface IssueOption {
 
 /**
  * An article's metadata and authors, as plain form fields: `author_{field}_{i}` rows that the server
- * gathers into the `authors` list. Adding or removing an author posts the form (it works without JavaScript).
+ * gathers into the `authors` list (the ORCID iD the one optional field of a row). Adding or removing an author posts the form (it works without JavaScript).
  */
 export function ArticleFields({
   prefix,
@@ -100,13 +100,17 @@ export function ArticleFields({
         ) : null}
         {Array.from({ length: count }, (_, i) => {
           const n = i + 1;
-          const field = (f: string, label: string) => (
+          const field = (f: string, label: string, optional?: { hint: string; maxLength: number }) => (
             <TextField
               id={`${prefix}-author-${f}-${i}`}
               name={`author_${f}_${i}`}
               label={`Author ${n} ${label}`}
               marks
-              required
+              required={!optional}
+              hint={optional?.hint}
+              maxLength={optional?.maxLength}
+              spellCheck={optional ? false : undefined}
+              autoCapitalize={optional ? 'none' : undefined}
               defaultValue={values[`author_${f}_${i}`]}
               error={errors[`authors.${i}.${f}`]}
             />
@@ -118,6 +122,10 @@ export function ArticleFields({
               {field('email', 'email')}
               {field('affiliation', 'affiliation')}
               {field('superscript', 'superscript')}
+              {field('orcid', 'ORCID iD', {
+                hint: 'e.g. 0000-0002-1825-0097, or the orcid.org link.',
+                maxLength: 60,
+              })}
               {count > 1 ? (
                 <button
                   type="submit"

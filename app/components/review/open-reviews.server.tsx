@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { formatDay } from '../../../common/dates.ts';
 import { RECOMMENDATION_LABELS, type Recommendation } from '../../../common/review.ts';
+import { OrcidLink } from '../OrcidLink.tsx';
 
 /** An agreed open review of a published article (server/review/present.ts `publicReview`). */
 export interface OpenReview {
@@ -31,9 +32,7 @@ function OpenReviews({ reviews }: { reviews: OpenReview[] }) {
             {r.orcid ? (
               <>
                 {' '}
-                <a className="article-review__orcid" href={`https://orcid.org/${r.orcid}`}>
-                  ORCID {r.orcid}
-                </a>
+                <OrcidLink orcid={r.orcid} name={r.reviewer} />
               </>
             ) : null}
           </h3>

@@ -19,12 +19,30 @@ const FIELDS: { key: AuthorKey; label: string; type?: string; autoComplete?: str
     autoComplete: 'off',
     hint: 'Links the author to an affiliation, e.g. 1 or 1,2.',
   },
+  {
+    key: 'orcid',
+    label: 'ORCID iD',
+    autoComplete: 'off',
+    hint: 'e.g. 0000-0002-1825-0097, or the orcid.org link.',
+  },
 ];
+
+const MAX_LENGTH: Record<AuthorKey, number> = {
+  name: LIMITS.name,
+  email: LIMITS.email,
+  affiliation: LIMITS.institution,
+  superscript: LIMITS.superscript,
+  // The orcid.org address with its iD fits (the shared `orcidField` allows 60).
+  orcid: 60,
+};
+
+/** Never required (superscript, ORCID iD). */
+const OPTIONAL: readonly AuthorKey[] = ['superscript', 'orcid'];
 
 export const authorButtonId = (index: number, op: 'up' | 'down' | 'remove') => `author-${index}-${op}`;
 
 /**
- * The list of authors: each with name, email and affiliation (required) and a superscript; add, remove
+ * The list of authors: each with name, email and affiliation (required), a superscript and an ORCID iD; add, remove
  * (only while more than one remains) and move up or down. With JavaScript the buttons act in place; without
  * it they post the form back (URL-encoded, so no file is sent) and the page returns with the list changed.
  */
@@ -77,25 +95,18 @@ export function AuthorsEditor({
                       key={f.key}
                       name={authorFieldName(i, f.key)}
                       label={f.label}
-                      required={f.key !== 'superscript'}
+                      required={!OPTIONAL.includes(f.key)}
                       marks
                       type={f.type ?? 'text'}
                       autoComplete={f.autoComplete}
                       hint={f.hint}
-                      maxLength={
-                        f.key === 'superscript'
-                          ? LIMITS.superscript
-                          : f.key === 'email'
-                            ? LIMITS.email
-                            : f.key === 'affiliation'
-                              ? LIMITS.institution
-                              : LIMITS.name
-                      }
+                      maxLength={MAX_LENGTH[f.key]}
                       fieldClassName={`author__field author__field--${f.key}`}
                       value={author[f.key]}
                       onChange={(e) => onChange(i, f.key, e.target.value)}
                       error={errors[authorFieldName(i, f.key)]}
-                      spellCheck={f.key === 'email' ? false : undefined}
+                      spellCheck={f.key === 'email' || f.key === 'orcid' ? false : undefined}
+                      autoCapitalize={f.key === 'orcid' ? 'none' : undefined}
                     />
                   ))}
                 </div>

@@ -19,13 +19,13 @@ export const TEXT_FIELDS = [
 export type TextFieldName = (typeof TEXT_FIELDS)[number];
 export type SubmissionValues = Record<TextFieldName, string>;
 
-export const AUTHOR_KEYS = ['name', 'email', 'affiliation', 'superscript'] as const;
+export const AUTHOR_KEYS = ['name', 'email', 'affiliation', 'superscript', 'orcid'] as const;
 export type AuthorKey = (typeof AUTHOR_KEYS)[number];
 export type AuthorDraft = Record<AuthorKey, string>;
 
 export const emptyValues = (): SubmissionValues =>
   Object.fromEntries(TEXT_FIELDS.map((name) => [name, ''])) as SubmissionValues;
-export const blankAuthor = (): AuthorDraft => ({ name: '', email: '', affiliation: '', superscript: '' });
+export const blankAuthor = (): AuthorDraft => ({ name: '', email: '', affiliation: '', superscript: '', orcid: '' });
 
 /** The form field of one author's detail: "authors.1.email", the same path the schema's errors carry. */
 export const authorFieldName = (index: number, key: AuthorKey) => `authors.${index}.${key}`;
@@ -110,6 +110,12 @@ export function checkFields(values: SubmissionValues, authors: readonly AuthorDr
 
 export function authorsJson(authors: readonly AuthorDraft[]): string {
   return JSON.stringify(
-    authors.map(({ name, email, affiliation, superscript }) => ({ name, email, affiliation, superscript })),
+    authors.map(({ name, email, affiliation, superscript, orcid }) => ({
+      name,
+      email,
+      affiliation,
+      superscript,
+      orcid,
+    })),
   );
 }
