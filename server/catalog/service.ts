@@ -1,5 +1,5 @@
 import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
@@ -37,14 +37,14 @@ export class CatalogService {
       baseUrl: string;
       /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
       similarity?: Pick<SimilarityService, 'afterCommit' | 'articleVisibility'>;
-      /** Cached pages and answers: told after commit what changed (decision 0018). */
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      /** Kept pages and answers, in every process: told in the change's transaction what changed (0018, 0031). */
+      changes?: Pick<ChangeFeed, 'publish'>;
     },
   ) {}
 
-  /** After a committed change: drops the cached answers that show it (every list of articles too). */
-  private changed(...tags: string[]) {
-    this.deps.cache?.invalidate([CATALOG, ...tags]);
+  /** In a change's transaction: the kept answers that show it go once it commits (every list of articles too). */
+  private async changed(tx: Tx, ...tags: string[]) {
+    await this.deps.changes?.publish(tx, [CATALOG, ...tags]);
   }
 
   // ---- Reading -------------------------------------------------------------------------------------
@@ -280,9 +280,9 @@ export class CatalogService {
           { type: 'volume', id: row.id },
           { ...input },
         );
+        await this.changed(tx, CATALOG_INDEX, volumeTag(row.id));
         return presentVolume(row);
       });
-      this.changed(CATALOG_INDEX, volumeTag(created.id));
       return created;
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -322,9 +322,9 @@ export class CatalogService {
             { type: 'issue', id: row.id },
             { ...input },
           );
+          await this.changed(tx, CATALOG_INDEX, issueTag(row.id));
           return presentIssue(row);
         });
-        this.changed(CATALOG_INDEX, issueTag(created.id));
         return created;
       } catch (err) {
         // Two editors adding an issue at once: the unique (volume, number) pair sends one round again.
@@ -365,9 +365,9 @@ export class CatalogService {
             to: { ...input },
           },
         );
+        await this.changed(tx, CATALOG_INDEX, volumeTag(id));
         return presentVolume(row);
       });
-      this.changed(CATALOG_INDEX, volumeTag(id));
       return updated;
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -400,18 +400,18 @@ export class CatalogService {
           to: { title: input.title, description: input.description },
         },
       );
+      await this.changed(tx, CATALOG_INDEX, issueTag(id));
       return presentIssue(row);
     });
-    this.changed(CATALOG_INDEX, issueTag(id));
     return updated;
   }
 
   /** Unpublishes (hidden from readers, kept for editors) or republishes an article; 404 when it does not exist. */
   async setArticleStatus(actor: SessionUser, id: number, status: 'published' | 'unpublished') {
-    const issueId = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(articles).where(eq(articles.id, id));
       if (!before) throw notFound('No such article.');
-      if (before.status === status) return before.issueId;
+      if (before.status === status) return;
       await tx.update(articles).set({ status }).where(eq(articles.id, id));
       await this.deps.audit.record(
         tx,
@@ -420,9 +420,8 @@ export class CatalogService {
         { type: 'article', id },
         { title: before.title, from: before.status, to: status },
       );
-      return before.issueId;
+      await this.changed(tx, CATALOG_INDEX, articleTag(id), issueArticlesTag(before.issueId));
     });
-    this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(issueId));
     await this.deps.similarity?.articleVisibility(id, status === 'published');
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
@@ -476,13 +475,13 @@ export class CatalogService {
             to: { title: input.title, doi: input.doi, issueId: input.issue_id },
           },
         );
+        const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
+        await this.changed(tx, articleTag(id), issueArticlesTag(before.issueId), ...moved);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
-    const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
-    this.changed(articleTag(id), issueArticlesTag(before.issueId), ...moved);
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -504,8 +503,8 @@ export class CatalogService {
           file: { id: file.id, sha256: file.sha256, size: file.size },
         },
       );
+      await this.changed(tx, articleTag(id), issueArticlesTag(before.issueId));
     });
-    this.changed(articleTag(id), issueArticlesTag(before.issueId));
     this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
@@ -546,9 +545,9 @@ export class CatalogService {
         const { alongside, pdf: _pdf, ...fields } = a;
         const articleId = await this.insertArticle(tx, actor, { ...fields, file });
         await alongside?.(tx, articleId);
+        await this.changed(tx, CATALOG_INDEX, articleTag(articleId), issueArticlesTag(a.issueId));
         return articleId;
       });
-      this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(a.issueId));
       this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {

@@ -9,7 +9,7 @@
  * grammar worker process; only database queries and small bookkeeping run on the server's event loop.
  */
 import { CATALOG } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
@@ -273,8 +273,8 @@ export class SimilarityService {
       files: FileService;
       log: Logger;
       options?: Partial<SimilarityOptions>;
-      /** Search reads the indexed text: its cached answers go when it changes (decision 0018). */
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      /** Search reads the indexed text: its kept answers go when a change of it commits (0018, 0031). */
+      changes?: Pick<ChangeFeed, 'publish'>;
       /** The job queue that runs the background work (decision 0022); without it there is none. */
       jobs?: JobQueue;
     },
@@ -285,7 +285,9 @@ export class SimilarityService {
       maxAttempts: 3,
     });
     this.options = { ...DEFAULT_SIMILARITY_OPTIONS, ...deps.options };
-    this.store = new SimilarityStore(db, () => deps.cache?.invalidate([CATALOG]));
+    this.store = new SimilarityStore(db, async (tx) => {
+      await deps.changes?.publish(tx, [CATALOG]);
+    });
     const o = this.options;
     this.pool = new WorkerPool({
       name: 'similarity',

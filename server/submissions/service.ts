@@ -39,11 +39,6 @@ export interface ReviewHooks {
       authorDue?: string;
     },
   ): Promise<{ mailAppendix: string; label: string }>;
-  /**
-   * After the decision's transaction has committed: what peer review does once the change is visible (the
-   * header's open-review counts on kept pages go stale: decision 0025).
-   */
-  afterDecision(submissionId: number): void;
   onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
   deskCondition(filter: ReviewFilter): Promise<SQL>;
 }
@@ -459,7 +454,6 @@ The editorial office
         { submissionId: id },
       );
     });
-    this.reviewHooks?.afterDecision(id);
     return this.detail(id, actor);
   }
 
