@@ -7,6 +7,8 @@ import { PendingDigest } from './accounts/pending-digest.ts';
 import { AccountsService } from './accounts/service.ts';
 import { AuditService } from './audit/service.ts';
 import { ChangeFeed } from './cache/changes.ts';
+import { EventBus } from './events/bus.ts';
+import { followEvents } from './events/followers.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { CitationService } from './catalog/citation.ts';
 import { CatalogService } from './catalog/service.ts';
@@ -57,6 +59,8 @@ export function createServices(
   // Background work: durable jobs in the database, run by any server process (decision 0022); a job, like a
   // request, reads what this process keeps only after the changes committed before it are applied.
   const jobs = new JobQueue(db, { clock, log, listen: database.listen, beforeRun: () => changes.sync() });
+  // The outbox: events written in the change's transaction, delivered to their followers as jobs (0031).
+  const events = new EventBus(jobs);
   const mailer =
     overrides.mailer ??
     createMailer({
@@ -117,7 +121,8 @@ export function createServices(
     jobs,
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
-  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, changes });
+  followEvents(events, { similarity });
+  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, changes, events });
   const submissions = new SubmissionsService(db, {
     files,
     audit,
@@ -125,7 +130,7 @@ export function createServices(
     editorialEmail: config.EDITORIAL_EMAIL,
     journalName,
     publicUrl: baseUrl,
-    similarity,
+    events,
   });
   const review = new ReviewService(db, {
     clock,
@@ -161,6 +166,7 @@ export function createServices(
     drain: new Drain(),
     cache,
     changes,
+    events,
     database,
     db,
     log,

@@ -1,5 +1,6 @@
 import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
+import type { EventBus } from '../events/bus.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
@@ -35,8 +36,10 @@ export class CatalogService {
       files: FileService;
       audit: AuditService;
       baseUrl: string;
-      /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
-      similarity?: Pick<SimilarityService, 'afterCommit' | 'articleVisibility'>;
+      /** The similarity corpus: readers' checks follow an article's published state at once. */
+      similarity?: Pick<SimilarityService, 'articleVisibility'>;
+      /** The outbox: `article.changed` in the change's transaction, for its followers (decision 0031). */
+      events?: Pick<EventBus, 'emit'>;
       /** Kept pages and answers, in every process: told in the change's transaction what changed (0018, 0031). */
       changes?: Pick<ChangeFeed, 'publish'>;
     },
@@ -45,6 +48,12 @@ export class CatalogService {
   /** In a change's transaction: the kept answers that show it go once it commits (every list of articles too). */
   private async changed(tx: Tx, ...tags: string[]) {
     await this.deps.changes?.publish(tx, [CATALOG, ...tags]);
+  }
+
+  /** In the transaction of a change of one article: its kept answers, and the event its followers take. */
+  private async articleChanged(tx: Tx, articleId: number, ...tags: string[]) {
+    await this.changed(tx, articleTag(articleId), ...tags);
+    await this.deps.events?.emit(tx, 'article.changed', { articleId });
   }
 
   // ---- Reading -------------------------------------------------------------------------------------
@@ -420,10 +429,9 @@ export class CatalogService {
         { type: 'article', id },
         { title: before.title, from: before.status, to: status },
       );
-      await this.changed(tx, CATALOG_INDEX, articleTag(id), issueArticlesTag(before.issueId));
+      await this.articleChanged(tx, id, CATALOG_INDEX, issueArticlesTag(before.issueId));
     });
     await this.deps.similarity?.articleVisibility(id, status === 'published');
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -476,13 +484,12 @@ export class CatalogService {
           },
         );
         const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
-        await this.changed(tx, articleTag(id), issueArticlesTag(before.issueId), ...moved);
+        await this.articleChanged(tx, id, issueArticlesTag(before.issueId), ...moved);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -503,9 +510,8 @@ export class CatalogService {
           file: { id: file.id, sha256: file.sha256, size: file.size },
         },
       );
-      await this.changed(tx, articleTag(id), issueArticlesTag(before.issueId));
+      await this.articleChanged(tx, id, issueArticlesTag(before.issueId));
     });
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -545,10 +551,9 @@ export class CatalogService {
         const { alongside, pdf: _pdf, ...fields } = a;
         const articleId = await this.insertArticle(tx, actor, { ...fields, file });
         await alongside?.(tx, articleId);
-        await this.changed(tx, CATALOG_INDEX, articleTag(articleId), issueArticlesTag(a.issueId));
+        await this.articleChanged(tx, articleId, CATALOG_INDEX, issueArticlesTag(a.issueId));
         return articleId;
       });
-      this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {
       if (isUniqueViolation(err) && pgConstraint(err) === 'articles_submission_idx') {
