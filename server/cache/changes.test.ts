@@ -74,6 +74,15 @@ describe('in one process (PGlite, or PostgreSQL alike)', () => {
     expect(afterSavepoint).toBe(1);
     expect(heard.at(-1)).toEqual(['issue:2']);
 
+    // Names published at several points of one transaction go out together, once, at its end.
+    await database.db.transaction(async (tx) => {
+      await feed.publish(tx, ['catalog']);
+      await tx.transaction(async (inner) => feed.publish(inner, ['article:4']));
+      await feed.publish(tx, ['catalog', 'reviews']);
+    });
+    expect(heard.at(-1)).toEqual(['article:4', 'catalog', 'reviews']);
+    expect(heard).toHaveLength(3);
+
     // Outside a transaction, the change has committed already.
     await feed.publish(database.db, ['volume:3']);
     expect(heard.at(-1)).toEqual(['volume:3']);

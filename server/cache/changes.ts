@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, type Tx, onCommit } from '../db/client.ts';
+import { type Database, type TransactionHooks, type Tx, transactionHooks } from '../db/client.ts';
 import type { Logger } from '../services.ts';
 import { cacheVersion } from './tables.ts';
 
@@ -28,6 +28,8 @@ const RELISTEN_MS = [1000, 5000, 30_000];
  */
 export class ChangeFeed {
   private readonly followers: ChangeFollower[] = [];
+  /** The names published so far in each open transaction (sent together at its end). */
+  private readonly pending = new WeakMap<TransactionHooks, Set<string>>();
   /** Every version up to this one has been applied here. */
   private seen = 0;
   /** Versions above `seen` applied already (this process's own changes, heard before an earlier one). */
@@ -62,28 +64,49 @@ export class ChangeFeed {
 
   /**
    * Says, inside the change's transaction `tx` (or after it, when `tx` is the database), that what these
-   * names show has changed. Every process's followers hear it once the transaction has committed.
+   * names show has changed. Every process's followers hear it once the transaction has committed. The names
+   * of one transaction go out together, in one statement at its very end (on PostgreSQL the version's row
+   * lock is then the last lock it takes, held only through its commit: no deadlock can pass through it).
    */
   async publish(tx: Tx, names: Iterable<string>): Promise<void> {
-    const list = [...new Set(names)];
+    const list = [...names];
     if (!list.length) return;
-    let version: number | null = null;
-    if (this.shared) {
-      const json = JSON.stringify(list);
-      const named = json.length <= MAX_PAYLOAD ? json : 'null';
-      const result = await tx.execute(sql`
-        with bumped as (
-          update ${cacheVersion} set version = ${cacheVersion.version} + 1 where ${cacheVersion.id} = 1
-          returning version
-        )
-        select version, pg_notify(${CHANGES_CHANNEL}, '{"v":' || version || ',"t":' || ${named}::text || '}')
-        from bumped`);
-      const [row] = (result as unknown as { rows: { version: string | number }[] }).rows;
-      if (!row) throw new Error('cache_version has no row: the migrations did not run to the end');
-      version = Number(row.version);
+    const hooks = transactionHooks(tx);
+    if (!hooks) {
+      const changed = new Set(list);
+      this.apply(await this.send(tx, changed), changed);
+      return;
+    }
+    const pending = this.pending.get(hooks);
+    if (pending) {
+      for (const name of list) pending.add(name);
+      return;
     }
     const changed = new Set(list);
-    onCommit(tx, () => this.apply(version, changed));
+    this.pending.set(hooks, changed);
+    let version: number | null = null;
+    hooks.before.push(async () => {
+      this.pending.delete(hooks);
+      version = await this.send(hooks.tx, changed);
+    });
+    hooks.after.push(() => this.apply(version, changed));
+  }
+
+  /** PostgreSQL: bumps the version and notifies every process, in `tx`; returns the version (null on PGlite). */
+  private async send(tx: Tx, changed: ReadonlySet<string>): Promise<number | null> {
+    if (!this.shared) return null;
+    const json = JSON.stringify([...changed]);
+    const named = json.length <= MAX_PAYLOAD ? json : 'null';
+    const result = await tx.execute(sql`
+      with bumped as (
+        update ${cacheVersion} set version = ${cacheVersion.version} + 1 where ${cacheVersion.id} = 1
+        returning version
+      )
+      select version, pg_notify(${CHANGES_CHANNEL}, '{"v":' || version || ',"t":' || ${named}::text || '}')
+      from bumped`);
+    const [row] = (result as unknown as { rows: { version: string | number }[] }).rows;
+    if (!row) throw new Error('cache_version has no row: the migrations did not run to the end');
+    return Number(row.version);
   }
 
   /**

@@ -32,7 +32,22 @@ export interface Database {
     onError: (err: Error) => void): Promise<() => Promise<void>>;
 }
 
-const commitHooks = new WeakMap<object, (() => void)[]>();
+/** What runs at the end of one transaction (its savepoints share it): last statements in it, then after it. */
+export interface TransactionHooks {
+  /** The outermost transaction. */
+  readonly tx: Tx;
+  /** Run in the transaction once its work is done, just before the commit (the last statements in it). */
+  readonly before: (() => Promise<void>)[];
+  /** Run after the commit (not after a rollback). */
+  readonly after: (() => void)[];
+}
+
+const commitHooks = new WeakMap<object, TransactionHooks>();
+
+/** The hooks of the transaction `tx` belongs to; undefined when `tx` is the database itself. */
+export function transactionHooks(tx: Tx): TransactionHooks | undefined {
+  return commitHooks.get(tx);
+}
 
 /**
  * Runs `fn` once the transaction `tx` has committed (not at all when it rolls back); at once when `tx` is the
@@ -43,15 +58,18 @@ const commitHooks = new WeakMap<object, (() => void)[]>();
  */
 export function onCommit(tx: Tx, fn: () => void): void {
   const hooks = commitHooks.get(tx);
-  if (hooks) hooks.push(fn);
+  if (hooks) hooks.after.push(fn);
   else fn();
 }
 
-/** Makes `db.transaction` (and savepoints within it) run the hooks `onCommit` registers, after the commit. */
+/**
+ * Makes `db.transaction` (and savepoints within it) run the hooks of `transactionHooks`: `before` ones at the
+ * end of the outermost transaction's work, in it, and `after` ones once it has committed.
+ */
 function withCommitHooks(db: Db): Db {
   type Transaction = Db['transaction'];
   type Runner = { transaction: Transaction };
-  const track = (tx: Runner, hooks: (() => void)[]) => {
+  const track = (tx: Runner, hooks: TransactionHooks) => {
     commitHooks.set(tx, hooks);
     const savepoint = tx.transaction.bind(tx);
     tx.transaction = ((fn, config) =>
@@ -62,12 +80,16 @@ function withCommitHooks(db: Db): Db {
   };
   const transaction = db.transaction.bind(db);
   db.transaction = (async (fn, config) => {
-    const hooks: (() => void)[] = [];
-    const result = await transaction((tx) => {
+    let hooks: TransactionHooks | undefined;
+    const result = await transaction(async (tx) => {
+      hooks = { tx: tx as Tx, before: [], after: [] };
       track(tx as unknown as Runner, hooks);
-      return fn(tx);
+      const value = await fn(tx);
+      // A hook may add another: each runs once, in order.
+      for (let hook = hooks.before.shift(); hook; hook = hooks.before.shift()) await hook();
+      return value;
     }, config);
-    for (const hook of hooks) {
+    for (const hook of hooks?.after ?? []) {
       try {
         hook();
       } catch (err) {
