@@ -77,6 +77,16 @@ export async function buildApp(
   addSecurityHeaders(app, services);
   // Text answers go out compressed when the client takes it (pages: in ssr.ts; kept answers: compressed once).
   addCompression(app);
+  // Several processes on one PostgreSQL: a change committed through any of them before this request arrived
+  // is applied to what this one keeps before anything is read (decision 0031; nothing to do on PGlite). Not
+  // for built assets, nor for the health probes (/healthz touches no database: server/http/health.ts).
+  app.addHook('onRequest', async (request) => {
+    const url = request.url;
+    if (url.startsWith('/assets/') || url.startsWith('/healthz') || url.startsWith('/readyz')) return;
+    await services.changes.sync();
+  });
+  app.addHook('onReady', () => services.changes.start());
+  app.addHook('onClose', () => services.changes.stop());
 
   app.setErrorHandler((error: unknown, request, reply) => {
     // A body left unread (an upload refused part-way) is not drained to keep the connection: it closes.

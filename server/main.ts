@@ -186,24 +186,13 @@ const BACKGROUND_AFTER_MS = 1000;
 
 /**
  * What a start resumes once the site answers (none of it is needed for the first page, and all of it
- * competes with it for the CPU): the similarity corpus (the whole of it when it is empty: a first start, an
- * upgrade; otherwise the article PDFs it has not read yet or that changed, then the search index's full
- * text from it), the job queue (e-mail, alerts, digests: work a previous run left is taken up), and the
- * citation styles. Each is queued here and works in the background.
+ * competes with it for the CPU): the job queue (e-mail, alerts, digests, the similarity corpus: work a
+ * previous run left is taken up; the catch-up passes are recurring jobs, run once across processes:
+ * decision 0031), and the citation styles.
  */
 function startBackgroundWork(services: Services, log: pino.Logger) {
-  void (async () => {
-    if (!(await services.similarity.startupReindex())) {
-      await services.search.catchUp(services.similarity);
-      await services.similarity.startupCatchUp();
-    }
-  })().catch((err) => log.error({ err }, 'start-up indexing could not be queued'));
-  // The job queue: e-mail, new-issue alerts, the editors' pending digest and the other recurring passes
-  // (decision 0022). Jobs left by a previous run are taken up here, by this process or any other.
-  void services.subscriptions
-    .resumeAlerts()
-    .then(() => services.jobs.start())
-    .catch((err) => log.error({ err }, 'the job queue could not start'));
+  // The job queue (decision 0022). Jobs left by a previous run are taken up here, by this process or any other.
+  void services.jobs.start().catch((err) => log.error({ err }, 'the job queue could not start'));
   // The citation styles compile on first use (about a quarter of a second): now, rather than in the first
   // reader's request for an article.
   setImmediate(() => services.citations.warmUp());

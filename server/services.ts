@@ -6,6 +6,9 @@ import { PasswordResetService } from './accounts/password-reset.ts';
 import { PendingDigest } from './accounts/pending-digest.ts';
 import { AccountsService } from './accounts/service.ts';
 import { AuditService } from './audit/service.ts';
+import { ChangeFeed } from './cache/changes.ts';
+import { EventBus } from './events/bus.ts';
+import { followEvents } from './events/followers.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { CitationService } from './catalog/citation.ts';
 import { CatalogService } from './catalog/service.ts';
@@ -30,6 +33,7 @@ import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
 import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
+import { SITE } from './cache/dependencies.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -50,8 +54,13 @@ export function createServices(
   const db = database.db;
   const clock = overrides.clock ?? systemClock;
   const baseUrl = publicUrl(config);
-  // Background work: durable jobs in the database, run by any server process (decision 0022).
-  const jobs = new JobQueue(db, { clock, log, listen: database.listen });
+  // What every process keeps in memory follows the changes committed by any of them (decision 0031).
+  const changes = new ChangeFeed({ db, log, listen: database.listen?.bind(database) });
+  // Background work: durable jobs in the database, run by any server process (decision 0022); a job, like a
+  // request, reads what this process keeps only after the changes committed before it are applied.
+  const jobs = new JobQueue(db, { clock, log, listen: database.listen, beforeRun: () => changes.sync() });
+  // The outbox: events written in the change's transaction, delivered to their followers as jobs (0031).
+  const events = new EventBus(jobs);
   const mailer =
     overrides.mailer ??
     createMailer({
@@ -70,6 +79,9 @@ export function createServices(
     log,
   });
   const settings = new SettingsService(db);
+  changes.follow((changed) => {
+    if (changed === 'all' || changed.has(SITE)) settings.forget();
+  });
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
   // The object store is opened (and checked) by whoever starts the process: openBlobStore, files/stores.ts.
@@ -101,14 +113,16 @@ export function createServices(
   });
   // Rendered pages and public JSON, dropped when what they show changes (decision 0018).
   const cache = new ResponseCache({ clock, maxBytes: config.PAGE_CACHE_SIZE, maxAgeMs: 10 * 60_000 });
+  changes.follow((changed) => (changed === 'all' ? cache.clear() : cache.invalidate([...changed])));
   const similarity = new SimilarityService(db, {
     files,
     log,
-    cache,
+    changes,
     jobs,
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
-  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, cache });
+  followEvents(events, { similarity });
+  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, changes, events });
   const submissions = new SubmissionsService(db, {
     files,
     audit,
@@ -116,7 +130,7 @@ export function createServices(
     editorialEmail: config.EDITORIAL_EMAIL,
     journalName,
     publicUrl: baseUrl,
-    similarity,
+    events,
   });
   const review = new ReviewService(db, {
     clock,
@@ -132,7 +146,7 @@ export function createServices(
       await mail.queue(tx ?? db, message, { submissionId, secrets });
     },
     jobs,
-    cache,
+    changes,
   });
   submissions.reviewHooks = review;
   // Full text from the final Word file: HTML and JATS (issue 16, decision 0028).
@@ -142,7 +156,7 @@ export function createServices(
     settings,
     works: new WorkReader(db, baseUrl),
     baseUrl,
-    cache,
+    changes,
   });
   defineDemoFullTextJob(jobs, fulltext);
   return {
@@ -151,6 +165,8 @@ export function createServices(
     /** Draining after SIGTERM, and the requests being answered (server/http/health.ts). */
     drain: new Drain(),
     cache,
+    changes,
+    events,
     database,
     db,
     log,
@@ -203,7 +219,7 @@ export function createServices(
       publicUrl: baseUrl,
       log,
     }),
-    content: new ContentService(settings, { db, audit, cache }),
+    content: new ContentService(settings, { db, audit, changes }),
     similarity,
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),

@@ -1,5 +1,6 @@
 import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
+import type { EventBus } from '../events/bus.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
@@ -35,16 +36,24 @@ export class CatalogService {
       files: FileService;
       audit: AuditService;
       baseUrl: string;
-      /** The similarity corpus: told after commit when an article's PDF, title or published state changes. */
-      similarity?: Pick<SimilarityService, 'afterCommit' | 'articleVisibility'>;
-      /** Cached pages and answers: told after commit what changed (decision 0018). */
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      /** The similarity corpus: readers' checks follow an article's published state at once. */
+      similarity?: Pick<SimilarityService, 'articleVisibility'>;
+      /** The outbox: `article.changed` in the change's transaction, for its followers (decision 0031). */
+      events?: Pick<EventBus, 'emit'>;
+      /** Kept pages and answers, in every process: told in the change's transaction what changed (0018, 0031). */
+      changes?: Pick<ChangeFeed, 'publish'>;
     },
   ) {}
 
-  /** After a committed change: drops the cached answers that show it (every list of articles too). */
-  private changed(...tags: string[]) {
-    this.deps.cache?.invalidate([CATALOG, ...tags]);
+  /** In a change's transaction: the kept answers that show it go once it commits (every list of articles too). */
+  private async changed(tx: Tx, ...tags: string[]) {
+    await this.deps.changes?.publish(tx, [CATALOG, ...tags]);
+  }
+
+  /** In the transaction of a change of one article: its kept answers, and the event its followers take. */
+  private async articleChanged(tx: Tx, articleId: number, ...tags: string[]) {
+    await this.changed(tx, articleTag(articleId), ...tags);
+    await this.deps.events?.emit(tx, 'article.changed', { articleId });
   }
 
   // ---- Reading -------------------------------------------------------------------------------------
@@ -280,9 +289,9 @@ export class CatalogService {
           { type: 'volume', id: row.id },
           { ...input },
         );
+        await this.changed(tx, CATALOG_INDEX, volumeTag(row.id));
         return presentVolume(row);
       });
-      this.changed(CATALOG_INDEX, volumeTag(created.id));
       return created;
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -322,9 +331,9 @@ export class CatalogService {
             { type: 'issue', id: row.id },
             { ...input },
           );
+          await this.changed(tx, CATALOG_INDEX, issueTag(row.id));
           return presentIssue(row);
         });
-        this.changed(CATALOG_INDEX, issueTag(created.id));
         return created;
       } catch (err) {
         // Two editors adding an issue at once: the unique (volume, number) pair sends one round again.
@@ -365,9 +374,9 @@ export class CatalogService {
             to: { ...input },
           },
         );
+        await this.changed(tx, CATALOG_INDEX, volumeTag(id));
         return presentVolume(row);
       });
-      this.changed(CATALOG_INDEX, volumeTag(id));
       return updated;
     } catch (err) {
       if (isUniqueViolation(err)) {
@@ -400,18 +409,18 @@ export class CatalogService {
           to: { title: input.title, description: input.description },
         },
       );
+      await this.changed(tx, CATALOG_INDEX, issueTag(id));
       return presentIssue(row);
     });
-    this.changed(CATALOG_INDEX, issueTag(id));
     return updated;
   }
 
   /** Unpublishes (hidden from readers, kept for editors) or republishes an article; 404 when it does not exist. */
   async setArticleStatus(actor: SessionUser, id: number, status: 'published' | 'unpublished') {
-    const issueId = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(articles).where(eq(articles.id, id));
       if (!before) throw notFound('No such article.');
-      if (before.status === status) return before.issueId;
+      if (before.status === status) return;
       await tx.update(articles).set({ status }).where(eq(articles.id, id));
       await this.deps.audit.record(
         tx,
@@ -420,11 +429,9 @@ export class CatalogService {
         { type: 'article', id },
         { title: before.title, from: before.status, to: status },
       );
-      return before.issueId;
+      await this.articleChanged(tx, id, CATALOG_INDEX, issueArticlesTag(before.issueId));
     });
-    this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(issueId));
     await this.deps.similarity?.articleVisibility(id, status === 'published');
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -476,14 +483,13 @@ export class CatalogService {
             to: { title: input.title, doi: input.doi, issueId: input.issue_id },
           },
         );
+        const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
+        await this.articleChanged(tx, id, issueArticlesTag(before.issueId), ...moved);
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.doiTaken(input.doi);
       throw err;
     }
-    const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
-    this.changed(articleTag(id), issueArticlesTag(before.issueId), ...moved);
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -504,9 +510,8 @@ export class CatalogService {
           file: { id: file.id, sha256: file.sha256, size: file.size },
         },
       );
+      await this.articleChanged(tx, id, issueArticlesTag(before.issueId));
     });
-    this.changed(articleTag(id), issueArticlesTag(before.issueId));
-    this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
     return this.article(id, { includeUnpublished: true });
   }
 
@@ -546,10 +551,9 @@ export class CatalogService {
         const { alongside, pdf: _pdf, ...fields } = a;
         const articleId = await this.insertArticle(tx, actor, { ...fields, file });
         await alongside?.(tx, articleId);
+        await this.articleChanged(tx, articleId, CATALOG_INDEX, issueArticlesTag(a.issueId));
         return articleId;
       });
-      this.changed(CATALOG_INDEX, articleTag(id), issueArticlesTag(a.issueId));
-      this.deps.similarity?.afterCommit({ type: 'article', articleId: id });
       return id;
     } catch (err) {
       if (isUniqueViolation(err) && pgConstraint(err) === 'articles_submission_idx') {

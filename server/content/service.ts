@@ -25,7 +25,7 @@ import {
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import { SITE, contentTag, validUntil } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conflict, parseInput } from '../http/errors.ts';
@@ -91,7 +91,7 @@ export class ContentService {
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly deps?: { db: Db; audit: AuditService; cache?: Pick<ResponseCache, 'invalidate'> },
+    private readonly deps?: { db: Db; audit: AuditService; changes?: Pick<ChangeFeed, 'publish'> },
   ) {}
 
   /** Markdown as a reader would see it, placeholders filled, without saving it (the editor's preview). */
@@ -153,9 +153,10 @@ export class ContentService {
       }
       await save(tx);
       await audit.record(tx, actor, action, { type: 'content', id: key }, details);
+      // At the commit, in every process: every kept page that shows it goes (the journal's settings are on
+      // every page, and the kept settings with them: server/services.ts).
+      await this.deps!.changes?.publish(tx, [key === JOURNAL_KEY ? SITE : contentTag(key)]);
     });
-    // Committed: every cached page that shows it goes (the journal's settings are on every page).
-    this.deps.cache?.invalidate([key === JOURNAL_KEY ? SITE : contentTag(key)]);
   }
 
   async editPage(actor: Actor, slug: PageSlug, markdown: string, base?: string): Promise<void> {
@@ -220,8 +221,6 @@ export class ContentService {
     await this.edit(actor, JOURNAL_KEY, base, 'settings.journal.update', { changed }, (tx) =>
       this.settings.set(tx, JOURNAL_KEY, next),
     );
-    // A reader between the write and the commit may have cached the old settings.
-    this.settings.forget();
     return changed;
   }
 

@@ -26,15 +26,92 @@ export interface Database {
    * PostgreSQL only: LISTEN on a connection of its own (notifications arrive when the sending transaction
    * commits, from any process). PGlite has one connection, which a LISTEN would hold: none there.
    */
-  listen?(channel: string, onNotify: () => void, onError: (err: Error) => void): Promise<() => Promise<void>>;
+  listen?(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onError: (err: Error) => void): Promise<() => Promise<void>>;
+}
+
+/** What runs at the end of one transaction (its savepoints share it): last statements in it, then after it. */
+export interface TransactionHooks {
+  /** The outermost transaction. */
+  readonly tx: Tx;
+  /** Run in the transaction once its work is done, just before the commit (the last statements in it). */
+  readonly before: (() => Promise<void>)[];
+  /** Run after the commit (not after a rollback). */
+  readonly after: (() => void)[];
+}
+
+const commitHooks = new WeakMap<object, TransactionHooks>();
+
+/** The hooks of the transaction `tx` belongs to; undefined when `tx` is the database itself. */
+export function transactionHooks(tx: Tx): TransactionHooks | undefined {
+  return commitHooks.get(tx);
+}
+
+/**
+ * Runs `fn` once the transaction `tx` has committed (not at all when it rolls back); at once when `tx` is the
+ * database itself (its statements commit as they run). What a change tells this process's own memory (its
+ * caches: server/cache/changes.ts) must not happen before the commit: a read in between would keep the old
+ * state. Inside a savepoint the hook waits for the outer commit (a savepoint rolled back still runs it: hooks
+ * are for dropping copies, where once too often is harmless).
+ */
+export function onCommit(tx: Tx, fn: () => void): void {
+  const hooks = commitHooks.get(tx);
+  if (hooks) hooks.after.push(fn);
+  else fn();
+}
+
+/**
+ * Makes `db.transaction` (and savepoints within it) run the hooks of `transactionHooks`: `before` ones at the
+ * end of the outermost transaction's work, in it, and `after` ones once it has committed.
+ */
+function withCommitHooks(db: Db): Db {
+  type Transaction = Db['transaction'];
+  type Runner = { transaction: Transaction };
+  const track = (tx: Runner, hooks: TransactionHooks) => {
+    commitHooks.set(tx, hooks);
+    const savepoint = tx.transaction.bind(tx);
+    tx.transaction = ((fn, config) =>
+      savepoint((inner) => {
+        track(inner as unknown as Runner, hooks);
+        return fn(inner);
+      }, config)) as Transaction;
+  };
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (fn, config) => {
+    let hooks: TransactionHooks | undefined;
+    const result = await transaction(async (tx) => {
+      hooks = { tx: tx as Tx, before: [], after: [] };
+      track(tx as unknown as Runner, hooks);
+      const value = await fn(tx);
+      // A hook may add another: each runs once, in order.
+      for (let hook = hooks.before.shift(); hook; hook = hooks.before.shift()) await hook();
+      return value;
+    }, config);
+    for (const hook of hooks?.after ?? []) {
+      try {
+        hook();
+      } catch (err) {
+        console.error('A hook run after a commit failed:', err);
+      }
+    }
+    return result;
+  }) as Transaction;
+  return db;
 }
 
 /** LISTEN on a dedicated connection to `url`; resolves with the function that ends it. */
-async function listenOn(url: string, channel: string, onNotify: () => void, onError: (err: Error) => void) {
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onError: (err: Error) => void,
+) {
   const client = new pg.Client({ connectionString: url });
   let ended = false;
   client.on('notification', (msg) => {
-    if (msg.channel === channel) onNotify();
+    if (msg.channel === channel) onNotify(msg.payload ?? '');
   });
   client.on('error', (err) => {
     if (!ended) onError(err);
@@ -149,7 +226,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
   }
   // A server restart or a dropped connection must not crash the process.
   pool.on('error', (err) => console.error(`${thread ? 'PGlite' : 'PostgreSQL'} pool error:`, err.message));
-  const db = drizzle({ client: pool, schema }) as unknown as Db;
+  const db = withCommitHooks(drizzle({ client: pool, schema }) as unknown as Db);
   const close = async () => {
     await pool.end();
     await thread?.close();

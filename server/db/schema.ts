@@ -15,3 +15,4 @@ export * from '../mail/tables.ts';
 export * from '../review/tables.ts';
 export * from '../fulltext/tables.ts';
 export * from '../counters/tables.ts';
+export * from '../cache/tables.ts';

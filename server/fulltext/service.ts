@@ -4,7 +4,7 @@ import { ARTICLE_WORD_RULE } from '../../common/upload-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { articleTag, dependsOn } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { JATS_DOCTYPE, jatsArticle } from '../discovery/jats.ts';
 import type { WorkReader } from '../discovery/works.ts';
@@ -66,7 +66,7 @@ export class FullTextService {
       settings: SettingsService;
       works: WorkReader;
       baseUrl: string;
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      changes?: Pick<ChangeFeed, 'publish'>;
     },
   ) {}
 
@@ -133,15 +133,16 @@ export class FullTextService {
           figures: figures.length,
           problems: problemsOf(document).map((p) => p.kind),
         });
+        if ('articleId' in owner) await this.changed(tx, owner.articleId);
         return row.id;
       },
     );
-    if ('articleId' in owner) this.changed(owner.articleId);
     return this.view(id);
   }
 
-  private changed(articleId: number) {
-    this.deps.cache?.invalidate([articleTag(articleId)]);
+  /** In the change's transaction: the article's kept pages go when it commits (decisions 0018, 0031). */
+  private async changed(tx: Tx, articleId: number) {
+    await this.deps.changes?.publish(tx, [articleTag(articleId)]);
   }
 
   private async view(id: number): Promise<FullTextView> {
@@ -194,10 +195,10 @@ export class FullTextService {
       await this.deps.audit.record(t as Tx, actor, 'fulltext.alt_text', auditTarget(owner), {
         figures: changed,
       });
+      if ('articleId' in owner) await this.changed(t as Tx, owner.articleId);
     };
     if (tx) await run(tx);
     else await this.db.transaction(run);
-    if ('articleId' in owner) this.changed(owner.articleId);
   }
 
   /**

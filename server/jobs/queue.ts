@@ -92,7 +92,7 @@ interface Claimed {
 /** Listens for the queue's notifications (PostgreSQL's LISTEN on a connection of its own). */
 export type Listen = (
   channel: string,
-  onNotify: () => void,
+  onNotify: (payload: string) => void,
   onError: (err: Error) => void,
 ) => Promise<() => Promise<void>>;
 
@@ -134,6 +134,8 @@ export class JobQueue {
       leaseMs?: number;
       /** PostgreSQL: notifications on commit, from any process (PGlite has one connection: no LISTEN). */
       listen?: Listen;
+      /** Before each handler runs (the change feed's sync: what the process keeps is current, decision 0031). */
+      beforeRun?: () => Promise<void>;
     },
   ) {
     // Done jobs are kept a month for their keys, then deleted; failed ones stay until someone looks.
@@ -489,6 +491,7 @@ export class JobQueue {
     }, this.leaseMs / 3);
     heartbeat.unref();
     try {
+      await this.opts.beforeRun?.();
       await def.handler(job.payload as never, ctx);
       clearInterval(heartbeat);
       if (!completed) {

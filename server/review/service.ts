@@ -24,7 +24,7 @@ import type { SessionUser } from '../accounts/service.ts';
 import { passwordResets, users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import { REVIEWS, articleTag, dependsOn } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import { type Clock, DAY, MINUTE } from '../clock.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -130,7 +130,7 @@ export class ReviewService {
        * to one (a review submitted late, a reviewer's name) drops that article's page after commit; and a
        * signed-in reader's header counts their open reviews (decision 0025).
        */
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      changes?: Pick<ChangeFeed, 'publish'>;
     },
   ) {
     this.links = new ReviewLinks(deps.secret);
@@ -139,9 +139,9 @@ export class ReviewService {
     });
   }
 
-  /** After a committed change of who reviews what: the header's count on kept pages is stale. */
-  private assignmentsChanged() {
-    this.deps.cache?.invalidate([REVIEWS]);
+  /** In a change of who reviews what: the header's count on kept pages goes stale when it commits. */
+  private async assignmentsChanged(tx: Tx) {
+    await this.deps.changes?.publish(tx, [REVIEWS]);
   }
 
   private async journal() {
@@ -550,9 +550,9 @@ export class ReviewService {
         }),
         { submissionId, secrets: [token], tx },
       );
+      await this.assignmentsChanged(tx);
       return { id: a.id, warning };
     });
-    this.assignmentsChanged();
     return { assignmentId: result.id, warning: result.warning, review: await this.editorView(submissionId) };
   }
 
@@ -777,8 +777,8 @@ export class ReviewService {
         {},
       );
       await this.tellEditors(tx, a, p, 'accepted');
+      await this.assignmentsChanged(tx);
     });
-    this.assignmentsChanged();
     return this.view(access, id);
   }
 
@@ -897,8 +897,8 @@ export class ReviewService {
           .filter(Boolean)
           .join('\n'),
       });
+      await this.assignmentsChanged(tx);
     });
-    this.assignmentsChanged();
     return { message: 'Thank you for letting us know. The editors have been told.' };
   }
 
@@ -941,7 +941,7 @@ export class ReviewService {
   /** Submits the review once (with any last changes): complete by the form's rules, then read-only. */
   async submit(access: ReviewerAccess, id: number, draft: ReviewDraft) {
     await this.saveDraft(access, id, draft);
-    const submissionId = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const { a, p, r } = await this.reachOpen(access, id, tx, 'review');
       const problems: Record<string, string> = answerProblems(
         await this.questionsOf(r.formId, tx),
@@ -964,10 +964,10 @@ export class ReviewService {
       await this.tellEditors(tx, a, p, 'submitted', {
         recommendation: a.recommendation,
       });
+      await this.assignmentsChanged(tx);
+      await this.reviewsChanged(tx, { submissionId: a.submissionId });
       return a.submissionId;
     });
-    this.assignmentsChanged();
-    await this.reviewsChanged({ submissionId });
     return this.view(access, id);
   }
 
@@ -1042,7 +1042,7 @@ export class ReviewService {
       orcid: input.orcid ?? null,
       unavailableUntil: input.unavailableUntil ?? null,
     };
-    const profileId = await this.db.transaction(async (tx) => {
+    await this.db.transaction(async (tx) => {
       const [p] = await tx
         .select()
         .from(reviewerProfiles)
@@ -1059,10 +1059,9 @@ export class ReviewService {
         await tx
           .insert(reviewerProfiles)
           .values({ ...values, userId: user.id, email: user.email, createdAt: this.deps.clock.date() });
-      return p?.id;
+      await this.assignmentsChanged(tx);
+      if (p) await this.reviewsChanged(tx, { profileId: p.id });
     });
-    this.assignmentsChanged();
-    if (profileId !== undefined) await this.reviewsChanged({ profileId });
     return this.profile(user);
   }
 
@@ -1348,9 +1347,9 @@ export class ReviewService {
       const row = await this.editorAssignment(tx, id);
       await work(tx, row);
       await this.deps.audit.record(tx, actor, action, { type: 'review_assignment', id }, {});
+      await this.assignmentsChanged(tx);
       return row.a.submissionId;
     });
-    this.assignmentsChanged();
     return this.editorView(submissionId);
   }
 
@@ -1563,9 +1562,9 @@ export class ReviewService {
    * submitted, a reviewer's name or ORCID iD): drops the cached pages of the articles of these submissions,
    * or of every article a profile reviewed.
    */
-  private async reviewsChanged(o: { submissionId?: number; profileId?: number }) {
-    if (!this.deps.cache) return;
-    const rows = await this.db
+  private async reviewsChanged(tx: Tx, o: { submissionId?: number; profileId?: number }) {
+    if (!this.deps.changes) return;
+    const rows = await tx
       .select({ id: articles.id })
       .from(articles)
       .where(
@@ -1574,7 +1573,10 @@ export class ReviewService {
           : sql`${articles.submissionId} in (select ${reviewAssignments.submissionId} from ${reviewAssignments}
               where ${reviewAssignments.profileId} = ${o.profileId ?? 0} and ${reviewAssignments.publishAgreed})`,
       );
-    if (rows.length) this.deps.cache.invalidate(rows.map((r) => articleTag(r.id)));
+    await this.deps.changes.publish(
+      tx,
+      rows.map((r) => articleTag(r.id)),
+    );
   }
 
   /** The open reviews whose reviewers agreed to publish them, for a published article's page. */
@@ -1615,6 +1617,8 @@ export class ReviewService {
     o: Parameters<ReviewHooks['onDecision']>[1],
   ): Promise<{ mailAppendix: string; label: string }> {
     const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
+    // A round opens or closes: the header's open-review counts on kept pages go stale at the commit (0025).
+    await this.assignmentsChanged(tx);
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;
@@ -1695,15 +1699,6 @@ export class ReviewService {
     const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
     for (const row of told) await this.notify(tx, row, 'decision', { decision: label });
     return { mailAppendix: appendix, label };
-  }
-
-  /**
-   * After the decision committed: a round opened or closed, so the header's open-review counts on kept pages
-   * are stale. Dropped only now, as every other change does after its commit: a render between an in-transaction
-   * drop and the commit would read the old count and be kept (decision 0025).
-   */
-  afterDecision(_submissionId: number) {
-    this.assignmentsChanged();
   }
 
   /** Each reviewer who submitted a review of the submission, in any round, once: with their latest review. */

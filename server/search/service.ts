@@ -7,7 +7,6 @@
 import { CATALOG, CATALOG_INDEX, dependsOn } from '../cache/dependencies.ts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import type { SimilarityService } from '../similarity/service.ts';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from './messages.ts';
 import type { SearchQuery, SearchResponse, SearchResult, Segment } from './schemas.ts';
 
@@ -223,22 +222,6 @@ export class SearchService {
       years: [...new Set(rows.map((r) => r.year))].sort((a, b) => b - a),
       types: [...new Set(rows.map((r) => r.article_type))].sort((a, b) => a.localeCompare(b)),
     };
-  }
-
-  /**
-   * Start-up catch-up: asks the similarity engine to read every article PDF it has no text for (or an
-   * older file's text), e.g. the demo articles on a first start. The triggers then index the text.
-   * Returns at once with the number of articles queued; the engine works in the background.
-   */
-  async catchUp(similarity: Pick<SimilarityService, 'afterCommit'>): Promise<number> {
-    const stale = await this.rows<{ id: number }>(sql`
-      select a.id from articles a
-      join stored_files f on f.id = a.pdf_file_id
-      left join similarity_documents d on d.source_kind = 'article' and d.source_id = a.id
-      where d.id is null or d.content_sha256 <> f.sha256
-      order by a.id`);
-    for (const { id } of stale) similarity.afterCommit({ type: 'article', articleId: id });
-    return stale.length;
   }
 
   private hasFilters(input: SearchQuery) {

@@ -8,21 +8,29 @@ export const JOURNAL_KEY = 'journal';
 
 export class SettingsService {
   private cache: JournalSettings | null = null;
+  /** Counts `forget`s: a read begun before one is not kept (it may hold the settings from before the change). */
+  private generation = 0;
 
   constructor(private readonly db: Db) {}
 
   async journal(): Promise<JournalSettings> {
     dependsOn(SITE);
     if (this.cache) return this.cache;
+    const generation = this.generation;
     const [row] = await this.db.select().from(settings).where(eq(settings.key, JOURNAL_KEY));
     if (!row)
       throw new Error('The journal settings are missing: run the seed (npm start does it on first run).');
-    this.cache = journalSettingsSchema.parse(row.value);
-    return this.cache;
+    const journal = journalSettingsSchema.parse(row.value);
+    if (generation === this.generation) this.cache = journal;
+    return journal;
   }
 
-  /** Drops the cached journal settings (after an edit's transaction has committed). */
+  /**
+   * Drops the kept journal settings: told by the change feed when a change to them has committed, in this
+   * process or another (server/cache/changes.ts, wired in server/services.ts).
+   */
   forget(): void {
+    this.generation++;
     this.cache = null;
   }
 
@@ -53,6 +61,6 @@ export class SettingsService {
       .insert(settings)
       .values({ key, value })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
-    if (key === JOURNAL_KEY) this.cache = null;
+    if (key === JOURNAL_KEY) this.forget();
   }
 }

@@ -89,7 +89,6 @@ beforeAll(async () => {
   submissionFileId = sf.id;
 
   // publishNew and submit called the hook after commit; it indexes (and checks) in the background.
-  await sim.idle();
   await t.runJobs();
 });
 
@@ -137,7 +136,7 @@ describe('the corpus in the database', () => {
 
   it('hides an unpublished article from readers at once, before the background re-index', async () => {
     // A manuscript's arrival check in the queue first: the article's background refresh waits behind it.
-    sim.afterCommit({ type: 'submission', submissionId });
+    await t.services.events.emit(t.services.db, 'manuscript.arrived', { submissionId });
     await t.services.catalog.setArticleStatus(admin, articleId, 'unpublished');
     expect((await sim.store.find('article', articleId))?.published).toBe(false);
     const report = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
@@ -145,7 +144,6 @@ describe('the corpus in the database', () => {
     expect(JSON.stringify(report)).not.toContain('Energy-aware task offloading');
     await t.services.catalog.setArticleStatus(admin, articleId, 'published');
     expect((await sim.store.find('article', articleId))?.published).toBe(true);
-    await sim.idle();
     await t.runJobs();
   });
 
@@ -153,7 +151,6 @@ describe('the corpus in the database', () => {
     await sim.store.remove('submission_version', submissionFileId);
     await t.services.db.delete(similarityChecks).where(eq(similarityChecks.submissionFileId, submissionFileId));
     expect(await sim.startupCatchUp()).toBe(1);
-    await sim.idle();
     await t.runJobs();
     expect(await sim.store.find('submission_version', submissionFileId)).toMatchObject({
       groupKey: `submission:${submissionId}`,
@@ -351,7 +348,6 @@ describe('the hooks and the arrival check', () => {
     const { id } = await t.services.submissions.submit(author, fields('Waste diaries'), upload(await checkedFile()));
     // The summary exists at once (pending), then holds the stored score.
     expect((await sim.summaryForSubmission(id))?.status).toMatch(/pending|checked/);
-    await sim.idle();
     await t.runJobs();
     const [version] = await sim.manuscriptVersions(id);
     expect(await sim.store.find('submission_version', version.submissionFileId)).toMatchObject({ published: false });
@@ -385,7 +381,6 @@ describe('the hooks and the arrival check', () => {
     await t.services.submissions.decide(admin, id, { status: 'under_review', message: 'Reviewing.' });
     await t.services.submissions.decide(admin, id, { status: 'revisions_requested', message: 'Please revise.' });
     await t.services.submissions.revise(author, id, 'Revised.', upload(await textPdf([...own, PUBLISHED_PASSAGE])));
-    await sim.idle();
     await t.runJobs();
     const versions = await sim.manuscriptVersions(id);
     expect(versions.map((v) => v.version)).toEqual([1, 2]);
@@ -401,7 +396,6 @@ describe('the hooks and the arrival check', () => {
 
   it('keeps the arrival work as a job in the database until a queue runs it (nothing lost at a stop)', async () => {
     const { id } = await t.services.submissions.submit(author, fields('Tide tables'), upload(await checkedFile()));
-    await sim.idle();
     const waiting = (await t.services.jobs.list('queued')).find(
       (j) => j.name === 'similarity.index' && (j.payload as { submissionId?: number }).submissionId === id,
     );
@@ -428,7 +422,6 @@ describe('the hooks and the arrival check', () => {
 
   it('stores a clear reason, not a score, for a manuscript without text', async () => {
     const { id } = await t.services.submissions.submit(author, fields('A scan'), upload(fixture('scanned.pdf'), 'scan.pdf'));
-    await sim.idle();
     await t.runJobs();
     const summary = (await sim.summaryForSubmission(id))!;
     expect(summary).toMatchObject({ status: 'failed', plagiarismPercentage: null });
@@ -438,13 +431,11 @@ describe('the hooks and the arrival check', () => {
 
   it('follows an article unpublished and republished by the catalog', async () => {
     await t.services.catalog.setArticleStatus(admin, articleId, 'unpublished');
-    await sim.idle();
     await t.runJobs();
     expect((await sim.store.find('article', articleId))?.published).toBe(false);
     const reader = await sim.check(upload(await checkedFile()), { viewer: 'reader', grammar: false });
     expect(reader.sources.every((s) => s.title === null)).toBe(true);
     await t.services.catalog.setArticleStatus(admin, articleId, 'published');
-    await sim.idle();
     await t.runJobs();
     expect((await sim.store.find('article', articleId))?.published).toBe(true);
   });
@@ -452,7 +443,6 @@ describe('the hooks and the arrival check', () => {
   it('fills an empty corpus at start-up, in the background', async () => {
     await t.services.db.delete(similarityDocuments);
     expect(await sim.startupReindex()).toBe(true);
-    await sim.idle();
     await t.runJobs();
     expect((await sim.store.stats()).documents).toBeGreaterThanOrEqual(5);
     expect(await sim.startupReindex()).toBe(false); // not empty any more

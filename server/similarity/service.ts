@@ -9,8 +9,9 @@
  * grammar worker process; only database queries and small bookkeeping run on the server's event loop.
  */
 import { CATALOG } from '../cache/dependencies.ts';
-import type { ResponseCache } from '../cache/response-cache.ts';
-import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import type { ChangeFeed } from '../cache/changes.ts';
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { HOUR } from '../clock.ts';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
@@ -77,9 +78,10 @@ export interface SimilarityOptions {
   /** harper's rules: `core` (the rules behind the counted kinds; fast) or `all` (~5× slower). */
   grammarRules: 'core' | 'all';
   /**
-   * Background work (jobs on the queue): afterCommit indexes and checks each arriving manuscript version,
-   * startupReindex fills an empty corpus. Off (tests), or without a queue: afterCommit does nothing;
-   * `reindexAll` and checks still work when called.
+   * Background work (jobs on the queue): the corpus follows the catalog's and the submissions' events
+   * (server/events/followers.ts), each arriving manuscript version is indexed and checked, and the catch-up
+   * pass fills an empty corpus. Off (tests), or without a queue: no job; `reindexAll` and checks still work
+   * when called.
    */
   background: boolean;
 }
@@ -139,16 +141,21 @@ export interface SubmissionReport {
   report: SimilarityReport;
 }
 
-type CommitEvent =
+export type CommitEvent =
   | { type: 'article'; articleId: number }
   | { type: 'submission_version'; submissionFileId: number }
   /** A submission's manuscript versions arrived (a new submission, a revision): index and check each new one. */
   | { type: 'submission'; submissionId: number };
 
-/** The work of a `similarity.index` job: a committed change, or a start-up's re-index or catch-up. */
-type BackgroundWork = CommitEvent | { type: 'reindex' } | { type: 'catch-up'; submissionFileIds: number[] };
+/** The work of a `similarity.index` job: a committed change (an event followed), or the catch-up's re-index or versions. */
+export type BackgroundWork =
+  | CommitEvent
+  | { type: 'reindex' }
+  | { type: 'catch-up'; submissionFileIds: number[] };
 
-const SIMILARITY_JOB = 'similarity.index';
+export const SIMILARITY_JOB = 'similarity.index';
+/** The recurring pass that finds what no event brought (an empty corpus, a PDF read by an older engine). */
+export const CATCH_UP_JOB = 'similarity.catch-up';
 
 export interface CheckOptions {
   viewer: Viewer;
@@ -261,8 +268,6 @@ export class SimilarityService {
   private readonly pool: WorkerPool;
   private readonly grammarPool: WorkerPool;
   private readonly gate: Gate;
-  /** Enqueues under way (afterCommit returns at once): idle() waits for them. */
-  private readonly enqueuing = new Set<Promise<void>>();
   private closing = false;
   /** The signal of the background job running in this process (one at a time), aborted when the queue stops. */
   private signal: AbortSignal | null = null;
@@ -273,8 +278,8 @@ export class SimilarityService {
       files: FileService;
       log: Logger;
       options?: Partial<SimilarityOptions>;
-      /** Search reads the indexed text: its cached answers go when it changes (decision 0018). */
-      cache?: Pick<ResponseCache, 'invalidate'>;
+      /** Search reads the indexed text: its kept answers go when a change of it commits (0018, 0031). */
+      changes?: Pick<ChangeFeed, 'publish'>;
       /** The job queue that runs the background work (decision 0022); without it there is none. */
       jobs?: JobQueue;
     },
@@ -285,7 +290,12 @@ export class SimilarityService {
       maxAttempts: 3,
     });
     this.options = { ...DEFAULT_SIMILARITY_OPTIONS, ...deps.options };
-    this.store = new SimilarityStore(db, () => deps.cache?.invalidate([CATALOG]));
+    // Once across processes (one row), at the first start and every hour after: not a loop in each process.
+    if (this.background)
+      deps.jobs!.recurring(CATCH_UP_JOB, { every: HOUR, firstAfter: 0 }, () => this.catchUp().then(() => undefined));
+    this.store = new SimilarityStore(db, async (tx) => {
+      await deps.changes?.publish(tx, [CATALOG]);
+    });
     const o = this.options;
     this.pool = new WorkerPool({
       name: 'similarity',
@@ -562,33 +572,40 @@ export class SimilarityService {
     return counts;
   }
 
-  /**
-   * THE HOOK for other services: call after the transaction that published/changed an article, or stored
-   * new manuscript versions, has committed. Returns at once; the work is a job on the queue (decision 0022),
-   * one at a time per process: indexing, then (for a manuscript version) the arrival check, whose report is
-   * stored for the desk. A failure is logged (and the job retried), never thrown at the caller. Does nothing
-   * when background work is off.
-   */
-  afterCommit(event: CommitEvent): void {
-    this.later(event);
-  }
-
-  /** Whether background work is on: the option, and a queue to run it. */
-  private get background(): boolean {
+  /** Whether background work is on: the option, and a queue to run it (the events' followers are then registered). */
+  get background(): boolean {
     return this.options.background && Boolean(this.deps.jobs);
   }
 
-  /** Queues background work as a durable job (run after this returns, by any server process). */
-  private later(work: BackgroundWork): void {
+  /** Queues background work as a durable job (run by any server process). */
+  private async later(work: BackgroundWork): Promise<void> {
     if (!this.background) return;
-    const queued: Promise<void> = this.deps
-      .jobs!.enqueue(this.db, SIMILARITY_JOB, work)
-      .then(
-        () => undefined,
-        (err) => this.deps.log.error({ err, work }, 'similarity work could not be queued'),
-      )
-      .finally(() => this.enqueuing.delete(queued));
-    this.enqueuing.add(queued);
+    await this.deps.jobs!.enqueue(this.db, SIMILARITY_JOB, work);
+  }
+
+  /**
+   * The catch-up pass (a recurring job, decision 0031): the whole corpus when it is empty (a new installation
+   * with its demo articles, an upgrade), else the article PDFs it has not read or read from an older file,
+   * and the manuscript versions without a document or a report. Returns how many items it queued.
+   */
+  async catchUp(): Promise<number> {
+    if (await this.startupReindex()) return 1;
+    return (await this.staleArticles()) + (await this.startupCatchUp());
+  }
+
+  /** Queues the article PDFs the corpus has no text for, or an older file's text (the search text follows it). */
+  async staleArticles(): Promise<number> {
+    if (!this.background) return 0;
+    const stale = (
+      (await this.db.execute(sql`
+        select a.id from articles a
+        join stored_files f on f.id = a.pdf_file_id
+        left join similarity_documents d on d.source_kind = 'article' and d.source_id = a.id
+        where d.id is null or d.content_sha256 <> f.sha256
+        order by a.id`)) as unknown as { rows: { id: number }[] }
+    ).rows;
+    for (const { id } of stale) await this.later({ type: 'article', articleId: id });
+    return stale.length;
   }
 
   /** The `similarity.index` job. Stopped between items when the queue stops: put back, resumed later. */
@@ -634,8 +651,8 @@ export class SimilarityService {
   }
 
   /**
-   * At start-up: when the corpus is empty but articles with PDFs exist (a new installation with its demo
-   * articles, an upgrade), index everything in the background. Never delays the start.
+   * Part of the catch-up: when the corpus is empty but articles with PDFs exist (a new installation with its
+   * demo articles, an upgrade), index everything in the background.
    */
   async startupReindex(): Promise<boolean> {
     if (!this.background) return false;
@@ -644,13 +661,13 @@ export class SimilarityService {
     const [article] = await this.db.select({ id: articles.id }).from(articles).where(isNotNull(articles.pdfFileId)).limit(1);
     const [version] = await this.db.select({ id: submissionFiles.id }).from(submissionFiles).limit(1);
     if (!article && !version) return false;
-    this.later({ type: 'reindex' });
+    await this.later({ type: 'reindex' });
     return true;
   }
 
   /**
-   * At start-up, when the corpus is there: the manuscript versions a previous run did not index (jobs dropped
-   * at shutdown, a crash) are indexed, then every version without a stored report is checked. In the
+   * Part of the catch-up, when the corpus is there: the manuscript versions not indexed (an index or check
+   * that failed its last attempt) are indexed, then every version without a stored report is checked. In the
    * background; returns how many versions it queued for indexing or checking.
    */
   async startupCatchUp(): Promise<number> {
@@ -673,7 +690,7 @@ export class SimilarityService {
       .leftJoin(similarityChecks, eq(similarityChecks.submissionFileId, submissionFiles.id))
       .where(and(eq(submissionFiles.kind, 'manuscript'), isNull(similarityChecks.submissionFileId)));
     if (!unindexed.length && !unchecked) return 0;
-    this.later({ type: 'catch-up', submissionFileIds: unindexed.map((v) => v.id) });
+    await this.later({ type: 'catch-up', submissionFileIds: unindexed.map((v) => v.id) });
     return Math.max(unindexed.length, Number(unchecked));
   }
 
@@ -685,18 +702,9 @@ export class SimilarityService {
     await this.store.setPublished('article', articleId, published);
   }
 
-  /**
-   * Resolves when the work asked for by afterCommit/startupReindex/startupCatchUp is in the job queue (which
-   * runs it: tests then call `runJobs()`).
-   */
-  async idle(): Promise<void> {
-    while (this.enqueuing.size) await Promise.allSettled([...this.enqueuing]);
-  }
-
   /** Ends the worker threads (they also end by themselves when idle); queued work stays for the next start. */
   async close(): Promise<void> {
     this.closing = true;
-    await this.idle().catch(() => undefined);
     await Promise.all([this.pool.close(), this.grammarPool.close()]);
   }
 

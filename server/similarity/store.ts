@@ -60,8 +60,11 @@ export type CandidateQuery = 'any' | 'unnest';
 export class SimilarityStore {
   constructor(
     private readonly db: Db,
-    /** Told after a committed change of the indexed text (search reads it: cached answers go, decision 0018). */
-    private readonly onTextChanged: () => void = () => {},
+    /**
+     * Told in the transaction of each change of the indexed text (search reads it: kept answers go when it
+     * commits, decisions 0018 and 0031).
+     */
+    private readonly textChanged: (tx: Tx) => Promise<void> = async () => {},
   ) {}
 
   /**
@@ -73,7 +76,7 @@ export class SimilarityStore {
     doc: NewDocument,
     opts: { force?: boolean } = {},
   ): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
-    return this.afterwards(this.db.transaction(async (tx) => {
+    return this.write(async (tx) => {
       const [existing] = await tx
         .select({ id: similarityDocuments.id, sha: similarityDocuments.contentSha256, text: similarityDocuments.text })
         .from(similarityDocuments)
@@ -114,7 +117,7 @@ export class SimilarityStore {
       await this.insertFingerprints(tx, id, doc.fingerprints);
       await this.vocabularyDelta(tx, doc.vocabulary, +1);
       return { id, status: existing ? ('replaced' as const) : ('created' as const) };
-    }));
+    });
   }
 
   /** Bulk insert through unnest: one statement per batch, whatever the number of rows. */
@@ -151,7 +154,7 @@ export class SimilarityStore {
   }
 
   async remove(sourceKind: SourceKind, sourceId: number): Promise<boolean> {
-    return this.afterwards(this.db.transaction(async (tx) => {
+    return this.write(async (tx) => {
       const [row] = await tx
         .select({ id: similarityDocuments.id })
         .from(similarityDocuments)
@@ -160,23 +163,25 @@ export class SimilarityStore {
       await this.vocabularyDelta(tx, await this.vocabularyOfStored(tx, row.id), -1);
       await tx.delete(similarityDocuments).where(eq(similarityDocuments.id, row.id));
       return true;
-    }));
+    });
   }
 
   async setPublished(sourceKind: SourceKind, sourceId: number, published: boolean, title?: string) {
-    await this.afterwards(
-      this.db
+    await this.write((tx) =>
+      tx
         .update(similarityDocuments)
         .set({ published, ...(title ? { title } : {}), updatedAt: new Date() })
         .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId))),
     );
   }
 
-  /** Waits for a write, then says the indexed text changed. */
-  private async afterwards<T>(write: PromiseLike<T>): Promise<T> {
-    const result = await write;
-    this.onTextChanged();
-    return result;
+  /** A write in one transaction that also says the indexed text changed. */
+  private write<T>(fn: (tx: Tx) => PromiseLike<T>): Promise<T> {
+    return this.db.transaction(async (tx) => {
+      const result = await fn(tx);
+      await this.textChanged(tx);
+      return result;
+    });
   }
 
   async find(sourceKind: SourceKind, sourceId: number) {
@@ -196,8 +201,8 @@ export class SimilarityStore {
   }
 
   async refresh(id: number, values: { title: string; published: boolean; groupKey: string }) {
-    await this.afterwards(
-      this.db.update(similarityDocuments).set({ ...values, updatedAt: new Date() }).where(eq(similarityDocuments.id, id)),
+    await this.write((tx) =>
+      tx.update(similarityDocuments).set({ ...values, updatedAt: new Date() }).where(eq(similarityDocuments.id, id)),
     );
   }
 

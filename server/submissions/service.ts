@@ -21,7 +21,7 @@ import type { Db, Tx } from '../db/client.ts';
 import type { FileService } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { MailService } from '../mail/service.ts';
-import type { SimilarityService } from '../similarity/service.ts';
+import type { EventBus } from '../events/bus.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
 import type { SQL } from 'drizzle-orm';
 import type { ReviewFilter, RevisionKind } from '../../common/review.ts';
@@ -39,11 +39,6 @@ export interface ReviewHooks {
       authorDue?: string;
     },
   ): Promise<{ mailAppendix: string; label: string }>;
-  /**
-   * After the decision's transaction has committed: what peer review does once the change is visible (the
-   * header's open-review counts on kept pages go stale: decision 0025).
-   */
-  afterDecision(submissionId: number): void;
   onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
   deskCondition(filter: ReviewFilter): Promise<SQL>;
 }
@@ -66,8 +61,8 @@ export class SubmissionsService {
       editorialEmail: string;
       journalName: () => Promise<string>;
       publicUrl: string;
-      /** The similarity checker: told after commit when manuscript versions arrive (indexed, then checked). */
-      similarity?: Pick<SimilarityService, 'afterCommit'>;
+      /** The outbox: `manuscript.arrived` in the transaction that stores versions (decision 0031). */
+      events?: Pick<EventBus, 'emit'>;
     },
   ) {}
 
@@ -122,9 +117,9 @@ export class SubmissionsService {
       });
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
       await this.acknowledge(tx, journal, user, fields, { id, reference }, manuscript, additional);
+      await this.deps.events?.emit(tx, 'manuscript.arrived', { submissionId: id });
       return { id, reference };
     });
-    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: created.id });
     return created;
   }
 
@@ -459,7 +454,6 @@ The editorial office
         { submissionId: id },
       );
     });
-    this.reviewHooks?.afterDecision(id);
     return this.detail(id, actor);
   }
 
@@ -562,9 +556,9 @@ The editorial office
         },
         { submissionId: id },
       );
+      await this.deps.events?.emit(tx, 'manuscript.arrived', { submissionId: id });
       return next;
     });
-    this.deps.similarity?.afterCommit({ type: 'submission', submissionId: id });
     return this.detail(id, user);
   }
 

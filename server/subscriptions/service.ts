@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { HOUR } from '../clock.ts';
 import { users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
@@ -32,6 +33,7 @@ export interface AlertStatus {
 const BATCH = 50;
 
 const ALERT_JOB = 'subscriptions.issue-alert';
+const RESUME_JOB = 'subscriptions.resume-alerts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -56,6 +58,8 @@ export class SubscriptionsService {
     },
   ) {
     deps?.jobs.define<{ issueId: number }>(ALERT_JOB, (p, ctx) => this.deliver(p.issueId, ctx));
+    // Once across processes, at the first start and every six hours (decision 0031): not a start-up loop.
+    deps?.jobs.recurring(RESUME_JOB, { every: 6 * HOUR, firstAfter: 0 }, () => this.resumeAlerts());
   }
 
   async isSubscribed(userId: number): Promise<boolean> {
@@ -178,7 +182,7 @@ export class SubscriptionsService {
 
   /**
    * Queues the job of every alert left unfinished without one (alerts recorded before the job queue; the
-   * key makes it a no-op for the others). Called once at start-up.
+   * key makes it a no-op for the others). A recurring pass (`subscriptions.resume-alerts`).
    */
   async resumeAlerts(): Promise<void> {
     const deps = this.required();

@@ -104,7 +104,6 @@ beforeAll(async () => {
       { field: 'submissionFile', filename: 'ferry.pdf', data: pdf, kind: 'pdf', mediaType: 'application/pdf' },
     )
   ).id;
-  await t.services.similarity.idle();
   await t.runJobs();
 }, 120_000);
 

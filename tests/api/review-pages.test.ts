@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { REVIEWS } from '../../server/cache/dependencies.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
@@ -69,14 +70,18 @@ describe('the decision and the header’s count', () => {
       [{ name: 'Ada Authorname', email: author.email, affiliation: 'Authorton Institute' }],
       'Committed first',
     );
-    const { db, cache } = t.services;
+    const { cache } = t.services;
     const events: string[] = [];
-    const transaction = db.transaction.bind(db);
-    const committed = vi.spyOn(db, 'transaction').mockImplementation((async (...args: never[]) => {
-      const result = await (transaction as (...a: never[]) => Promise<unknown>)(...args);
-      events.push('commit');
-      return result;
-    }) as never);
+    // Every statement reaches the database through a node-postgres client (PGlite's too): the COMMIT is seen there.
+    const query = pg.Client.prototype.query;
+    const committed = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      if (text?.trim().toLowerCase() === 'commit') events.push('commit');
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
     const dropped = vi.spyOn(cache, 'invalidate').mockImplementation((tags) => {
       events.push(`drop ${[...tags].join(',')}`);
     });

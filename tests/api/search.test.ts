@@ -62,8 +62,7 @@ async function upload(
 
 /** Extracts every article PDF the similarity engine has not read yet (what start-up does), and waits. */
 async function indexBodies() {
-  await t.services.search.catchUp(t.services.similarity);
-  await t.services.similarity.idle();
+  await t.services.similarity.staleArticles();
   await t.runJobs();
 }
 

@@ -1,0 +1,21 @@
+import type { SimilarityService } from '../similarity/service.ts';
+import { SIMILARITY_JOB } from '../similarity/service.ts';
+import type { EventBus } from './bus.ts';
+
+/**
+ * Who follows which event (decision 0031), in one place: each line is one subscription, delivered as a job
+ * on the queue written in the change's transaction. What every process keeps in memory follows changes by
+ * another way, to every process at once (server/cache/changes.ts); the search text is derived in the same
+ * transaction by triggers (server/db/migrations/0004_search.sql).
+ */
+export function followEvents(events: EventBus, s: { similarity: SimilarityService }): void {
+  // The similarity corpus reads an article's PDF again (the search text follows it by its triggers), and
+  // indexes then checks each arriving manuscript version: one job at a time per process (its handler's).
+  if (s.similarity.background) {
+    events.follow('article.changed', SIMILARITY_JOB, ({ articleId }) => ({ type: 'article', articleId }));
+    events.follow('manuscript.arrived', SIMILARITY_JOB, ({ submissionId }) => ({
+      type: 'submission',
+      submissionId,
+    }));
+  }
+}
