@@ -28,7 +28,6 @@
  * (default: free ports).
  * Prints a table and writes the figures to bench/results/cluster-<date>.json (or --out=FILE).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -36,13 +35,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { serverBuildStale } from '../scripts/build-server.mjs';
-import { type TestS3Server, startS3Server } from '../server/testing/s3-server.ts';
+import { startS3Server, type TestS3Server } from '../server/testing/s3-server.ts';
 import { ADMIN, SERVER_ENV } from '../tests/e2e/env.ts';
+import { startCaddy } from './lib/caddy.ts';
 import { BROWSER_HEADERS, JSON_HEADERS, rawGet } from './lib/http-client.ts';
 import { type LoadGenerator, type LoadResult, startLoadGenerator } from './lib/load.ts';
-import { startCaddy } from './lib/caddy.ts';
 import { type Balancer, startBalancer } from './lib/nginx.ts';
 import { cpuMs, descendants } from './lib/proc.ts';
+import { commitMeasured, log, median, numberFlag, sum, uptime } from './lib/report.ts';
 import { type BenchServer, freePort, startServer } from './server.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,26 +58,18 @@ for (const arg of process.argv.slice(2)) {
   }
   flags.set(m[1], m[2] ?? 'true');
 }
-function numberFlag(name: string, fallback: number): number {
-  const value = Number(flags.get(name) ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`--${name} must be a positive number.`);
-    process.exit(2);
-  }
-  return value;
-}
 const TARGETS = ['article', 'api'] as const;
 type TargetName = (typeof TARGETS)[number];
 const options = {
   targets: (flags.get('targets')?.split(',') ?? [...TARGETS]) as TargetName[],
   /** Seconds per measured phase and per warm-up (whole seconds: autocannon stops on its 1 s tick). */
-  duration: Math.ceil(numberFlag('duration', 3)),
-  warmup: Math.ceil(numberFlag('warmup', 2)),
-  rounds: numberFlag('rounds', 5),
-  connections: numberFlag('connections', 50),
+  duration: Math.ceil(numberFlag(flags, 'duration', 3)),
+  warmup: Math.ceil(numberFlag(flags, 'warmup', 2)),
+  rounds: numberFlag(flags, 'rounds', 5),
+  connections: numberFlag(flags, 'connections', 50),
   pageCache: flags.get('page-cache') !== 'off',
   balancer: flags.get('balancer') ?? 'nginx',
-  ports: flags.has('ports') ? numberFlag('ports', 1) : 0,
+  ports: flags.has('ports') ? numberFlag(flags, 'ports', 1) : 0,
   pg: flags.get('pg') ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   out:
     flags.get('out') ??
@@ -99,23 +91,6 @@ const SIDES: Side[] = ['direct', 1, 2, 3];
 const sideName = (s: Side) => (s === 'direct' ? '1 process, direct' : `${s} behind ${options.balancer}`);
 
 // ---- Helpers ------------------------------------------------------------------------------------------
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const uptime = () => {
-  try {
-    return execFileSync('uptime', { encoding: 'utf8' }).trim();
-  } catch {
-    return `load average: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(', ')}`;
-  }
-};
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 /** CPU of processes and their children (the similarity workers, nginx's workers), ms; gone ones count 0. */
 function treeCpuMs(pids: number[]): number {
@@ -472,17 +447,7 @@ try {
 
 // ---- Output -------------------------------------------------------------------------------------------
 const loadAtEnd = uptime();
-const commit = (() => {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'app', 'server', 'common', 'scripts'], {
-      encoding: 'utf8',
-    }).trim();
-    return dirty ? `${head} (with uncommitted changes)` : head;
-  } catch {
-    return 'unknown';
-  }
-})();
+const commit = commitMeasured();
 console.log(
   `\n## bench:cluster, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}: ${os.cpus().length} cores, ${options.connections} connections, ${options.duration} s phases, ${options.rounds} rounds, page cache ${options.pageCache ? 'on' : 'off'}\n`,
 );

@@ -14,16 +14,17 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { issues, volumes } from '../server/catalog/tables.ts';
+import { el, renderXml } from '../server/discovery/xml.ts';
 import { MEDIA_TYPES } from '../server/files/content-type.ts';
 import type { CheckedUpload } from '../server/files/uploads.ts';
 import { convertDocx } from '../server/fulltext/convert.ts';
 import { fullTextHtml } from '../server/fulltext/html.ts';
 import { jatsBody } from '../server/fulltext/jats.ts';
-import { renderXml, el } from '../server/discovery/xml.ts';
 import { barChartPng } from '../server/seed/png.ts';
 import { type ManuscriptBlock, writeManuscriptDocx } from '../server/seed/word.ts';
 import { createTestContext, fixture } from '../server/testing/harness.ts';
 import { KNOWN } from '../tests/fixtures/fulltext/manuscripts.ts';
+import { median } from './lib/report.ts';
 
 if (process.env.NODE_ENV !== 'production') {
   console.error(
@@ -33,7 +34,6 @@ if (process.env.NODE_ENV !== 'production') {
 }
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 async function time<T>(runs: number, f: () => Promise<T> | T): Promise<{ ms: number; value: T }> {

@@ -25,7 +25,7 @@
  *
  * Prints tables and writes the figures to bench/results/http-<date>.json (or --out=FILE).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -40,6 +40,7 @@ import { type LighthouseResult, lighthouseMobile } from './lib/lighthouse.ts';
 import { type LoadGenerator, type LoadResult, startLoadGenerator } from './lib/load.ts';
 import { cpuMs, memoryMiB, waitQuiet } from './lib/proc.ts';
 import { type RecordedAnswer, startReference } from './lib/reference.ts';
+import { commitMeasured, log, median, numberFlag, sum, uptime } from './lib/report.ts';
 import { seedArchive } from './lib/seed.ts';
 import { type BenchServer, startServer } from './server.ts';
 
@@ -76,25 +77,17 @@ function listFlag<T extends string>(name: string, allowed: readonly T[], fallbac
   }
   return items as T[];
 }
-function numberFlag(name: string, fallback: number): number {
-  const value = Number(flags.get(name) ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) {
-    console.error(`--${name} must be a positive number.`);
-    process.exit(2);
-  }
-  return value;
-}
 const options = {
   databases: listFlag('db', DATABASES, DATABASES),
   sizes: listFlag('sizes', SIZES, SIZES),
   targets: listFlag('targets', TARGETS, TARGETS),
   lighthouse: listFlag('lighthouse', LIGHTHOUSE_PAGES, LIGHTHOUSE_PAGES),
   /** Seconds per measured phase, and per warm-up run (whole seconds: autocannon stops on its 1 s tick). */
-  duration: Math.ceil(numberFlag('duration', 2)),
-  warmup: Math.ceil(numberFlag('warmup', 1)),
-  connections: numberFlag('connections', 50),
+  duration: Math.ceil(numberFlag(flags, 'duration', 2)),
+  warmup: Math.ceil(numberFlag(flags, 'warmup', 1)),
+  connections: numberFlag(flags, 'connections', 50),
   /** How many times A B B A runs per target. */
-  rounds: numberFlag('rounds', 1),
+  rounds: numberFlag(flags, 'rounds', 1),
   query: flags.get('q') ?? 'learning',
   build: !flags.has('no-build'),
   pg: flags.get('pg') ?? process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -121,23 +114,6 @@ const READER = {
 };
 
 // ---- Helpers ------------------------------------------------------------------------------------------
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const uptime = () => {
-  try {
-    return execFileSync('uptime', { encoding: 'utf8' }).trim();
-  } catch {
-    return `load average: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(', ')}`;
-  }
-};
-const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 async function json(
   url: string,
@@ -698,17 +674,7 @@ try {
   load.close();
 }
 
-const commit = (() => {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'app', 'server', 'common', 'scripts'], {
-      encoding: 'utf8',
-    }).trim();
-    return dirty ? `${head} (with uncommitted changes)` : head;
-  } catch {
-    return 'unknown';
-  }
-})();
+const commit = commitMeasured();
 console.log(
   `\n## bench:http, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}: ${options.connections} connections, ${options.duration} s phases (A B B A × ${options.rounds}), warm-up ${options.warmup} s`,
 );

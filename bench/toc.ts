@@ -18,6 +18,7 @@ import { articleAuthors, articles, issues, volumes } from '../server/catalog/tab
 import { loadProductionBuild } from '../server/http/ssr.ts';
 import { createTestContext } from '../server/testing/harness.ts';
 import type { WebContext } from '../server/web-context.ts';
+import { median } from './lib/report.ts';
 
 if (process.env.NODE_ENV !== 'production') {
   console.error('Run with NODE_ENV=production (npm run bench:toc): React must load its production build.');
@@ -97,7 +98,6 @@ await db.insert(articleAuthors).values(
 );
 
 const url = '/volumes?volume=90&issue=1';
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One page request, answering its HTML (as text or bytes: decoding is left out of the timing). */
 type Fetch = () => Promise<string | Uint8Array>;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import Busboy from '@fastify/busboy';
 import { formatBytes } from '../../common/upload-rules.ts';
-import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.ts';
+import { type HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from './errors.ts';
 
 /**
  * The one reader of form bodies (application/x-www-form-urlencoded and multipart/form-data), for page
