@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertUser, fixture, multipart } from '../../server/testing/harness.ts';
+import { fixture, insertUser, multipart } from '../../server/testing/harness.ts';
 import { Cluster, type ClusterNode } from './harness.ts';
 
 /**
  * Issue 14: "two server processes on one PostgreSQL send each reminder once", and "a server stopped across a
- * due time sends the missed reminder once at start-up" — through real processes of the built server, with
+ * due time sends the missed reminder once at start-up"; issue 15: three processes, "a reminder due during the
+ * test goes out once" — through real processes of the built server, with
  * their clocks moved by the test. Every reminder is counted three ways: its claim (review_reminders), its
  * row in the mail log, and its .eml file in the outbox of whichever process sent it (the Message-ID names
  * the log row). The tests run in order on one cluster, each going on from the time the previous one left.
@@ -131,9 +132,9 @@ const lastId = async () => (await reminders()).at(-1)?.id ?? 0;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  // Sign-in limits are per process until issue 15: off here, where ten people sign in from one address.
+  // Sign-in limits hold across the processes (issue 15): off here, where eleven people sign in from one address.
   c = await Cluster.start({
-    size: 2,
+    size: 3,
     time: T0,
     env: { RATE_LIMIT_LOGIN: 'off', SIMILARITY_BACKGROUND: 'false' },
   });
@@ -155,7 +156,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => c?.close());
 
-describe('reminders across two server processes on one PostgreSQL', () => {
+describe('reminders across three server processes on one PostgreSQL', () => {
   it('sends each default reminder once, at its time, and none for closed work', async () => {
     // Submission 1: Rita never answers, Rob accepts and never submits, Cat is cancelled, Dee declines, Sam
     // submits. Submission 2: Dan's round is decided. Submission 3: Sam reviews, revisions are requested.
@@ -234,13 +235,13 @@ describe('reminders across two server processes on one PostgreSQL', () => {
     ]);
   });
 
-  it('after both processes were stopped across a due time, sends the missed reminder once at start-up, and none for work closed meanwhile', async () => {
+  it('after every process was stopped across a due time, sends the missed reminder once at start-up, and none for work closed meanwhile', async () => {
     await signIn('eve');
     const invitedAt = c.time; // 14 April: response due 21 April, "2 days before" at the start of the 20th
     ids.eli = await invite(ids.s1, 'eli');
     ids.fay = await invite(ids.s1, 'fay');
     await c.settle();
-    expect(await Promise.all(c.nodes.map((n) => n.stop()))).toEqual([0, 0]);
+    expect(await Promise.all(c.nodes.map((n) => n.stop()))).toEqual(c.nodes.map(() => 0));
 
     // While no server runs: both reminders fall due, then Fay's invitation is cancelled (by the editors'
     // service on the database, as any process would).
@@ -261,14 +262,14 @@ describe('reminders across two server processes on one PostgreSQL', () => {
     expect(sent[0].queued_at.getTime()).toBeLessThan(downUntil + 60_000);
     expect(invitedAt).toBeLessThan(downUntil);
 
-    // The second process starts too, and a minute passes: nothing is sent again.
-    await c.node(1).start();
+    // The others start too, and a minute passes: nothing is sent again.
+    for (const node of c.nodes.slice(1)) await node.start();
     await c.setClock(downUntil + 5 * 60_000);
     await c.settle();
     expect(await newReminders(since)).toHaveLength(1);
   });
 
-  it('when a process is killed holding a reminder e-mail, the other sends it after the lease, once', async () => {
+  it('when a process is killed holding a reminder e-mail, another sends it after the lease, once', async () => {
     const eli = people.eli.email;
     const since = await lastId();
     // Whichever process claims Eli's next reminder (1 day after the response was due: the 23rd) holds it.
@@ -277,8 +278,8 @@ describe('reminders across two server processes on one PostgreSQL', () => {
     const due = at('2026-04-23T00:00:00Z');
     await c.setClock(due);
     const holder = await holding;
-    const survivor = c.running.find((n) => n !== holder)!;
-    await survivor.hold(null);
+    const survivors = c.running.filter((n) => n !== holder);
+    for (const survivor of survivors) await survivor.hold(null);
 
     const [mail] = (await reminders()).filter((m) => m.id > since);
     expect(mail).toMatchObject({ recipients: eli, status: 'queued' });
@@ -297,18 +298,18 @@ describe('reminders across two server processes on one PostgreSQL', () => {
     await c.setClock(due + 5 * 60_000 - 1_000);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await job()).toMatchObject({ status: 'running', locked_by: holderId });
-    // After it, the survivor takes it over and sends it.
+    // After it, one of the others takes it over and sends it.
     await c.setClock(due + 5 * 60_000 + 1_000);
     await c.settle();
     expect(await job()).toMatchObject({ status: 'done', attempts: 2, locked_by: null });
     const [after] = (await reminders()).filter((m) => m.id === mail.id);
     expect(after).toMatchObject({ status: 'sent', attempts: 2 });
     expect(await newReminders(since)).toEqual([`${eli}: Reminder: invitation to review overdue`]);
-    expect(
-      outboxes()
-        .get(mail.id)
-        ?.map((x) => x.node),
-    ).toEqual([survivor]);
+    const senders = outboxes()
+      .get(mail.id)
+      ?.map((x) => x.node);
+    expect(senders).toHaveLength(1);
+    expect(survivors).toContain(senders?.[0]);
 
     // The killed process starts again on its folder (the kernel dropped its lock) and sends nothing again.
     await holder.start();
@@ -317,7 +318,7 @@ describe('reminders across two server processes on one PostgreSQL', () => {
     expect(await newReminders(since)).toHaveLength(1);
   });
 
-  it('when a process is killed in the middle of the reminder pass, its claims roll back and the other sends the reminder once', async () => {
+  it('when a process is killed in the middle of the reminder pass, its claims roll back and another sends the reminder once', async () => {
     await signIn('eve');
     // Response due 7 days on, so "2 days before" (the due day's end) is at the start of the sixth day on.
     ids.gus = await invite(ids.s1, 'gus');
@@ -346,7 +347,7 @@ describe('reminders across two server processes on one PostgreSQL', () => {
       expect(runner).toBeDefined();
       await runner.kill();
       await blocker.query('commit');
-      const survivor = c.running[0];
+      const survivors = [...c.running];
       // The dead process's transaction never commits: its connection ends, and no claim is left of its pass.
       for (let i = 0; ; i++) {
         const { rows } = await c.sql.query('select 1 from pg_stat_activity where pid = $1', [pass.pid]);
@@ -366,14 +367,15 @@ describe('reminders across two server processes on one PostgreSQL', () => {
         `${people.gus.email}: Reminder: invitation to review due soon`,
       ]);
       const sender = outboxes().get((await reminders()).at(-1)!.id)!;
-      expect(sender.map((x) => x.node)).toEqual([survivor]);
+      expect(sender).toHaveLength(1);
+      expect(survivors).toContain(sender[0].node);
       await runner.start();
     } finally {
       blocker.release(true);
     }
   });
 
-  it('wrote every e-mail of the log exactly once, in one process or the other', async () => {
+  it('wrote every e-mail of the log exactly once, in one process or another', async () => {
     await c.settle();
     const { rows: log } = await c.sql.query(`select id, status, subject from mail_log order by id`);
     expect(log.filter((m) => m.status !== 'sent')).toEqual([]);
