@@ -68,7 +68,8 @@ export async function buildApp(
   // The id goes back in X-Request-Id, and is carried (AsyncLocalStorage) through everything the request does,
   // a body that arrives later included (tests/api/operations.test.ts).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
+    // On the raw answer: pages are written by the page bridge (hijacked), which Fastify's headers never reach.
+    reply.raw.setHeader('x-request-id', request.id);
     requestContext.run({ requestId: request.id }, done);
   });
   // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.

@@ -87,6 +87,11 @@ describe('an anonymous page', () => {
     expect(second.headers.vary).toBe('Accept-Encoding, Cookie');
     expect(text(second)).toBe(text(first));
     expect(text(second)).toContain(article.title);
+    // Each answer, rendered or kept, names its own request (decision 0030).
+    const named = await get(url, { 'accept-encoding': 'br', 'x-request-id': 'lb-page-1' });
+    expect(named.headers['x-request-id']).toBe('lb-page-1');
+    expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
   });
 
   it('answers 304 to a matching If-None-Match, in any encoding, and 200 to another', async () => {
