@@ -31,7 +31,8 @@ const fields = (title: string) => ({
 
 async function call(node: ClusterNode, status: number, method: string, url: string, json?: unknown) {
   const res = await node.api(method, url, { token, json });
-  if (res.status !== status) throw new Error(`${method} ${url} through ${node.name}: ${res.status} ${res.text}`);
+  if (res.status !== status)
+    throw new Error(`${method} ${url} through ${node.name}: ${res.status} ${res.text}`);
   return res.json;
 }
 
@@ -53,7 +54,11 @@ async function shown(node: ClusterNode) {
 }
 
 beforeAll(async () => {
-  c = await Cluster.start({ size: 3, time: T0, env: { RATE_LIMIT_LOGIN: 'off', SIMILARITY_BACKGROUND: 'false' } });
+  c = await Cluster.start({
+    size: 3,
+    time: T0,
+    env: { RATE_LIMIT_LOGIN: 'off', SIMILARITY_BACKGROUND: 'false' },
+  });
   const services = await c.services();
   const admin = await insertUser(services.db, { role: 'admin', status: 'approved', username: 'ada_admin' });
   const login = await c.node(0).api('POST', '/api/auth/login', {

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +9,9 @@ import { ManualClock } from '../../server/clock.ts';
 import { loadConfig } from '../../server/config.ts';
 import { type Database, openDatabase } from '../../server/db/client.ts';
 import { openBlobStore } from '../../server/files/stores.ts';
-import { type Services, createServices } from '../../server/services.ts';
-import { scratchDatabase, silentLog } from '../../server/testing/harness.ts';
-import { type TestS3Server, startS3Server } from '../../server/testing/s3-server.ts';
+import { createServices, type Services } from '../../server/services.ts';
+import { fixture, multipart, scratchDatabase, silentLog } from '../../server/testing/harness.ts';
+import { startS3Server, type TestS3Server } from '../../server/testing/s3-server.ts';
 
 /**
  * Real server processes of the built server (`npm run build`) on one fresh PostgreSQL database: what issue 15
@@ -244,6 +244,35 @@ export class ClusterNode {
     } catch {}
     return { status: res.status, json, text };
   }
+}
+
+/**
+ * An author's manuscript (the test PDF, one author) submitted through `via` (a process, or the cluster's next
+ * in turn); its id. Anything but 201 throws, with the answer.
+ */
+export async function submitManuscript(
+  via: Pick<ClusterNode, 'api'>,
+  token: string,
+  title: string,
+  author: { name: string; email: string },
+): Promise<number> {
+  const body = await multipart(
+    {
+      title,
+      articleType: 'Research Article',
+      keywords: 'sensors, sampling',
+      abstract: 'We study adaptive sampling.',
+      authors: JSON.stringify([{ ...author, affiliation: 'Authorton', superscript: '1' }]),
+    },
+    { submissionFile: { name: 'draft.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
+  );
+  const res = await via.api('POST', '/api/submission/submit', {
+    token,
+    body: body.payload,
+    headers: body.headers,
+  });
+  if (res.status !== 201) throw new Error(`submit "${title}": ${res.status} ${res.text}`);
+  return res.json.id as number;
 }
 
 export interface ClusterOptions {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, insertUser, multipart } from '../../server/testing/harness.ts';
-import { Cluster, type ClusterNode } from './harness.ts';
+import { insertUser } from '../../server/testing/harness.ts';
+import { Cluster, type ClusterNode, submitManuscript } from './harness.ts';
 
 /**
  * Issue 14: "two server processes on one PostgreSQL send each reminder once", and "a server stopped across a
@@ -81,31 +81,8 @@ async function call(status: number, method: string, url: string, who: string, js
 
 /** A manuscript by Al, sent to review by Eve; its id. */
 async function submitForReview(title: string): Promise<number> {
-  const body = await multipart(
-    {
-      title,
-      articleType: 'Research Article',
-      keywords: 'sensors, sampling',
-      abstract: 'We study adaptive sampling.',
-      authors: JSON.stringify([
-        { name: people.al.fullName, email: people.al.email, affiliation: 'Authorton', superscript: '1' },
-      ]),
-    },
-    {
-      submissionFile: {
-        name: 'draft.pdf',
-        data: fixture('manuscript.pdf'),
-        type: 'application/pdf',
-      },
-    },
-  );
-  const res = await c.api('POST', '/api/submission/submit', {
-    token: people.al.token,
-    body: body.payload,
-    headers: body.headers,
-  });
-  if (res.status !== 201) throw new Error(`submit: ${res.status} ${res.text}`);
-  const id = res.json.id as number;
+  const { fullName: name, email, token } = people.al;
+  const id = await submitManuscript(c, token, title, { name, email });
   await call(200, 'POST', `/api/editor/submissions/${id}/decision`, 'eve', {
     status: 'under_review',
     message: 'Sent to review.',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, insertUser, multipart } from '../../server/testing/harness.ts';
-import { Cluster, type ClusterNode } from './harness.ts';
+import { insertUser } from '../../server/testing/harness.ts';
+import { Cluster, type ClusterNode, submitManuscript } from './harness.ts';
 
 /**
  * Issue 15: "a manuscript submitted through process 1 is on the desk through process 2 and its similarity
@@ -19,34 +19,22 @@ const tokens: Record<string, string> = {};
 
 async function signIn(role: 'editor' | 'author', name: string) {
   const services = await c.services();
-  const u = await insertUser(services.db, { role, status: 'approved', username: name, fullName: `Ann ${name}` });
-  const login = await c.api('POST', '/api/auth/login', { json: { username: u.username, password: u.password } });
+  const u = await insertUser(services.db, {
+    role,
+    status: 'approved',
+    username: name,
+    fullName: `Ann ${name}`,
+  });
+  const login = await c.api('POST', '/api/auth/login', {
+    json: { username: u.username, password: u.password },
+  });
   if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
   tokens[role] = login.json.token;
   return u;
 }
 
-async function submit(node: ClusterNode, title: string): Promise<number> {
-  const body = await multipart(
-    {
-      title,
-      articleType: 'Research Article',
-      keywords: 'sensors, sampling',
-      abstract: 'We study adaptive sampling.',
-      authors: JSON.stringify([
-        { name: 'Ann author', email: 'author@example.org', affiliation: 'Authorton', superscript: '1' },
-      ]),
-    },
-    { submissionFile: { name: 'draft.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
-  );
-  const res = await node.api('POST', '/api/submission/submit', {
-    token: tokens.author,
-    body: body.payload,
-    headers: body.headers,
-  });
-  if (res.status !== 201) throw new Error(`submit through ${node.name}: ${res.status} ${res.text}`);
-  return res.json.id as number;
-}
+const submit = (node: ClusterNode, title: string) =>
+  submitManuscript(node, tokens.author, title, { name: 'Ann author', email: 'author@example.org' });
 
 /** The similarity jobs of a submission (its arrival event's), and its stored reports. */
 async function similarityOf(submissionId: number) {
@@ -88,7 +76,9 @@ describe('the similarity check of an arriving manuscript, across three processes
     expect(checks).toHaveLength(1);
     expect(checks[0].error).toBeNull();
     // The stored report, through the third process (read, not made again).
-    const report = await c.node(2).api('GET', `/api/editor/submissions/${id}/similarity`, { token: tokens.editor });
+    const report = await c
+      .node(2)
+      .api('GET', `/api/editor/submissions/${id}/similarity`, { token: tokens.editor });
     expect(report.status, report.text).toBe(200);
     expect((await similarityOf(id)).checks).toHaveLength(1);
   });
