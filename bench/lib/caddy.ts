@@ -8,10 +8,10 @@
  * every upstream marked down.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Balancer } from './nginx.ts';
+import { type Balancer, supervise } from './nginx.ts';
 
 /** Caddy's version, or null when it is not installed. */
 export function caddyVersion(): string | null {
@@ -73,35 +73,6 @@ export async function startCaddy(
     stdio: ['ignore', 'ignore', 'ignore'],
     env,
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let gone = false;
-  void exited.then(() => {
-    gone = true;
-  });
-  const deadline = Date.now() + 15_000;
-  for (const port of listen) {
-    for (;;) {
-      if (gone) throw new Error('caddy exited at start');
-      try {
-        await fetch(`http://127.0.0.1:${port}/api/health-of-the-balancer`).then((r) => r.arrayBuffer());
-        break;
-      } catch {
-        if (Date.now() > deadline) throw new Error(`caddy does not answer on ${port}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-  }
-  return {
-    url: (n: number) => `http://127.0.0.1:${listen[n - 1]}`,
-    pid: child.pid!,
-    version,
-    config,
-    async stop() {
-      if (!gone) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const run = await supervise({ name: 'caddy', child, dir, listen, startMs: 15_000, stopSignal: 'SIGTERM' });
+  return { ...run, version, config };
 }

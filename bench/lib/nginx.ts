@@ -91,32 +91,58 @@ export async function startBalancer(upstreams: number[], listen: number[]): Prom
   const child: ChildProcess = spawn('nginx', ['-p', dir, '-c', file, '-g', 'daemon off;'], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
+  // SIGQUIT stops it gracefully: the workers finish their connections.
+  const run = await supervise({
+    name: 'nginx',
+    child,
+    dir,
+    listen,
+    startMs: 10_000,
+    stopSignal: 'SIGQUIT',
+    exitHint: ' (see its messages above)',
+  });
+  return { ...run, version, config };
+}
+
+/**
+ * A balancer process just spawned on `listen`: resolves once every port answers (or throws when the process
+ * exits or `startMs` passes first), with its addresses and a stop that sends `stopSignal` (SIGKILL after
+ * 10 s), waits for the exit and removes its folder `dir`. nginx's and Caddy's starts share it.
+ */
+export async function supervise(opts: {
+  name: string;
+  child: ChildProcess;
+  dir: string;
+  listen: number[];
+  startMs: number;
+  stopSignal: NodeJS.Signals;
+  /** Said after "exited at start". */
+  exitHint?: string;
+}): Promise<Pick<Balancer, 'url' | 'pid' | 'stop'>> {
+  const { name, child, dir, listen } = opts;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let gone = false;
   void exited.then(() => {
     gone = true;
   });
-  const url = (n: number) => `http://127.0.0.1:${listen[n - 1]}`;
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + opts.startMs;
   for (const port of listen) {
     for (;;) {
-      if (gone) throw new Error('nginx exited at start (see its messages above)');
+      if (gone) throw new Error(`${name} exited at start${opts.exitHint ?? ''}`);
       try {
         await fetch(`http://127.0.0.1:${port}/api/health-of-the-balancer`).then((r) => r.arrayBuffer());
         break;
       } catch {
-        if (Date.now() > deadline) throw new Error(`nginx does not answer on ${port}`);
+        if (Date.now() > deadline) throw new Error(`${name} does not answer on ${port}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     }
   }
   return {
-    url,
+    url: (n: number) => `http://127.0.0.1:${listen[n - 1]}`,
     pid: child.pid!,
-    version,
-    config,
     async stop() {
-      if (!gone) child.kill('SIGQUIT'); // graceful: workers finish their connections
+      if (!gone) child.kill(opts.stopSignal);
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
       await exited;
       clearTimeout(timer);
