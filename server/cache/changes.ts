@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Database, type TransactionHooks, type Tx, transactionHooks } from '../db/client.ts';
+import { type Database, rowsOf, type TransactionHooks, type Tx, transactionHooks } from '../db/client.ts';
 import type { Logger } from '../services.ts';
 import { cacheVersion } from './tables.ts';
 
@@ -104,7 +104,7 @@ export class ChangeFeed {
       )
       select version, pg_notify(${CHANGES_CHANNEL}, '{"v":' || version || ',"t":' || ${named}::text || '}')
       from bumped`);
-    const [row] = (result as unknown as { rows: { version: string | number }[] }).rows;
+    const [row] = rowsOf<{ version: string | number }>(result);
     if (!row) throw new Error('cache_version has no row: the migrations did not run to the end');
     return Number(row.version);
   }
@@ -132,10 +132,7 @@ export class ChangeFeed {
   private async readVersion(): Promise<void> {
     let version: number;
     try {
-      const [row] = await this.opts.db
-        .select({ version: cacheVersion.version })
-        .from(cacheVersion)
-        .limit(1);
+      const [row] = await this.opts.db.select({ version: cacheVersion.version }).from(cacheVersion).limit(1);
       version = Number(row?.version ?? 0);
     } catch (err) {
       // Whether anything changed cannot be told: nothing kept is trusted.
@@ -205,7 +202,10 @@ export class ChangeFeed {
     this.notify('all');
     if (this.stopped) return;
     const wait = RELISTEN_MS[Math.min(this.retries++, RELISTEN_MS.length - 1)];
-    this.opts.log.warn({ err }, `changes: lost the LISTEN connection; dropped what is kept, listening again in ${wait / 1000} s`);
+    this.opts.log.warn(
+      { err },
+      `changes: lost the LISTEN connection; dropped what is kept, listening again in ${wait / 1000} s`,
+    );
     this.retry = setTimeout(() => {
       this.retry = null;
       void this.listen();

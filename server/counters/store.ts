@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { type Clock, MINUTE } from '../clock.ts';
-import type { Db } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 import { type AttemptStore, type AttemptWindow, MAX_TAGS } from '../http/rate-limit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { counters } from './tables.ts';
@@ -90,10 +90,4 @@ export function defineCounterPruning(jobs: JobQueue, store: DbAttemptStore, cloc
   jobs.recurring('counters.prune', { every: PRUNE_EVERY_MS }, async () => {
     await store.prune(clock.now());
   });
-}
-
-/** node-postgres answers `{ rows }`, PGlite too. */
-function rowsOf<T>(result: unknown): T[] {
-  const rows = (result as { rows?: T[] } | null)?.rows;
-  return Array.isArray(rows) ? rows : [];
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { installCacheDir } from '../install-cache.ts';
 import { PgliteThread, pglitePool } from './pglite-link.ts';
@@ -15,6 +15,13 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** What a service receives: the database itself or an open transaction on it. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0] | Db;
+
+/** The rows of a raw `db.execute(sql...)` answer: node-postgres answers `{ rows }`, PGlite too. */
+export function rowsOf<T = unknown>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  const rows = (result as { rows?: T[] } | null)?.rows;
+  return Array.isArray(rows) ? rows : [];
+}
 
 export interface Database {
   db: Db;
@@ -29,7 +36,8 @@ export interface Database {
   listen?(
     channel: string,
     onNotify: (payload: string) => void,
-    onError: (err: Error) => void): Promise<() => Promise<void>>;
+    onError: (err: Error) => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /** What runs at the end of one transaction (its savepoints share it): last statements in it, then after it. */

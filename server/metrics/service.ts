@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
+import { articles } from '../catalog/tables.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import type { Db } from '../db/client.ts';
+import { type Db, rowsOf } from '../db/client.ts';
 import { outsideRequests } from '../request-context.ts';
 import type { Logger } from '../services.ts';
-import { articles } from '../catalog/tables.ts';
 import { articleUsage, usageClicks } from './tables.ts';
 
 export type UsageKind = 'view' | 'download';
@@ -255,11 +255,4 @@ export class MetricsService {
     for (const r of rows) found.set(r.articleId, { views: Number(r.views), downloads: Number(r.downloads) });
     return found;
   }
-}
-
-/** node-postgres answers `{ rows }`, PGlite too; be lenient about the shape. */
-function rowsOf(result: unknown): unknown[] {
-  if (Array.isArray(result)) return result;
-  const rows = (result as { rows?: unknown[] } | null)?.rows;
-  return Array.isArray(rows) ? rows : [];
 }
