@@ -25,6 +25,7 @@ import {
   replaceZipEntries,
 } from '../content/zip.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, wordEncrypted } from './content-type.ts';
+import { guardZip } from './zip-guard.ts';
 
 export interface PersonalProperty {
   /** Where in the file, in an editor's words: "Document properties", "Tracked changes", "PDF metadata (XMP)". */
@@ -129,7 +130,10 @@ export async function personalProperties(bytes: Uint8Array, type: StoredType): P
   if (typeof kind !== 'string') return unreadableScan(kind);
   const data = asBuffer(bytes);
   try {
-    if (kind === 'docx') return scanDocx(data);
+    if (kind === 'docx') {
+      await guardZip(data);
+      return scanDocx(data);
+    }
     if (kind === 'pdf') return await scanPdf(data);
     return scanDoc(data);
   } catch (err) {
