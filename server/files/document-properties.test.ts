@@ -19,6 +19,8 @@ import {
   ownerLockedPdfWithAuthor,
   pdfWithEarlierAuthor,
   pdfWithPeople,
+  pdfWithReplacedInfo,
+  pdfWithUnreferencedInfo,
 } from './testing.ts';
 
 const described = async (bytes: Buffer, type: DetectedKind) =>
@@ -245,6 +247,46 @@ describe('a PDF whose properties name people', () => {
     expect(copy.toString('latin1').match(/%%EOF/g)).toHaveLength(1);
     expect((await PDFDocument.load(copy)).getTitle()).toBe('Energy-aware task offloading');
     expect((await extractText(copy)).text).toBe((await extractText(pdf)).text);
+  });
+
+  it.each([
+    ['points the trailer at a new information dictionary', false],
+    ['drops the trailer’s /Info', true],
+  ])('an incremental save that %s: the old one is listed, and none of its bytes is in the copy (issue 22)', async (_, dropInfo) => {
+    const pdf = await pdfWithReplacedInfo({ dropInfo });
+    const raw = pdf.toString('latin1');
+    expect(raw).toContain(utf16Hex('Jane Doe'));
+    expect(raw).toContain(utf16Hex('University of Somewhere'));
+    expect(await described(pdf, 'pdf')).toEqual([
+      'PDF properties (earlier version): Author — Jane Doe',
+      'PDF properties (earlier version): Company — University of Somewhere',
+    ]);
+    const copy = await copyOf(pdf, 'pdf');
+    const written = copy.toString('latin1');
+    // The old dictionary is not merely unlinked: author, institution and title are gone from the bytes. (A
+    // trailer without /Info leaves pdf-lib with the previous one, its names removed: the title may stay.)
+    const gone = ['Jane Doe', 'University of Somewhere', ...(dropInfo ? [] : ['Energy-aware task offloading'])];
+    for (const text of gone) {
+      expect(written).not.toContain(utf16Hex(text));
+      expect(written).not.toContain(text);
+    }
+    expect(written.match(/%%EOF/g)).toHaveLength(1);
+    expect(await described(copy, 'pdf')).toEqual([]);
+    expect((await extractText(copy)).text).toBe((await extractText(pdf)).text);
+  });
+
+  it('an information dictionary nothing refers to, inside a compressed object stream: the check reads it, the copy leaves it out', async () => {
+    const pdf = await pdfWithUnreferencedInfo();
+    expect(pdf.toString('latin1').match(/%%EOF/g)).toHaveLength(1);
+    expect(pdf.toString('latin1')).not.toContain(utf16Hex('Jane Doe')); // compressed
+    expect(await described(pdf, 'pdf')).toEqual([
+      'PDF properties (earlier version): Author — Jane Doe',
+      'PDF properties (earlier version): Company — University of Somewhere',
+    ]);
+    const copy = await copyOf(pdf, 'pdf');
+    expect(copy.toString('latin1')).not.toContain(utf16Hex('Jane Doe'));
+    expect(await described(copy, 'pdf')).toEqual([]);
+    expect((await PDFDocument.load(copy)).getTitle()).toBe('Energy-aware task offloading');
   });
 
   it('a PDF that opens for everyone but is protected against changes: its author is found, and the editor told no copy can be made', async () => {

@@ -9,11 +9,16 @@
  */
 import {
   PDFArray,
+  type PDFContext,
   PDFDict,
   PDFDocument,
   PDFHexString,
   PDFName,
+  type PDFObject,
+  PDFParser,
   PDFRawStream,
+  PDFRef,
+  PDFStream,
   PDFString,
   decodePDFRawStream,
 } from 'pdf-lib';
@@ -486,20 +491,26 @@ const MAX_EARLIER_VERSIONS = 5;
 async function scanPdf(data: Buffer): Promise<PropertiesScan> {
   const found = new Found();
   const { encrypted } = await readPdfPeople(data, found);
-  // A name removed with an incremental save ("Save" in Acrobat) is still in the file, in the version before:
-  // each earlier version ends with its own %%EOF. What they name that the current one does not is listed too.
+  // What a reader shows is not all the file holds: a name removed with an incremental save ("Save" in
+  // Acrobat) is still there in the version before, and an object nothing refers to any more (an information
+  // dictionary replaced by a new one) is still there too. Every object of the file is read, each definition
+  // of each; what they name that the document shown does not is listed as "(earlier version)".
   const current = new Set(found.list.map((p) => `${p.field}\u0000${p.value}`));
-  for (const end of earlierVersions(data)) {
-    const earlier = new Found();
-    try {
-      await readPdfPeople(data.subarray(0, end), earlier);
-    } catch {
-      continue; // a linearized file's first section, or a damaged version: not a document of its own
+  const left = new Found();
+  const objects = encrypted ? null : await everyPdfObject(data);
+  if (objects) peopleInPdfObjects(objects, left);
+  else {
+    // An encrypted file's strings are read by pdf.js only: its last few versions, each as a document.
+    for (const end of earlierVersions(data)) {
+      try {
+        await readPdfPeople(data.subarray(0, end), left);
+      } catch {
+        // a linearized file's first section, or a damaged version: not a document of its own
+      }
     }
-    for (const p of earlier.list) {
-      if (!current.has(`${p.field}\u0000${p.value}`))
-        found.add(`${p.where} (earlier version)`, p.field, p.value);
-    }
+  }
+  for (const p of left.list) {
+    if (!current.has(`${p.field}\u0000${p.value}`)) found.add(`${p.where} (earlier version)`, p.field, p.value);
   }
   if (encrypted && found.list.length > 0) {
     return {
@@ -512,6 +523,65 @@ async function scanPdf(data: Buffer): Promise<PropertiesScan> {
     };
   }
   return { properties: found.list, removable: true, problem: null };
+}
+
+/**
+ * Every object the bytes hold, read from first to last as pdf-lib parses a file: each definition of each
+ * object number (an incremental save's earlier ones too), objects nothing refers to, and those inside object
+ * streams. Null for an encrypted file (its strings are ciphertext to this reader) or one it cannot parse.
+ */
+async function everyPdfObject(data: Buffer): Promise<{ context: PDFContext; objects: PDFObject[] } | null> {
+  try {
+    const parser = PDFParser.forBytesWithOptions(new Uint8Array(data), Number.POSITIVE_INFINITY, false, false);
+    const context = (parser as unknown as { context: PDFContext }).context;
+    const objects: PDFObject[] = [];
+    const assign = context.assign.bind(context);
+    context.assign = (ref, object) => {
+      objects.push(object);
+      assign(ref, object);
+    };
+    await parser.parseDocument();
+    return context.trailerInfo.Encrypt ? null : { context, objects };
+  } catch {
+    return null;
+  }
+}
+
+const INFO_LIKE_EXCLUDED = ['Type', 'Subtype', 'FT', 'Parent', 'Kids', 'Filter'].map((k) => PDFName.of(k));
+
+/**
+ * The names in any object: an information dictionary (no /Type, /Subtype, field or stream keys: Info has
+ * none) by the Info rule, a comment's /T, an XMP stream's creators and authors.
+ */
+function peopleInPdfObjects({ context, objects }: { context: PDFContext; objects: PDFObject[] }, found: Found) {
+  const text = (value: PDFObject | undefined) =>
+    pdfText(value instanceof PDFRef ? context.lookup(value) : value);
+  for (const object of objects) {
+    const dict = object instanceof PDFDict ? object : object instanceof PDFStream ? object.dict : null;
+    if (!dict) continue;
+    const type = dict.get(PDFName.of('Type'));
+    const subtype = dict.get(PDFName.of('Subtype'));
+    if (object instanceof PDFRawStream) {
+      if (type !== PDFName.of('Metadata') && subtype !== PDFName.of('XML')) continue;
+      try {
+        withoutXmpPeople(Buffer.from(decodePDFRawStream(object).decode()).toString('utf8'), found);
+      } catch {
+        // a stream that does not decode holds nothing a reader could show either
+      }
+      continue;
+    }
+    if (subtype instanceof PDFName && subtype !== PDFName.of('Widget') && !dict.has(PDFName.of('FT'))) {
+      const title = text(dict.get(PDFName.of('T')));
+      if (title) found.add(PDF_COMMENTS, 'Author', title);
+      continue;
+    }
+    if (INFO_LIKE_EXCLUDED.some((key) => dict.has(key))) continue;
+    for (const [key, value] of dict.entries()) {
+      const name = key.decodeText();
+      const v = text(value);
+      if (v && personalInfoKey(name, v)) found.add(PDF_INFO, name, v);
+    }
+  }
 }
 
 /** Where each version but the last ends (after its %%EOF), the latest few. */
@@ -559,6 +629,33 @@ async function readPdfPeople(data: Buffer, found: Found): Promise<{ encrypted: b
   }
 }
 
+/**
+ * Drops every object the document does not reach from its trailer (catalog, Info): the copy is written from
+ * what is left, so an information dictionary, an XMP packet or a comment that nothing refers to any more is
+ * not carried into it.
+ */
+function dropUnreachable(context: PDFContext): void {
+  const reached = new Set<string>();
+  const pending: (PDFObject | undefined)[] = [context.trailerInfo.Root, context.trailerInfo.Info];
+  while (pending.length) {
+    const object = pending.pop();
+    if (object instanceof PDFRef) {
+      if (reached.has(object.tag)) continue;
+      reached.add(object.tag);
+      pending.push(context.lookup(object));
+    } else if (object instanceof PDFDict) {
+      for (const [, value] of object.entries()) pending.push(value);
+    } else if (object instanceof PDFArray) {
+      pending.push(...object.asArray());
+    } else if (object instanceof PDFStream) {
+      pending.push(object.dict);
+    }
+  }
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!reached.has(ref.tag)) context.delete(ref);
+  }
+}
+
 function pdfText(value: unknown): string {
   return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : '';
 }
@@ -600,7 +697,9 @@ async function stripPdf(data: Buffer, properties: PersonalProperty[]): Promise<B
       if (title) annotation.set(PDFName.of('T'), PDFHexString.fromText(names.of(title)));
     }
   }
-  // A rewrite, not an incremental update: an update would leave the old values in the file for anyone to read.
+  // A rewrite, not an incremental update: an update would leave the old values in the file for anyone to read;
+  // and only what the document reaches is written, so no earlier object is carried over either.
+  dropUnreachable(context);
   return Buffer.from(
     await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }),
   );

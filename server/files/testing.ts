@@ -406,3 +406,46 @@ export function wordZipBomb({ inflated, declared }: { inflated: number; declared
   end.writeUInt32LE(centralStart, 16);
   return Buffer.concat([before, local, packed, otherCentrals, central, end]);
 }
+
+/**
+ * A PDF whose author cleared their name with an incremental save that wrote a *new* information dictionary
+ * (another object number) and pointed the trailer at it (`dropInfo`: a trailer with no /Info at all): the old
+ * one — author, institution, title — is still in the file, referenced by nothing but the earlier trailer.
+ */
+export async function pdfWithReplacedInfo({ dropInfo = false } = {}): Promise<Buffer> {
+  const doc = await PDFDocument.load(await textPdf([FIXTURE_PARAGRAPH, FIXTURE_PARAGRAPH]));
+  doc.setAuthor('Jane Doe');
+  doc.setTitle('Energy-aware task offloading');
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  info.set(PDFName.of('Company'), PDFHexString.fromText('University of Somewhere'));
+  const first = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const text = first.toString('latin1');
+  const trailer = /trailer\s*<<([\s\S]*?)>>\s*startxref\s*(\d+)/.exec(text);
+  const root = /\/Root (\d+ 0 R)/.exec(trailer?.[1] ?? '');
+  const size = Number(/\/Size (\d+)/.exec(trailer?.[1] ?? '')?.[1]);
+  if (!trailer || !root || !size) throw new Error('unexpected trailer');
+  const object = `\n${size} 0 obj\n<< /Producer (Acrobat) >>\nendobj\n`;
+  const objectAt = first.length + 1;
+  const xrefAt = first.length + object.length;
+  const update =
+    `${object}xref\n${size} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
+    `trailer\n<< /Size ${size + 1} /Root ${root[1]}${dropInfo ? '' : ` /Info ${size} 0 R`} /Prev ${trailer[2]} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([first, Buffer.from(update, 'latin1')]);
+}
+
+/**
+ * A PDF of one version (one %%EOF) holding, in a compressed object stream, an information dictionary that
+ * nothing refers to: a writer's leftover that the trailer does not point at, with the author's name.
+ */
+export async function pdfWithUnreferencedInfo(): Promise<Buffer> {
+  const doc = await PDFDocument.load(await textPdf([FIXTURE_PARAGRAPH, FIXTURE_PARAGRAPH]));
+  doc.setTitle('Energy-aware task offloading');
+  doc.context.register(
+    doc.context.obj({
+      Author: PDFHexString.fromText('Jane Doe'),
+      Company: PDFHexString.fromText('University of Somewhere'),
+      Title: PDFHexString.fromText('Energy-aware task offloading'),
+    }),
+  );
+  return Buffer.from(await doc.save({ useObjectStreams: true }));
+}
