@@ -86,7 +86,10 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
       if (err instanceof ZipExpandsError) throw fail(new HttpError(422, expandsMessage(rule.label, err.detail)));
       if (err instanceof ZipError) {
         throw fail(
-          new HttpError(422, `${rule.label} is damaged or cannot be read (${err.message}). Please save it again and upload it again.`),
+          new HttpError(
+            422,
+            `${rule.label} could not be read: it is damaged or is not a Word document (${err.message.replace(/\.$/, '')}). Open it in Word, save it again as .docx and upload it again.`,
+          ),
         );
       }
       throw err;
