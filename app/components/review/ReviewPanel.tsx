@@ -418,8 +418,8 @@ function ReviewCard({ a, round, result }: { a: Assignment; round: Round; result:
         </p>
       ) : null}
       {a.attachmentProperties ? (
-        <div className="alert file-properties" role="note">
-          <p>
+        <div className="alert file-properties" role="note" aria-labelledby={`${cardId}-attachment-names`}>
+          <p id={`${cardId}-attachment-names`}>
             <strong>
               {a.attachmentProperties.properties.length
                 ? 'The attached file names the reviewer in its own properties:'
