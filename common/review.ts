@@ -416,6 +416,16 @@ export const editorReviewResponse = z.object({
           confidentialComments: z.string().nullable(),
           answers: z.record(z.string(), z.unknown()).nullable(),
           hasAttachment: z.boolean(),
+          attachmentProperties: z
+            .object({
+              properties: z.array(z.string()).describe('"Document properties: Author — Jane Doe"'),
+              problem: z.string().nullable().describe('Why the file could not be checked or cleaned'),
+              forAuthor: z.enum(['copy', 'withheld']),
+            })
+            .nullable()
+            .describe(
+              'Where authors do not see reviewers: the attached file’s own properties that name the reviewer, and whether the author gets a copy without them or no file (null: nothing to warn about)',
+            ),
           publishAgreed: z.boolean(),
           readAt: when,
           thankedAt: when,

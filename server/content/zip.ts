@@ -211,20 +211,25 @@ export function readZipEntry(data: Buffer, entry: ZipEntry, maxBytes: number): B
 }
 
 /**
- * A new archive with the entries named in `replacements` holding new content (deflated), every other entry's
- * local record and directory record copied byte for byte, in the same order. The input is not modified.
+ * A new archive with the entries named in `replacements` holding new content (deflated) or left out (null),
+ * every other entry's local record and directory record copied byte for byte, in the same order. Only the
+ * directory's entries are written: bytes between them (a record an earlier directory named) are not. The
+ * input is not modified.
  */
 export function replaceZipEntries(
   data: Buffer,
   directory: ZipDirectory,
-  replacements: Map<string, Uint8Array>,
+  replacements: Map<string, Uint8Array | null>,
 ): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
+  let count = 0;
   for (const entry of directory.entries) {
     const central = Buffer.from(data.subarray(entry.centralStart, entry.centralEnd));
     const replacement = replacements.get(entry.name);
+    if (replacement === null) continue;
+    count++;
     if (replacement === undefined) {
       locals.push(data.subarray(entry.localStart, entry.localEnd));
       central.writeUInt32LE(offset, 42);
@@ -254,7 +259,48 @@ export function replaceZipEntries(
   }
   const centralDirectory = Buffer.concat(centrals);
   const end = Buffer.from(data.subarray(directory.endStart));
+  end.writeUInt16LE(count, 8);
+  end.writeUInt16LE(count, 10);
   end.writeUInt32LE(centralDirectory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, centralDirectory, end]);
+}
+
+/**
+ * Local records that the central directory does not name: what a tool that updates an archive by appending
+ * a new directory leaves of the entries it replaced. Found by their signature outside every named record;
+ * only those whose header gives their sizes (no data descriptor), within the file.
+ */
+export function hiddenZipEntries(data: Buffer, directory: ZipDirectory): ZipEntry[] {
+  const named = directory.entries.map((e) => [e.localStart, e.localEnd] as const);
+  const directoryStart = Math.min(directory.endStart, ...directory.entries.map((e) => e.centralStart));
+  const hidden: ZipEntry[] = [];
+  const signature = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+  for (
+    let at = data.indexOf(signature);
+    at >= 0 && at + 30 <= directoryStart;
+    at = data.indexOf(signature, at + 4)
+  ) {
+    if (named.some(([start, end]) => at >= start && at < end)) continue;
+    const flags = data.readUInt16LE(at + 6);
+    const compressedSize = data.readUInt32LE(at + 18);
+    const nameLength = data.readUInt16LE(at + 26);
+    const dataStart = at + 30 + nameLength + data.readUInt16LE(at + 28);
+    if (flags & 0x08 || dataStart + compressedSize > directoryStart) continue;
+    hidden.push({
+      name: data.toString(flags & 0x0800 ? 'utf8' : 'latin1', at + 30, at + 30 + nameLength),
+      flags,
+      method: data.readUInt16LE(at + 8),
+      compressedSize,
+      size: data.readUInt32LE(at + 22),
+      crc: data.readUInt32LE(at + 14),
+      centralStart: -1,
+      centralEnd: -1,
+      localStart: at,
+      dataStart,
+      localEnd: dataStart + compressedSize,
+    });
+    at = dataStart + compressedSize - 4;
+  }
+  return hidden;
 }

@@ -19,6 +19,8 @@ import {
   ownerLockedPdfWithAuthor,
   pdfWithEarlierAuthor,
   pdfWithPeople,
+  pdfWithReplacedInfo,
+  pdfWithUnreferencedInfo,
 } from './testing.ts';
 
 const described = async (bytes: Buffer, type: DetectedKind) =>
@@ -201,6 +203,65 @@ describe('a .docx whose properties, comments and tracked changes name people', (
   });
 });
 
+describe('a .docx holding parts nothing refers to (issue 22)', () => {
+  const source = fixture('manuscript.docx');
+  const entries = () =>
+    readZipDirectory(source).entries.map((e) => ({ name: e.name, data: readZipEntry(source, e, 1 << 20) }));
+  const oldCore = (name: string) =>
+    entryText(source, 'docProps/core.xml').replace(
+      '<dc:creator></dc:creator>',
+      `<dc:creator>${name}</dc:creator>`,
+    );
+  /** Every entry inflated, as text: what anyone unzipping the copy can read. */
+  const everything = (docx: Buffer) =>
+    readZipDirectory(docx)
+      .entries.map((e) => readZipEntry(docx, e, 1 << 24).toString('latin1'))
+      .join('\n');
+
+  it('a properties part that no relationship reaches: listed, and left out of the copy with its content type', async () => {
+    const parts = entries();
+    const types = parts.find((p) => p.name === '[Content_Types].xml')!;
+    types.data = Buffer.from(
+      types.data
+        .toString('utf8')
+        .replace(
+          '</Types>',
+          '<Override PartName="/docProps/core-old.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/></Types>',
+        ),
+    );
+    const docx = zip([...parts, { name: 'docProps/core-old.xml', data: oldCore('Jane Doe') }]);
+    expect(await described(docx, 'docx')).toEqual(['Document properties (unused part): Author — Jane Doe']);
+    const copy = await copyOf(docx, 'docx');
+    expect(readZipDirectory(copy).entries.map((e) => e.name)).toEqual(parts.map((p) => p.name));
+    expect(everything(copy)).not.toContain('Jane Doe');
+    expect(entryText(copy, '[Content_Types].xml')).not.toContain('core-old');
+    expect(await described(copy, 'docx')).toEqual([]);
+    expect((await extractText(copy)).text).toBe((await extractText(source)).text);
+  });
+
+  it('an earlier record of a part, still in the bytes but no longer in the directory: read, and not in the copy', async () => {
+    const parts = entries();
+    // An archive updated by appending: the old core.xml's record stays first, the directory names the new one.
+    const built = zip([{ name: 'docProps/core.xml', data: oldCore('Jane Doe') }, ...parts]);
+    const directory = readZipDirectory(built);
+    const [stale, ...named] = directory.entries;
+    const centrals = Buffer.concat(named.map((e) => built.subarray(e.centralStart, e.centralEnd)));
+    const end = Buffer.from(built.subarray(directory.endStart));
+    end.writeUInt16LE(named.length, 8);
+    end.writeUInt16LE(named.length, 10);
+    end.writeUInt32LE(centrals.length, 12);
+    const docx = Buffer.concat([built.subarray(0, stale.centralStart), centrals, end]);
+    expect(readZipDirectory(docx).entries.map((e) => e.name)).toEqual(parts.map((p) => p.name));
+    expect(everything(docx)).not.toContain('Jane Doe'); // what the directory shows
+
+    expect(await described(docx, 'docx')).toEqual(['Document properties (unused part): Author — Jane Doe']);
+    const copy = await copyOf(docx, 'docx');
+    expect(copy.length).toBeLessThan(docx.length - stale.compressedSize);
+    expect(copy.includes(built.subarray(stale.dataStart, stale.localEnd))).toBe(false);
+    expect(await described(copy, 'docx')).toEqual([]);
+  });
+});
+
 describe('a PDF whose properties name people', () => {
   it('finds Info /Author and /Company inside compressed object streams, XMP creators and authors, and comment authors, not the software', async () => {
     const pdf = await pdfWithPeople();
@@ -245,6 +306,53 @@ describe('a PDF whose properties name people', () => {
     expect(copy.toString('latin1').match(/%%EOF/g)).toHaveLength(1);
     expect((await PDFDocument.load(copy)).getTitle()).toBe('Energy-aware task offloading');
     expect((await extractText(copy)).text).toBe((await extractText(pdf)).text);
+  });
+
+  it.each([
+    ['points the trailer at a new information dictionary', false],
+    ['drops the trailer’s /Info', true],
+  ])(
+    'an incremental save that %s: the old one is listed, and none of its bytes is in the copy (issue 22)',
+    async (_, dropInfo) => {
+      const pdf = await pdfWithReplacedInfo({ dropInfo });
+      const raw = pdf.toString('latin1');
+      expect(raw).toContain(utf16Hex('Jane Doe'));
+      expect(raw).toContain(utf16Hex('University of Somewhere'));
+      expect(await described(pdf, 'pdf')).toEqual([
+        'PDF properties (earlier version): Author — Jane Doe',
+        'PDF properties (earlier version): Company — University of Somewhere',
+      ]);
+      const copy = await copyOf(pdf, 'pdf');
+      const written = copy.toString('latin1');
+      // The old dictionary is not merely unlinked: author, institution and title are gone from the bytes. (A
+      // trailer without /Info leaves pdf-lib with the previous one, its names removed: the title may stay.)
+      const gone = [
+        'Jane Doe',
+        'University of Somewhere',
+        ...(dropInfo ? [] : ['Energy-aware task offloading']),
+      ];
+      for (const text of gone) {
+        expect(written).not.toContain(utf16Hex(text));
+        expect(written).not.toContain(text);
+      }
+      expect(written.match(/%%EOF/g)).toHaveLength(1);
+      expect(await described(copy, 'pdf')).toEqual([]);
+      expect((await extractText(copy)).text).toBe((await extractText(pdf)).text);
+    },
+  );
+
+  it('an information dictionary nothing refers to, inside a compressed object stream: the check reads it, the copy leaves it out', async () => {
+    const pdf = await pdfWithUnreferencedInfo();
+    expect(pdf.toString('latin1').match(/%%EOF/g)).toHaveLength(1);
+    expect(pdf.toString('latin1')).not.toContain(utf16Hex('Jane Doe')); // compressed
+    expect(await described(pdf, 'pdf')).toEqual([
+      'PDF properties (earlier version): Author — Jane Doe',
+      'PDF properties (earlier version): Company — University of Somewhere',
+    ]);
+    const copy = await copyOf(pdf, 'pdf');
+    expect(copy.toString('latin1')).not.toContain(utf16Hex('Jane Doe'));
+    expect(await described(copy, 'pdf')).toEqual([]);
+    expect((await PDFDocument.load(copy)).getTitle()).toBe('Energy-aware task offloading');
   });
 
   it('a PDF that opens for everyone but is protected against changes: its author is found, and the editor told no copy can be made', async () => {

@@ -9,22 +9,30 @@
  */
 import {
   PDFArray,
+  type PDFContext,
   PDFDict,
   PDFDocument,
   PDFHexString,
   PDFName,
+  type PDFObject,
+  PDFParser,
   PDFRawStream,
+  PDFRef,
+  PDFStream,
   PDFString,
   decodePDFRawStream,
 } from 'pdf-lib';
 import {
   type ZipDirectory,
+  type ZipEntry,
   ZipError,
+  hiddenZipEntries,
   readZipDirectory,
   readZipEntry,
   replaceZipEntries,
 } from '../content/zip.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, wordEncrypted } from './content-type.ts';
+import { guardZip } from './zip-guard.ts';
 
 export interface PersonalProperty {
   /** Where in the file, in an editor's words: "Document properties", "Tracked changes", "PDF metadata (XMP)". */
@@ -129,7 +137,10 @@ export async function personalProperties(bytes: Uint8Array, type: StoredType): P
   if (typeof kind !== 'string') return unreadableScan(kind);
   const data = asBuffer(bytes);
   try {
-    if (kind === 'docx') return scanDocx(data);
+    if (kind === 'docx') {
+      await guardZip(data);
+      return scanDocx(data);
+    }
     if (kind === 'pdf') return await scanPdf(data);
     return scanDoc(data);
   } catch (err) {
@@ -182,10 +193,13 @@ function asProblem(err: unknown, fallback: PropertiesProblemCode = 'unreadable')
 class Found {
   readonly list: PersonalProperty[] = [];
   private readonly seen = new Set<string>();
+  /** Added to the place of what is found next: " (unused part)" while a part nothing refers to is read. */
+  suffix = '';
 
-  add(where: string, field: string, raw: string): void {
+  add(place: string, field: string, raw: string): void {
     const value = raw.replace(/\s+/g, ' ').trim();
-    if (!value || (PEOPLE_PLACES.has(where) && isPseudonym(value))) return;
+    if (!value || (PEOPLE_PLACES.has(place) && isPseudonym(value))) return;
+    const where = `${place}${this.suffix}`;
     const key = `${where}\u0000${field}\u0000${value}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -314,39 +328,117 @@ function escapeXml(text: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // .docx
 
-/** The parts that can name people: document properties, and every XML part of the document itself. */
-function isPropertyPart(name: string): boolean {
-  return (
-    name === 'docProps/core.xml' ||
-    name === 'docProps/app.xml' ||
-    name === 'docProps/custom.xml' ||
-    name === 'word/_rels/settings.xml.rels' ||
-    /^word\/.*\.xml$/.test(name)
-  );
-}
+/** A part read as text: every XML part and relationship part can name people. */
+const isXmlPart = (name: string) => /\.(xml|rels)$/i.test(name);
+
+type DocxPart = { text: string; encoding: 'utf8' | 'utf16le' };
 
 interface DocxParts {
   directory: ZipDirectory;
-  parts: Map<string, { text: string; encoding: 'utf8' | 'utf16le' }>;
+  /** Every XML part the directory names. */
+  parts: Map<string, DocxPart>;
+  /** The entries (any kind) that no relationship reaches from the package: left out of a copy. */
+  unused: Set<string>;
+  /** XML records in the bytes that the directory does not name (an earlier directory's). */
+  hidden: Map<string, DocxPart>;
 }
 
 function readDocx(data: Buffer): DocxParts {
   const directory = readZipDirectory(data);
   const parts: DocxParts['parts'] = new Map();
   let total = 0;
-  for (const entry of directory.entries) {
-    if (!isPropertyPart(entry.name)) continue;
+  const read = (entry: ZipEntry): DocxPart => {
     const content = readZipEntry(data, entry, MAX_PART_BYTES);
     total += content.length;
     if (total > MAX_TOTAL_BYTES)
       throw new ZipError('too_large', 'The document is too large once uncompressed.');
     const encoding = content[0] === 0xff && content[1] === 0xfe ? 'utf16le' : 'utf8';
-    parts.set(entry.name, { text: content.toString(encoding), encoding });
+    return { text: content.toString(encoding), encoding };
+  };
+  for (const entry of directory.entries) {
+    if (isXmlPart(entry.name)) parts.set(entry.name, read(entry));
   }
   if (!directory.entries.some((e) => e.name === 'word/document.xml')) {
     throw new ZipError('corrupt', 'There is no word/document.xml.');
   }
-  return { directory, parts };
+  const hidden: DocxParts['hidden'] = new Map();
+  for (const entry of hiddenZipEntries(data, directory)) {
+    if (!isXmlPart(entry.name)) continue;
+    try {
+      hidden.set(`${entry.name}@${entry.localStart}`, read(entry));
+    } catch (err) {
+      if (err instanceof ZipError && err.code === 'too_large') throw err;
+      // bytes that only looked like a record
+    }
+  }
+  const reached = reachableParts(
+    parts,
+    directory.entries.map((e) => e.name),
+  );
+  const unused = new Set(directory.entries.map((e) => e.name).filter((name) => !reached.has(name)));
+  return { directory, parts, unused, hidden };
+}
+
+/**
+ * The parts a reader of the package reaches: [Content_Types].xml, and every part a relationship points to
+ * from the package (`_rels/.rels`) or from a part reached, with those parts' own relationship parts. Part
+ * names are compared as OPC compares them, without regard to case.
+ */
+function reachableParts(parts: Map<string, DocxPart>, names: string[]): Set<string> {
+  const byLower = new Map(names.map((name) => [name.toLowerCase(), name]));
+  const reached = new Set<string>();
+  const reach = (name: string) => {
+    const actual = byLower.get(name.toLowerCase());
+    if (!actual || reached.has(actual)) return;
+    reached.add(actual);
+    const slash = actual.lastIndexOf('/');
+    const folder = actual.slice(0, slash + 1);
+    const rels = `${folder}_rels/${actual.slice(slash + 1)}.rels`;
+    follow(rels, folder);
+  };
+  const follow = (relsName: string, folder: string) => {
+    const actual = byLower.get(relsName.toLowerCase());
+    if (!actual || reached.has(actual)) return;
+    reached.add(actual);
+    const rels = parts.get(actual)?.text ?? '';
+    for (const [tag] of rels.matchAll(/<(?:[\w.-]+:)?Relationship\b[^<>]*>/g)) {
+      if (/\sTargetMode\s*=\s*["']External["']/.test(tag)) continue;
+      const target = /\sTarget\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(tag);
+      if (target) reach(partName(folder, decodeXml(target[1] ?? target[2] ?? '')));
+    }
+  };
+  reach('[Content_Types].xml');
+  follow('_rels/.rels', '');
+  return reached;
+}
+
+/** A relationship's target as a part name: from the package root when it starts with "/", else from `folder`. */
+function partName(folder: string, target: string): string {
+  let path = target.split('#')[0];
+  try {
+    path = decodeURI(path);
+  } catch {
+    // a target that is not valid percent-encoding is taken as written
+  }
+  const segments = (path.startsWith('/') ? path.slice(1) : `${folder}${path}`).split('/');
+  const resolved: string[] = [];
+  for (const segment of segments) {
+    if (segment === '..') resolved.pop();
+    else if (segment !== '.' && segment !== '') resolved.push(segment);
+  }
+  return resolved.join('/');
+}
+
+type DocxPartKind = 'core' | 'app' | 'custom' | 'rels' | 'content';
+
+/** What a part holds, by its content as much as its name: a core-properties part is one wherever it lies. */
+function docxPartKind(name: string, xml: string): DocxPartKind {
+  const head = xml.slice(0, 4096);
+  if (name === 'docProps/core.xml' || /<(?:[\w.-]+:)?coreProperties\b/.test(head)) return 'core';
+  if (name === 'docProps/custom.xml' || /officeDocument\/2006\/custom-properties/.test(head)) return 'custom';
+  if (name === 'docProps/app.xml' || /officeDocument\/2006\/extended-properties/.test(head)) return 'app';
+  if (/\.rels$/i.test(name)) return 'rels';
+  return 'content';
 }
 
 /**
@@ -354,19 +446,20 @@ function readDocx(data: Buffer): DocxParts {
  * (otherwise the returned text is not meant to be used).
  */
 function visitDocxPart(name: string, xml: string, found: Found, names: Pseudonyms | null): string {
-  if (name === 'docProps/core.xml') {
+  const kind = docxPartKind(name, xml);
+  if (kind === 'core') {
     return eachElement(xml, 'creator|lastModifiedBy', (local, value) => {
       found.add('Document properties', local === 'creator' ? 'Author' : 'Last modified by', value);
       return value.trim() ? 'empty' : 'keep';
     });
   }
-  if (name === 'docProps/app.xml') {
+  if (kind === 'app') {
     return eachElement(xml, 'Company|Manager', (local, value) => {
       found.add('Document properties', local, value);
       return value.trim() ? 'empty' : 'keep';
     });
   }
-  if (name === 'docProps/custom.xml') {
+  if (kind === 'custom') {
     return eachElement(xml, 'property', (_local, value, attributes) => {
       const property = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(attributes);
       const propertyName = decodeXml(property?.[1] ?? property?.[2] ?? '');
@@ -375,7 +468,7 @@ function visitDocxPart(name: string, xml: string, found: Found, names: Pseudonym
       return 'remove';
     });
   }
-  if (name === 'word/_rels/settings.xml.rels') {
+  if (kind === 'rels') {
     // The template a document was made from, as a path on the author's computer ("C:\Users\jdoe\…\Normal.dotm").
     return xml.replace(/<([\w.-]+:)?Relationship\s[^<>]*?\/?>/g, (tag) => {
       if (!/Type\s*=\s*["'][^"']*\/attachedTemplate["']/.test(tag)) return tag;
@@ -423,19 +516,40 @@ function visitDocxPart(name: string, xml: string, found: Found, names: Pseudonym
   });
 }
 
+/** Where a name in a part that no relationship reaches, or that the directory no longer names, is listed. */
+const UNUSED_PART = ' (unused part)';
+
 function scanDocx(data: Buffer): PropertiesScan {
-  const { parts } = readDocx(data);
+  const { parts, unused, hidden } = readDocx(data);
   const found = new Found();
-  for (const [name, part] of parts) visitDocxPart(name, part.text, found, null);
+  for (const [name, part] of parts) {
+    found.suffix = unused.has(name) ? UNUSED_PART : '';
+    visitDocxPart(name, part.text, found, null);
+  }
+  found.suffix = UNUSED_PART;
+  for (const [key, part] of hidden) visitDocxPart(key.slice(0, key.lastIndexOf('@')), part.text, found, null);
   return { properties: found.list, removable: true, problem: null };
 }
 
+/**
+ * The copy: the parts that name people rewritten, the parts no relationship reaches left out (and their
+ * content types with them), and only the directory's records written, so no earlier record stays either.
+ */
 function stripDocx(data: Buffer, properties: PersonalProperty[]): Buffer {
-  const { directory, parts } = readDocx(data);
+  const { directory, parts, unused } = readDocx(data);
   const names = new Pseudonyms(properties);
-  const replacements = new Map<string, Uint8Array>();
+  const replacements = new Map<string, Uint8Array | null>();
+  for (const name of unused) replacements.set(name, null);
   for (const [name, part] of parts) {
-    const text = visitDocxPart(name, part.text, new Found(), names);
+    if (unused.has(name)) continue;
+    let text = visitDocxPart(name, part.text, new Found(), names);
+    if (name === '[Content_Types].xml' && unused.size > 0) {
+      const gone = new Set([...unused].map((n) => `/${n}`.toLowerCase()));
+      text = text.replace(/<(?:[\w.-]+:)?Override\b[^<>]*>/g, (tag) => {
+        const part = /\sPartName\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(tag);
+        return part && gone.has(decodeXml(part[1] ?? part[2] ?? '').toLowerCase()) ? '' : tag;
+      });
+    }
     if (text !== part.text) replacements.set(name, Buffer.from(text, part.encoding));
   }
   return replaceZipEntries(data, directory, replacements);
@@ -482,20 +596,27 @@ const MAX_EARLIER_VERSIONS = 5;
 async function scanPdf(data: Buffer): Promise<PropertiesScan> {
   const found = new Found();
   const { encrypted } = await readPdfPeople(data, found);
-  // A name removed with an incremental save ("Save" in Acrobat) is still in the file, in the version before:
-  // each earlier version ends with its own %%EOF. What they name that the current one does not is listed too.
+  // What a reader shows is not all the file holds: a name removed with an incremental save ("Save" in
+  // Acrobat) is still there in the version before, and an object nothing refers to any more (an information
+  // dictionary replaced by a new one) is still there too. Every object of the file is read, each definition
+  // of each; what they name that the document shown does not is listed as "(earlier version)".
   const current = new Set(found.list.map((p) => `${p.field}\u0000${p.value}`));
-  for (const end of earlierVersions(data)) {
-    const earlier = new Found();
-    try {
-      await readPdfPeople(data.subarray(0, end), earlier);
-    } catch {
-      continue; // a linearized file's first section, or a damaged version: not a document of its own
+  const left = new Found();
+  const objects = encrypted ? null : await everyPdfObject(data);
+  if (objects) peopleInPdfObjects(objects, left);
+  else {
+    // An encrypted file's strings are read by pdf.js only: its last few versions, each as a document.
+    for (const end of earlierVersions(data)) {
+      try {
+        await readPdfPeople(data.subarray(0, end), left);
+      } catch {
+        // a linearized file's first section, or a damaged version: not a document of its own
+      }
     }
-    for (const p of earlier.list) {
-      if (!current.has(`${p.field}\u0000${p.value}`))
-        found.add(`${p.where} (earlier version)`, p.field, p.value);
-    }
+  }
+  for (const p of left.list) {
+    if (!current.has(`${p.field}\u0000${p.value}`))
+      found.add(`${p.where} (earlier version)`, p.field, p.value);
   }
   if (encrypted && found.list.length > 0) {
     return {
@@ -508,6 +629,73 @@ async function scanPdf(data: Buffer): Promise<PropertiesScan> {
     };
   }
   return { properties: found.list, removable: true, problem: null };
+}
+
+/**
+ * Every object the bytes hold, read from first to last as pdf-lib parses a file: each definition of each
+ * object number (an incremental save's earlier ones too), objects nothing refers to, and those inside object
+ * streams. Null for an encrypted file (its strings are ciphertext to this reader) or one it cannot parse.
+ */
+async function everyPdfObject(data: Buffer): Promise<{ context: PDFContext; objects: PDFObject[] } | null> {
+  try {
+    const parser = PDFParser.forBytesWithOptions(
+      new Uint8Array(data),
+      Number.POSITIVE_INFINITY,
+      false,
+      false,
+    );
+    const context = (parser as unknown as { context: PDFContext }).context;
+    const objects: PDFObject[] = [];
+    const assign = context.assign.bind(context);
+    context.assign = (ref, object) => {
+      objects.push(object);
+      assign(ref, object);
+    };
+    await parser.parseDocument();
+    return context.trailerInfo.Encrypt ? null : { context, objects };
+  } catch {
+    return null;
+  }
+}
+
+const INFO_LIKE_EXCLUDED = ['Type', 'Subtype', 'FT', 'Parent', 'Kids', 'Filter'].map((k) => PDFName.of(k));
+
+/**
+ * The names in any object: an information dictionary (no /Type, /Subtype, field or stream keys: Info has
+ * none) by the Info rule, a comment's /T, an XMP stream's creators and authors.
+ */
+function peopleInPdfObjects(
+  { context, objects }: { context: PDFContext; objects: PDFObject[] },
+  found: Found,
+) {
+  const text = (value: PDFObject | undefined) =>
+    pdfText(value instanceof PDFRef ? context.lookup(value) : value);
+  for (const object of objects) {
+    const dict = object instanceof PDFDict ? object : object instanceof PDFStream ? object.dict : null;
+    if (!dict) continue;
+    const type = dict.get(PDFName.of('Type'));
+    const subtype = dict.get(PDFName.of('Subtype'));
+    if (object instanceof PDFRawStream) {
+      if (type !== PDFName.of('Metadata') && subtype !== PDFName.of('XML')) continue;
+      try {
+        withoutXmpPeople(Buffer.from(decodePDFRawStream(object).decode()).toString('utf8'), found);
+      } catch {
+        // a stream that does not decode holds nothing a reader could show either
+      }
+      continue;
+    }
+    if (subtype instanceof PDFName && subtype !== PDFName.of('Widget') && !dict.has(PDFName.of('FT'))) {
+      const title = text(dict.get(PDFName.of('T')));
+      if (title) found.add(PDF_COMMENTS, 'Author', title);
+      continue;
+    }
+    if (INFO_LIKE_EXCLUDED.some((key) => dict.has(key))) continue;
+    for (const [key, value] of dict.entries()) {
+      const name = key.decodeText();
+      const v = text(value);
+      if (v && personalInfoKey(name, v)) found.add(PDF_INFO, name, v);
+    }
+  }
 }
 
 /** Where each version but the last ends (after its %%EOF), the latest few. */
@@ -555,6 +743,33 @@ async function readPdfPeople(data: Buffer, found: Found): Promise<{ encrypted: b
   }
 }
 
+/**
+ * Drops every object the document does not reach from its trailer (catalog, Info): the copy is written from
+ * what is left, so an information dictionary, an XMP packet or a comment that nothing refers to any more is
+ * not carried into it.
+ */
+function dropUnreachable(context: PDFContext): void {
+  const reached = new Set<string>();
+  const pending: (PDFObject | undefined)[] = [context.trailerInfo.Root, context.trailerInfo.Info];
+  while (pending.length) {
+    const object = pending.pop();
+    if (object instanceof PDFRef) {
+      if (reached.has(object.tag)) continue;
+      reached.add(object.tag);
+      pending.push(context.lookup(object));
+    } else if (object instanceof PDFDict) {
+      for (const [, value] of object.entries()) pending.push(value);
+    } else if (object instanceof PDFArray) {
+      pending.push(...object.asArray());
+    } else if (object instanceof PDFStream) {
+      pending.push(object.dict);
+    }
+  }
+  for (const [ref] of context.enumerateIndirectObjects()) {
+    if (!reached.has(ref.tag)) context.delete(ref);
+  }
+}
+
 function pdfText(value: unknown): string {
   return value instanceof PDFString || value instanceof PDFHexString ? value.decodeText() : '';
 }
@@ -596,7 +811,9 @@ async function stripPdf(data: Buffer, properties: PersonalProperty[]): Promise<B
       if (title) annotation.set(PDFName.of('T'), PDFHexString.fromText(names.of(title)));
     }
   }
-  // A rewrite, not an incremental update: an update would leave the old values in the file for anyone to read.
+  // A rewrite, not an incremental update: an update would leave the old values in the file for anyone to read;
+  // and only what the document reaches is written, so no earlier object is carried over either.
+  dropUnreachable(context);
   return Buffer.from(
     await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false }),
   );

@@ -6,7 +6,13 @@ import type { Db, Tx } from '../db/client.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { attachmentDisposition } from '../../common/filenames.ts';
 import { BlobMissingError, type BlobStore, type ByteRange, type SweepResult } from './blob-store.ts';
-import { type PropertiesScan, personalProperties } from './document-properties.ts';
+import { detectKind } from './content-type.ts';
+import {
+  type PropertiesProblem,
+  type PropertiesScan,
+  personalProperties,
+  withoutPersonalProperties,
+} from './document-properties.ts';
 import { parseRange } from './download.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
@@ -172,6 +178,32 @@ export class FileService {
     scan.catch(() => this.scans.delete(key));
     if (this.scans.size > SCANS_KEPT) this.scans.delete(this.scans.keys().next().value!);
     return scan;
+  }
+
+  /**
+   * A copy of a stored file without the properties that name people (decision 0024), ready to be stored
+   * beside it as "<name>-<suffix>.<ext>": the one way such copies are made, of a manuscript for reviewers and
+   * of a reviewer's attached file for the author (decision 0034). The original is not touched.
+   */
+  async copyWithoutPersonalProperties(
+    file: StoredFile,
+    suffix: string,
+  ): Promise<{ ok: true; upload: CheckedUpload } | ({ ok: false } & PropertiesProblem)> {
+    const copy = await withoutPersonalProperties(await this.bytes(file), file.mediaType);
+    if (!copy.ok) return copy;
+    const dot = file.originalName.lastIndexOf('.');
+    const [base, ext] =
+      dot > 0 ? [file.originalName.slice(0, dot), file.originalName.slice(dot)] : [file.originalName, ''];
+    return {
+      ok: true,
+      upload: {
+        field: 'copy',
+        filename: `${base}-${suffix}${ext}`,
+        data: copy.bytes,
+        kind: detectKind(copy.bytes),
+        mediaType: file.mediaType,
+      },
+    };
   }
 
   /** The file's bytes (those of `range` only, when given), streamed from the store. */

@@ -1,5 +1,6 @@
 /** Files made from the fixture paper for tests: protected Word files, and files whose own properties name people. */
 import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { deflateRawSync, constants as zlibConstants, crc32 as zlibCrc32 } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFHexString, PDFName } from 'pdf-lib';
 import { readZipDirectory, readZipEntry, zip } from '../content/zip.ts';
 import { CompoundFile } from './document-properties.ts';
@@ -360,4 +361,91 @@ function hashR6(salt: Buffer): Buffer {
       .digest();
     if (round >= 63 && e[e.length - 1] <= round + 1 - 32) return k.subarray(0, 32);
   }
+}
+
+/**
+ * A Word "zip bomb": the fixture paper whose word/document.xml is `inflated` bytes of repeated paragraphs,
+ * deflated to a few hundred times less. `declared` is the size its headers give (the real one unless set: a
+ * bomb that lies about its size to get past a check of the directory). The deflate stream is one compressed
+ * megabyte repeated (each piece flushed to a byte boundary), so a gigabyte's bomb is built in a moment.
+ */
+export function wordZipBomb({ inflated, declared }: { inflated: number; declared?: number }): Buffer {
+  const source = fixture('manuscript.docx');
+  const entries = readZipDirectory(source).entries;
+  const chunk = Buffer.alloc(1024 * 1024, '<w:p><w:r><w:t>bomb</w:t></w:r></w:p>');
+  const pieces = Math.ceil(inflated / chunk.length);
+  const piece = deflateRawSync(chunk, { level: 9, finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  const packed = Buffer.concat([...Array.from({ length: pieces }, () => piece), deflateRawSync(Buffer.alloc(0))]);
+  let crc = 0;
+  for (let i = 0; i < pieces; i++) crc = zlibCrc32(chunk, crc);
+  const size = pieces * chunk.length;
+  const built = zip(
+    entries
+      .filter((e) => e.name !== 'word/document.xml')
+      .map((e) => ({ name: e.name, data: readZipEntry(source, e, 1 << 24) }))
+      .concat([{ name: 'word/document.xml', data: Buffer.alloc(0) }]),
+  );
+  // The last entry (document.xml, empty) is given the bomb's data and sizes.
+  const directory = readZipDirectory(built);
+  const last = directory.entries[directory.entries.length - 1];
+  const local = Buffer.from(built.subarray(last.localStart, last.dataStart));
+  const central = Buffer.from(built.subarray(last.centralStart, last.centralEnd));
+  for (const [record, base] of [
+    [local, 0],
+    [central, 2],
+  ] as const) {
+    record.writeUInt32LE(crc >>> 0, 14 + base);
+    record.writeUInt32LE(packed.length, 18 + base);
+    record.writeUInt32LE(declared ?? size, 22 + base);
+  }
+  const before = built.subarray(0, last.localStart);
+  const centralStart = before.length + local.length + packed.length;
+  const otherCentrals = built.subarray(directory.entries[0].centralStart, last.centralStart);
+  const end = Buffer.from(built.subarray(directory.endStart));
+  end.writeUInt32LE(otherCentrals.length + central.length, 12);
+  end.writeUInt32LE(centralStart, 16);
+  return Buffer.concat([before, local, packed, otherCentrals, central, end]);
+}
+
+/**
+ * A PDF whose author cleared their name with an incremental save that wrote a *new* information dictionary
+ * (another object number) and pointed the trailer at it (`dropInfo`: a trailer with no /Info at all): the old
+ * one — author, institution, title — is still in the file, referenced by nothing but the earlier trailer.
+ */
+export async function pdfWithReplacedInfo({ dropInfo = false } = {}): Promise<Buffer> {
+  const doc = await PDFDocument.load(await textPdf([FIXTURE_PARAGRAPH, FIXTURE_PARAGRAPH]));
+  doc.setAuthor('Jane Doe');
+  doc.setTitle('Energy-aware task offloading');
+  const info = doc.context.lookup(doc.context.trailerInfo.Info, PDFDict);
+  info.set(PDFName.of('Company'), PDFHexString.fromText('University of Somewhere'));
+  const first = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const text = first.toString('latin1');
+  const trailer = /trailer\s*<<([\s\S]*?)>>\s*startxref\s*(\d+)/.exec(text);
+  const root = /\/Root (\d+ 0 R)/.exec(trailer?.[1] ?? '');
+  const size = Number(/\/Size (\d+)/.exec(trailer?.[1] ?? '')?.[1]);
+  if (!trailer || !root || !size) throw new Error('unexpected trailer');
+  const object = `\n${size} 0 obj\n<< /Producer (Acrobat) >>\nendobj\n`;
+  const objectAt = first.length + 1;
+  const xrefAt = first.length + object.length;
+  const update =
+    `${object}xref\n${size} 1\n${String(objectAt).padStart(10, '0')} 00000 n \n` +
+    `trailer\n<< /Size ${size + 1} /Root ${root[1]}${dropInfo ? '' : ` /Info ${size} 0 R`} /Prev ${trailer[2]} >>\nstartxref\n${xrefAt}\n%%EOF\n`;
+  return Buffer.concat([first, Buffer.from(update, 'latin1')]);
+}
+
+/**
+ * A PDF of one version (one %%EOF) holding, in a compressed object stream, an information dictionary that
+ * nothing refers to: a writer's leftover that the trailer does not point at, with the author's name.
+ */
+export async function pdfWithUnreferencedInfo(): Promise<Buffer> {
+  const doc = await PDFDocument.load(await textPdf([FIXTURE_PARAGRAPH, FIXTURE_PARAGRAPH]));
+  doc.setTitle('Energy-aware task offloading');
+  doc.context.register(
+    doc.context.obj({
+      Author: PDFHexString.fromText('Jane Doe'),
+      Company: PDFHexString.fromText('University of Somewhere'),
+      Title: PDFHexString.fromText('Energy-aware task offloading'),
+    }),
+  );
+  return Buffer.from(await doc.save({ useObjectStreams: true }));
 }

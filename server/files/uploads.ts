@@ -1,6 +1,8 @@
 import { tooLargeMessage } from '../../common/upload-rules.ts';
 import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
+import { ZipError } from '../content/zip.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
+import { ZipExpandsError, expandsMessage, guardZip } from './zip-guard.ts';
 
 export interface RawUpload {
   field: string;
@@ -74,6 +76,23 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
     }
     if (problem === 'truncated') {
       throw fail(new HttpError(422, `${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
+    }
+  }
+  if (kind === 'docx') {
+    // Every Office file is measured here, before anything (converter, text extraction, property scan) opens it.
+    try {
+      await guardZip(upload.data);
+    } catch (err) {
+      if (err instanceof ZipExpandsError) throw fail(new HttpError(422, expandsMessage(rule.label, err.detail)));
+      if (err instanceof ZipError) {
+        throw fail(
+          new HttpError(
+            422,
+            `${rule.label} could not be read: it is damaged or is not a Word document (${err.message.replace(/\.$/, '')}). Open it in Word, save it again as .docx and upload it again.`,
+          ),
+        );
+      }
+      throw err;
     }
   }
   const filename = sanitizeFilename(upload.filename) || `upload${EXTENSIONS[effective]?.[0] ?? ''}`;

@@ -14,6 +14,8 @@ import type { CheckedUpload } from '../files/uploads.ts';
 import { HttpError, badRequest, notFound } from '../http/errors.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { type Conversion, ConversionError, type KnownFront, convertDocx } from './convert.ts';
+import { ZipError } from '../content/zip.ts';
+import { guardZip } from '../files/zip-guard.ts';
 import { type FullTextDocument, type Problem, problemsOf } from './document.ts';
 import { fullTextHtml } from './html.ts';
 import { jatsBody } from './jats.ts';
@@ -75,9 +77,11 @@ export class FullTextService {
     if (upload.kind !== 'docx')
       throw badRequest(ARTICLE_WORD_RULE.wrongType, { word: ARTICLE_WORD_RULE.wrongType });
     try {
+      await guardZip(upload.data); // measured before it is opened (decision 0034)
       return await convertDocx(upload.data, known);
     } catch (err) {
-      if (err instanceof ConversionError) throw new HttpError(422, err.message, { word: err.message });
+      if (err instanceof ConversionError || err instanceof ZipError)
+        throw new HttpError(422, err.message, { word: err.message });
       throw err;
     }
   }

@@ -32,12 +32,7 @@ import { articles } from '../catalog/tables.ts';
 import type { FileService } from '../files/service.ts';
 import { storedFiles } from '../files/tables.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
-import { detectKind } from '../files/content-type.ts';
-import {
-  PROPERTIES_MESSAGES,
-  describeProperty,
-  withoutPersonalProperties,
-} from '../files/document-properties.ts';
+import { PROPERTIES_MESSAGES, describeProperty } from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { SettingsService } from '../settings/service.ts';
@@ -57,6 +52,7 @@ import {
   type RoundFacts,
   type SubmissionFacts,
   authorView,
+  authorsSeeReviewers,
   publicReview,
   reviewerView,
 } from './present.ts';
@@ -387,18 +383,12 @@ export class ReviewService {
     const copies: CheckedUpload[] = [];
     const replaced: number[] = [];
     for (const f of removable) {
-      const stored = await this.deps.files.get(f.fileId);
-      const copy = await withoutPersonalProperties(await this.deps.files.bytes(stored), stored.mediaType);
+      const copy = await this.deps.files.copyWithoutPersonalProperties(
+        await this.deps.files.get(f.fileId),
+        'for-reviewers',
+      );
       if (!copy.ok) continue;
-      const dot = stored.originalName.lastIndexOf('.');
-      const ext = dot > 0 ? stored.originalName.slice(dot) : '';
-      copies.push({
-        field: 'reviewerCopy',
-        filename: `${dot > 0 ? stored.originalName.slice(0, dot) : stored.originalName}-for-reviewers${ext}`,
-        data: copy.bytes,
-        kind: detectKind(copy.bytes),
-        mediaType: stored.mediaType,
-      });
+      copies.push(copy.upload);
       replaced.push(f.fileId);
     }
     if (!copies.length) throw conflict(PROPERTIES_MESSAGES.not_removable);
@@ -1093,6 +1083,14 @@ export class ReviewService {
     if (!exists) throw notFound('Submission not found.');
     const { rounds, rows } = await this.roundsOf(submissionId);
     const now = this.deps.clock.now();
+    const modes = new Map(rounds.map((r) => [r.id, r.mode]));
+    const warnings = new Map(
+      await Promise.all(
+        rows
+          .filter(({ a }) => a.submittedAt && a.attachmentFileId)
+          .map(async ({ a }) => [a.id, await this.attachmentWarning(a, modes.get(a.roundId)!)] as const),
+      ),
+    );
     return {
       timeZone: settings.timeZone,
       rounds: await Promise.all(
@@ -1135,6 +1133,7 @@ export class ReviewService {
               confidentialComments: a.submittedAt ? a.confidentialComments : null,
               answers: a.submittedAt ? a.answers : null,
               hasAttachment: a.submittedAt !== null && a.attachmentFileId !== null,
+              attachmentProperties: warnings.get(a.id) ?? null,
               publishAgreed: a.publishAgreed,
               readAt: a.readAt?.toISOString() ?? null,
               thankedAt: a.thankedAt?.toISOString() ?? null,
@@ -1522,9 +1521,20 @@ export class ReviewService {
         await Promise.all(
           rounds.map(async (r) => ({
             round: await this.roundFacts(r),
-            assignments: rows
-              .filter(({ a }) => a.roundId === r.id)
-              .map(({ a, p }) => this.assignmentFacts(a, p, settings.timeZone)),
+            assignments: await Promise.all(
+              rows
+                .filter(({ a }) => a.roundId === r.id)
+                .map(async ({ a, p }) =>
+                  this.assignmentFacts(
+                    // A file whose names cannot be removed is not the author's to download (the editor is told).
+                    a.sharedAt && (await this.attachmentForAuthor(a, r.mode)) === 'withheld'
+                      ? { ...a, attachmentFileId: null }
+                      : a,
+                    p,
+                    settings.timeZone,
+                  ),
+                ),
+            ),
           })),
         ),
       ),
@@ -1538,10 +1548,81 @@ export class ReviewService {
       .flatMap((r) => r.reviews.map((x) => ({ ...x, round: r.round })))
       .find((x) => x.assignmentId === assignmentId);
     if (!shared?.hasAttachment) throw notFound('File not found.');
-    const [a] = await this.db.select().from(reviewAssignments).where(eq(reviewAssignments.id, assignmentId));
-    const file = await this.deps.files.get(a.attachmentFileId!);
+    const [row] = await this.db
+      .select({ a: reviewAssignments, mode: reviewRounds.mode })
+      .from(reviewAssignments)
+      .innerJoin(reviewRounds, eq(reviewRounds.id, reviewAssignments.roundId))
+      .where(eq(reviewAssignments.id, assignmentId));
+    const file = await this.attachmentCopyForAuthor(row.a, row.mode);
     const label = `round-${shared.round}-${shared.label.toLowerCase().replace(' ', '-')}`;
     return { name: `${label}${extensionOf(file.originalName)}`, file };
+  }
+
+  // ---- A reviewer's attached file and the names in its own properties (decision 0034) ---------------------
+
+  /**
+   * What the author may have of a review's attached file: where authors do not see reviewers, the file is
+   * checked like a manuscript for reviewers (decision 0024) — as it is when it names no one, a copy without
+   * the properties that name the reviewer when they can be removed, nothing when they cannot.
+   */
+  private async attachmentForAuthor(a: AssignmentRow, mode: RoundRow['mode']) {
+    return (await this.attachmentCheck(a, mode)).forAuthor;
+  }
+
+  private async attachmentCheck(a: AssignmentRow, mode: RoundRow['mode']) {
+    if (!a.attachmentFileId || authorsSeeReviewers(mode))
+      return { forAuthor: 'original' as const, scan: null };
+    const scan = await this.deps.files
+      .personalProperties(await this.deps.files.get(a.attachmentFileId))
+      .catch((err: unknown) => ({
+        properties: [],
+        removable: false,
+        problem: { code: 'unreadable' as const, message: (err as Error).message },
+      }));
+    if (scan.properties.length === 0 && scan.problem === null)
+      return { forAuthor: 'original' as const, scan };
+    return { forAuthor: scan.removable ? ('copy' as const) : ('withheld' as const), scan };
+  }
+
+  /** The editor's warning about a review's attached file: what names the reviewer, and what the author gets. */
+  private async attachmentWarning(a: AssignmentRow, mode: RoundRow['mode']) {
+    const { forAuthor, scan } = await this.attachmentCheck(a, mode);
+    if (forAuthor === 'original' || !scan) return null;
+    return {
+      properties: scan.properties.map(describeProperty),
+      problem: scan.problem?.message ?? null,
+      forAuthor,
+    };
+  }
+
+  /**
+   * The stored file the author downloads: the attachment itself, or its copy without the reviewer's names,
+   * made the first time and kept (`attachmentAuthorFileId`). 404 when the names cannot be removed.
+   */
+  private async attachmentCopyForAuthor(a: AssignmentRow, mode: RoundRow['mode']) {
+    const forAuthor = await this.attachmentForAuthor(a, mode);
+    if (forAuthor === 'original') return this.deps.files.get(a.attachmentFileId!);
+    if (forAuthor === 'withheld') throw notFound('File not found.');
+    if (a.attachmentAuthorFileId) return this.deps.files.get(a.attachmentAuthorFileId);
+    const copy = await this.deps.files.copyWithoutPersonalProperties(
+      await this.deps.files.get(a.attachmentFileId!),
+      'for-author',
+    );
+    if (!copy.ok) throw notFound('File not found.');
+    return this.deps.files.withStoredFiles([copy.upload], async (tx, [stored]) => {
+      const [kept] = await tx
+        .update(reviewAssignments)
+        .set({ attachmentAuthorFileId: stored.id })
+        .where(and(eq(reviewAssignments.id, a.id), isNull(reviewAssignments.attachmentAuthorFileId)))
+        .returning({ id: reviewAssignments.attachmentAuthorFileId });
+      if (kept) return stored;
+      // Made at the same moment by another download: that one is kept, this row stays unnamed.
+      const [other] = await tx
+        .select({ id: reviewAssignments.attachmentAuthorFileId })
+        .from(reviewAssignments)
+        .where(eq(reviewAssignments.id, a.id));
+      return this.deps.files.get(other.id!);
+    });
   }
 
   /** The agreed open reviews of a published article (404 when no article is published under this id). */

@@ -137,6 +137,14 @@ export const reviewAssignments = pgTable(
     attachmentFileId: integer('attachment_file_id').references(() => storedFiles.id, {
       onDelete: 'restrict',
     }),
+    /**
+     * Where authors do not see reviewers: the copy of the attached file without the properties that name the
+     * reviewer, made when the author first downloads it (decision 0034). Null until then, and when the file
+     * names no one (the author gets it as it is).
+     */
+    attachmentAuthorFileId: integer('attachment_author_file_id').references(() => storedFiles.id, {
+      onDelete: 'restrict',
+    }),
     /** Open review: the reviewer agrees that their review is published with the article. */
     publishAgreed: boolean('publish_agreed').notNull().default(false),
     /** Shared with the author in a decision (as "Reviewer N"). */

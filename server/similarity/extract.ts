@@ -4,7 +4,9 @@
  * code and a message a person can act on; a PDF without a text layer is an error, never "0 % similar".
  */
 import { createRequire } from 'node:module';
+import { ZipError } from '../content/zip.ts';
 import { type DetectedKind, detectKind, wordEncrypted } from '../files/content-type.ts';
+import { ZipExpandsError, expandsMessage, guardZip } from '../files/zip-guard.ts';
 import { normalizeText, tokenize } from './text.ts';
 
 export type ExtractionErrorCode = 'empty' | 'unsupported' | 'encrypted' | 'corrupt' | 'no_text';
@@ -98,6 +100,15 @@ type WordExtractorClass = new () => { extract(source: Buffer): Promise<WordDocum
 
 async function extractWord(data: Buffer, kind: 'doc' | 'docx'): Promise<ExtractedText> {
   if (wordEncrypted(data)) throw new ExtractionError('encrypted');
+  if (kind === 'docx') {
+    try {
+      await guardZip(data);
+    } catch (err) {
+      if (err instanceof ZipExpandsError) throw new ExtractionError('corrupt', expandsMessage('This file', err.detail));
+      if (err instanceof ZipError) throw new ExtractionError('corrupt');
+      throw err;
+    }
+  }
   const WordExtractor = createRequire(import.meta.url)('word-extractor') as WordExtractorClass;
   let doc: WordDocument;
   try {

@@ -2,7 +2,10 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog } from '../../server/audit/tables.ts';
 import { articleTag } from '../../server/cache/dependencies.ts';
+import { readZipDirectory, readZipEntry, replaceZipEntries } from '../../server/content/zip.ts';
 import { personalProperties } from '../../server/files/document-properties.ts';
+import { docWithWordTables } from '../../server/files/testing.ts';
+import { fixture } from '../../server/testing/harness.ts';
 import { type TestContext, createTestContext, postMultipart } from '../../server/testing/harness.ts';
 import {
   type Person,
@@ -181,6 +184,137 @@ describe('file properties that name a person, in double-anonymous review', () =>
       token: author.token,
     });
     expect(asAuthor.status).toBe(403);
+  });
+});
+
+/** The fixture .docx as the reviewer's notes: Word's properties name them and their institution. */
+function reviewerNotesDocx(): Buffer {
+  const source = fixture('manuscript.docx');
+  const directory = readZipDirectory(source);
+  const text = (name: string) =>
+    readZipEntry(source, directory.entries.find((e) => e.name === name)!, 1 << 20).toString('utf8');
+  return replaceZipEntries(
+    source,
+    directory,
+    new Map([
+      [
+        'docProps/core.xml',
+        Buffer.from(
+          text('docProps/core.xml')
+            .replace('<dc:creator></dc:creator>', '<dc:creator>Rex Reviewer</dc:creator>')
+            .replace(
+              '<cp:lastModifiedBy></cp:lastModifiedBy>',
+              '<cp:lastModifiedBy>Rex Reviewer</cp:lastModifiedBy>',
+            ),
+        ),
+      ],
+      [
+        'docProps/app.xml',
+        Buffer.from(
+          text('docProps/app.xml').replace(
+            '</Properties>',
+            '<Company>Reviewville University</Company></Properties>',
+          ),
+        ),
+      ],
+    ]),
+  );
+}
+
+/** Every entry of a .docx inflated, as text: what anyone who unzips it can read. */
+const unzipped = (docx: Buffer) =>
+  readZipDirectory(docx)
+    .entries.map((e) => readZipEntry(docx, e, 1 << 24).toString('utf8'))
+    .join('\n');
+
+describe('a reviewer’s attached file that names the reviewer in its own properties (issue 22)', () => {
+  /** A double-anonymous round with Rex's review submitted with `file` attached and shared with the author. */
+  async function reviewedWith(title: string, file: { name: string; data: Buffer; type: string }) {
+    const id = await submitPlain(title);
+    await decide(t, editor.token, id, { status: 'under_review' });
+    const invited = await api('POST', `/api/editor/submissions/${id}/review/invitations`, {
+      token: editor.token,
+      payload: { userId: rex.id },
+    });
+    const link = linkToken(t, rex.email, invited.json.assignmentId);
+    expect((await api('POST', `/api/reviews/${link.id}/accept?token=${link.token}`)).status).toBe(200);
+    const attached = await postMultipart(
+      t.app,
+      `/api/reviews/${link.id}/attachment?token=${link.token}`,
+      {},
+      {},
+      { file },
+    );
+    expect(attached.statusCode, attached.body).toBe(200);
+    const submitted = await api('POST', `/api/reviews/${link.id}/submit?token=${link.token}`, {
+      payload: { recommendation: 'minor-revisions', commentsForAuthor: 'See the attached notes.' },
+    });
+    expect(submitted.status, JSON.stringify(submitted.json)).toBe(200);
+    const view = await api('GET', `/api/editor/submissions/${id}/review`, { token: editor.token });
+    const assignment = view.json.rounds[0].assignments[0];
+    await decide(t, editor.token, id, {
+      status: 'revisions_requested',
+      revisions: 'minor',
+      shareReviews: [link.id],
+    });
+    return { id, assignmentId: link.id as number, assignment };
+  }
+
+  it('warns the editor, and the author gets a copy without them, the same each time', async () => {
+    const notes = reviewerNotesDocx();
+    const { id, assignmentId, assignment } = await reviewedWith('Reviewer notes with a name', {
+      name: 'notes.docx',
+      data: notes,
+      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
+    expect(assignment.hasAttachment).toBe(true);
+    expect(assignment.attachmentProperties).toEqual({
+      properties: [
+        'Document properties: Author — Rex Reviewer',
+        'Document properties: Last modified by — Rex Reviewer',
+        'Document properties: Company — Reviewville University',
+      ],
+      problem: null,
+      forAuthor: 'copy',
+    });
+
+    const reviews = await api('GET', `/api/submissions/${id}/reviews`, { token: author.token });
+    expect(reviews.json.rounds[0].reviews[0]).toMatchObject({ label: 'Reviewer 1', hasAttachment: true });
+    const url = `/api/submissions/${id}/reviews/${assignmentId}/attachment`;
+    const got = await t.app.inject({ method: 'GET', url, headers: bearer(author.token) });
+    expect(got.statusCode).toBe(200);
+    expect(got.headers['content-disposition']).toMatch(/round-1-reviewer-1\.docx/);
+    const copy = got.rawPayload;
+    for (const name of ['Rex Reviewer', 'Reviewville']) expect(unzipped(copy)).not.toContain(name);
+    expect((await personalProperties(copy, 'docx')).properties).toEqual([]);
+    const again = await t.app.inject({ method: 'GET', url, headers: bearer(author.token) });
+    expect(again.rawPayload.equals(copy)).toBe(true);
+
+    // The editors keep the file as the reviewer sent it.
+    const original = await t.app.inject({
+      method: 'GET',
+      url: `/api/editor/review-assignments/${assignmentId}/attachment`,
+      headers: bearer(editor.token),
+    });
+    expect(original.rawPayload.equals(notes)).toBe(true);
+  });
+
+  it('a file whose names cannot be removed is not given to the author, and the editor is told', async () => {
+    const { id, assignmentId, assignment } = await reviewedWith('Reviewer notes as a .doc with changes', {
+      name: 'notes.doc',
+      data: docWithWordTables({ reviewed: true }),
+      type: 'application/msword',
+    });
+    expect(assignment.attachmentProperties).toMatchObject({ forAuthor: 'withheld' });
+    expect(assignment.attachmentProperties.properties).toContain('Tracked changes: Author — Rex Reviewer');
+    const reviews = await api('GET', `/api/submissions/${id}/reviews`, { token: author.token });
+    expect(reviews.json.rounds[0].reviews[0].hasAttachment).toBe(false);
+    const got = await t.app.inject({
+      method: 'GET',
+      url: `/api/submissions/${id}/reviews/${assignmentId}/attachment`,
+      headers: bearer(author.token),
+    });
+    expect(got.statusCode).toBe(404);
   });
 });
 

@@ -2,7 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { expect, loginThroughApi, test } from './fixtures.ts';
-import { FIXTURES, bearer, inviteByApi, ok, underReview, uniqueTag } from './review-helpers.ts';
+import {
+  FIXTURES,
+  type Question,
+  answersFor,
+  bearer,
+  inviteByApi,
+  ok,
+  underReview,
+  uniqueTag,
+} from './review-helpers.ts';
 
 /**
  * Double-anonymous review and the manuscript's own properties, on the desk page (issue 14, decision 0024): a
@@ -94,4 +103,74 @@ test('the editor is warned of a PDF naming its author, and sends reviewers a cop
   const bytes = await got.body();
   expect((await authorOf(bytes)) ?? '').toBe('');
   expect(bytes.includes(Buffer.from(writer.name))).toBe(false);
+});
+
+test('a reviewer’s attached file naming the reviewer: the editor is warned on the review, the author gets a copy without the name (issue 22)', async ({
+  page,
+  signIn,
+  createAccount,
+  adminApi,
+  baseURL,
+  axe,
+  screenshots,
+}) => {
+  const tag = uniqueTag();
+  const author = await createAccount('author');
+  const authorToken = await loginThroughApi(baseURL!, author.username, author.password);
+  const s = await underReview(adminApi, authorToken, { title: `An attachment that names ${tag}` });
+  const reviewer = await createAccount('researcher');
+  const reviewerName = `Octavia Redpen ${tag}`;
+  const reviewerToken = await loginThroughApi(baseURL!, reviewer.username, reviewer.password);
+  const assignment = await inviteByApi(adminApi, s.id, { userId: reviewer.id });
+  const view = await ok(
+    adminApi.post(`/api/reviews/${assignment}/accept`, { headers: bearer(reviewerToken) }),
+  );
+  await ok(
+    adminApi.post(`/api/reviews/${assignment}/attachment`, {
+      headers: bearer(reviewerToken),
+      multipart: {
+        file: { name: 'notes.pdf', mimeType: 'application/pdf', buffer: await pdfByAuthor(reviewerName) },
+      },
+    }),
+  );
+  await ok(
+    adminApi.post(`/api/reviews/${assignment}/submit`, {
+      headers: bearer(reviewerToken),
+      data: {
+        recommendation: 'minor-revisions',
+        commentsForAuthor: `See my notes. ${tag}`,
+        answers: answersFor((view as { questions: Question[] }).questions),
+      },
+    }),
+  );
+
+  await signIn('editor');
+  await page.goto(`/editor-dashboard/submissions/${s.id}`);
+  const card = page.getByRole('article', { name: /^Review by / });
+  const warning = card.getByRole('note', {
+    name: 'The attached file names the reviewer in its own properties:',
+  });
+  await expect(warning).toContainText(`PDF properties: Author — ${reviewerName}`);
+  await expect(warning).toContainText('The author receives a copy without these properties');
+  await axe(page);
+  await warning.scrollIntoViewIfNeeded();
+  await screenshots(page, 'desk-review-attachment-properties');
+
+  await ok(
+    adminApi.post(`/api/editor/submissions/${s.id}/decision`, {
+      data: {
+        status: 'revisions_requested',
+        revisions: 'minor',
+        message: 'Please revise.',
+        shareReviews: [assignment],
+      },
+    }),
+  );
+  const got = await adminApi.get(`/api/submissions/${s.id}/reviews/${assignment}/attachment`, {
+    headers: bearer(authorToken),
+  });
+  expect(got.ok()).toBe(true);
+  const bytes = await got.body();
+  expect((await authorOf(bytes)) ?? '').toBe('');
+  expect(bytes.includes(Buffer.from(reviewerName))).toBe(false);
 });

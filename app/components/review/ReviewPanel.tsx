@@ -417,6 +417,30 @@ function ReviewCard({ a, round, result }: { a: Assignment; round: Round; result:
           </a>
         </p>
       ) : null}
+      {a.attachmentProperties ? (
+        <div className="alert file-properties" role="note" aria-labelledby={`${cardId}-attachment-names`}>
+          <p id={`${cardId}-attachment-names`}>
+            <strong>
+              {a.attachmentProperties.properties.length
+                ? 'The attached file names the reviewer in its own properties:'
+                : 'The attached file could not be checked for the reviewer’s name.'}
+            </strong>
+          </p>
+          {a.attachmentProperties.properties.length ? (
+            <ul>
+              {a.attachmentProperties.properties.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          ) : null}
+          {a.attachmentProperties.problem ? <p>{a.attachmentProperties.problem}</p> : null}
+          <p>
+            {a.attachmentProperties.forAuthor === 'copy'
+              ? 'The author receives a copy without these properties; you see the file as the reviewer sent it.'
+              : 'The author will not receive this file. Please ask the reviewer for a copy without these properties, or share its content in your decision.'}
+          </p>
+        </div>
+      ) : null}
       {round.mode === 'open' ? (
         <p className="muted">
           {a.publishAgreed
