@@ -457,7 +457,8 @@ const STRUCTURES: {
       '2 text boxes in “1. Layout”: the text is kept, as paragraphs after the one the boxes are anchored in; the frames and their places on the page are not. Check that the text reads in the right place.',
       'A chart made in Word in “2. Results” could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
       'A SmartArt diagram in “2. Results” could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
-      '2 shapes drawn in Word in “2. Results” could not be kept (they are not pictures): insert them as PNG or JPEG pictures and upload the file again.',
+      // The arrow, the group's line and the VML line; not the horizontal rule.
+      '3 shapes drawn in Word in “2. Results” could not be kept (they are not pictures): insert them as PNG or JPEG pictures and upload the file again.',
       'A shape drawn in Word in note 1 could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
     ],
   },
@@ -508,6 +509,18 @@ describe('every structure of the Word file kept in the JATS and the page, or lis
       '<td><inline-graphic xlink:href="https://journal.example/article/7/figures/figure-1.png" mimetype="image" mime-subtype="png"><alt-text>Red square: stop</alt-text></inline-graphic></td>',
     );
     expect(flat).toContain('<fig id="f4">');
+    // A list in a cell keeps its numbers.
+    expect(html).toContain('<td>1. Hold<br />2. Release</td>');
+  });
+
+  it('names where a picture browsers cannot show is when it refuses the file', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
+    const gif = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
+    for (const path of Object.keys(zip.files)) if (path.startsWith('word/media/')) zip.file(path, gif);
+    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+      'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is an image browsers cannot show (image/png).',
+    );
   });
 
   it('keeps pictures and equations in footnotes and endnotes, as figures of the note', () => {

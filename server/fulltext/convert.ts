@@ -15,7 +15,7 @@ import type {
   Reference,
   Section,
 } from './document.ts';
-import { inlineText } from './document.ts';
+import { inlineText, pictureAt } from './document.ts';
 import { type OmmlNode, UnconvertibleMath, ommlText, ommlToMathml } from './omml.ts';
 
 /**
@@ -136,6 +136,7 @@ interface XNode extends OmmlNode {
   replaceChild(n: XNode, old: XNode): XNode;
   setAttribute(name: string, value: string): void;
   getElementsByTagNameNS(ns: string, local: string): ArrayLike<XNode>;
+  getAttributeNS?(ns: string, local: string): string | null;
 }
 
 /** The elements of that name under `root`, not inside another of them. */
@@ -247,9 +248,12 @@ function takeDrawings(dom: XNode) {
   const marker = (what: Drawing) => markerText(doc, `${DRAWING_OPEN}${what}${DRAWING_CLOSE}`);
   // The older kind of text box (VML): mammoth reads its text; the marker says a box was there. (First: the
   // text boxes made below are of this kind.)
+  // A VML drawing that is neither a picture nor a text box (a line, an oval) is lost: marked too. A horizontal
+  // rule (o:hr) is not content.
   for (const pict of Array.from(dom.getElementsByTagNameNS(W_NS, 'pict'))) {
-    if (!inside(pict, MC_NS, 'Fallback') && has(pict, V_NS, 'textbox'))
-      placeBefore(pict, [marker('textbox')]);
+    if (inside(pict, MC_NS, 'Fallback')) continue;
+    if (has(pict, V_NS, 'textbox')) placeBefore(pict, [marker('textbox')]);
+    else if (!has(pict, V_NS, 'imagedata') && isVmlDrawing(pict)) placeBefore(pict, [marker('shape')]);
   }
   // The innermost first: a drawing inside a text box is done before the box's text moves.
   for (const drawing of Array.from(dom.getElementsByTagNameNS(W_NS, 'drawing')).reverse()) {
@@ -311,6 +315,19 @@ function takeDrawings(dom: XNode) {
     if (shapes || (!out.length && !charts && !diagrams)) out.unshift(marker('shape'));
     replaceInRun(unit, out);
   }
+}
+
+const O_NS = 'urn:schemas-microsoft-com:office:office';
+
+/** A VML drawing of its own (not only a shape type's definition, not a horizontal rule). */
+function isVmlDrawing(pict: XNode): boolean {
+  return (Array.from(pict.childNodes) as XNode[]).some(
+    (c) =>
+      c.nodeType === 1 &&
+      c.namespaceURI === V_NS &&
+      c.localName !== 'shapetype' &&
+      !['t', 'true'].includes(c.getAttributeNS?.(O_NS, 'hr') ?? ''),
+  );
 }
 
 /** Signs of what the pass before mammoth changes: equations, drawings, text boxes. */
@@ -557,13 +574,22 @@ function paragraphItems(p: MParagraph, ctx: Context, out: Item[]) {
   for (const image of images) out.push({ k: 'fig', image });
 }
 
-/** A cell's content: its paragraphs a line each, with their pictures, links and notes where they stand. */
+/**
+ * A cell's content: its paragraphs a line each, with their pictures, links and notes where they stand; a list's
+ * items with their bullet or number (a cell holds no list of its own here).
+ */
 function cellText(nodes: MNode[], ctx: Context, nested: { found: boolean }): Inline[] {
   const out: Inline[] = [];
+  let item = 0;
   for (const node of nodes) {
     let part: Inline[] = [];
-    if (node.type === 'paragraph') part = trim(inlines(node.children, ctx, null));
-    else if (node.type === 'table') {
+    if (node.type === 'paragraph') {
+      part = trim(inlines(node.children, ctx, null));
+      const list = node.numbering;
+      item = list?.isOrdered ? item + 1 : 0;
+      if (list && part.length)
+        part.unshift({ t: 'text', v: list.isOrdered ? `${item}. ` : '\u2022 ' });
+    } else if (node.type === 'table') {
       // A table inside a cell cannot be kept as one (JATS's cells hold no table): its content stays in the
       // cell, cells apart by " | " and rows by "; ", with its links, pictures, notes and equations.
       nested.found = true;
@@ -1029,7 +1055,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     }
     if ((kind !== 'png' && kind !== 'jpeg') || !size.width || !size.height) {
       throw new ConversionError(
-        `Figure ${i + 1} of the Word file is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
+        `Figure ${i + 1} of the Word file${place ? ` (a picture in ${pictureAt(place)})` : ''} is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
       );
     }
     images.push(bytes);

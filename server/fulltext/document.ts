@@ -168,7 +168,7 @@ function at(place: { where?: string; note?: number }): string {
 }
 
 /** Where a picture that is not a figure of its own stands: "a cell of table 2, in “2 Data”", "note 3". */
-function pictureAt(place: Place): string {
+export function pictureAt(place: Place): string {
   const parts = [
     place.table ? `a cell of table ${place.table}` : null,
     place.note ? `note ${place.note}` : place.section ? `“${place.section}”` : null,
