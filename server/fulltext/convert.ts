@@ -587,8 +587,7 @@ function cellText(nodes: MNode[], ctx: Context, nested: { found: boolean }): Inl
       part = trim(inlines(node.children, ctx, null));
       const list = node.numbering;
       item = list?.isOrdered ? item + 1 : 0;
-      if (list && part.length)
-        part.unshift({ t: 'text', v: list.isOrdered ? `${item}. ` : '\u2022 ' });
+      if (list && part.length) part.unshift({ t: 'text', v: list.isOrdered ? `${item}. ` : '\u2022 ' });
     } else if (node.type === 'table') {
       // A table inside a cell cannot be kept as one (JATS's cells hold no table): its content stays in the
       // cell, cells apart by " | " and rows by "; ", with its links, pictures, notes and equations.
