@@ -123,6 +123,8 @@ const A_NS = 'http://schemas.openxmlformats.org/drawingml/2006/main';
 const PIC_NS = 'http://schemas.openxmlformats.org/drawingml/2006/picture';
 const WPS_NS = 'http://schemas.microsoft.com/office/word/2010/wordprocessingShape';
 const C_NS = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+/** Word 2016's newer charts (waterfall, sunburst, …). */
+const CX_NS = 'http://schemas.microsoft.com/office/drawing/2014/chartex';
 const DGM_NS = 'http://schemas.openxmlformats.org/drawingml/2006/diagram';
 const MC_NS = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 const V_NS = 'urn:schemas-microsoft-com:vml';
@@ -304,7 +306,7 @@ function takeDrawings(dom: XNode) {
       out.unshift(marker('textbox'));
       out.push(pict);
     }
-    const charts = all(root, C_NS, 'chart').length;
+    const charts = all(root, C_NS, 'chart').length + all(root, CX_NS, 'chart').length;
     const diagrams = all(root, DGM_NS, 'relIds').length;
     for (let i = 0; i < charts; i++) out.unshift(marker('chart'));
     for (let i = 0; i < diagrams; i++) out.unshift(marker('diagram'));
