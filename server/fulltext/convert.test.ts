@@ -455,11 +455,11 @@ const STRUCTURES: {
     source: { figures: 2, tables: 0, links: 2, notes: 1, equations: 0 },
     problems: [
       '2 text boxes in “1. Layout”: the text is kept, as paragraphs after the one the boxes are anchored in; the frames and their places on the page are not. Check that the text reads in the right place.',
-      'A chart made in Word in “2. Results” could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
-      'A SmartArt diagram in “2. Results” could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
+      'A chart made in Word in “2. Results” could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
+      'A SmartArt diagram in “2. Results” could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
       // The arrow, the group's line and the VML line; not the horizontal rule.
       '3 shapes drawn in Word in “2. Results” could not be kept (they are not pictures): insert them as PNG or JPEG pictures and upload the file again.',
-      'A shape drawn in Word in note 1 could not be kept (it is not a picture): insert it as PNG or JPEG pictures and upload the file again.',
+      'A shape drawn in Word in note 1 could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
     ],
   },
 ];

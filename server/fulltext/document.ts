@@ -199,7 +199,7 @@ function drawingProblem(loss: Extract<Loss, { kind: 'drawing' }>): Problem {
   const [singular, plural] = DRAWN[loss.what];
   return {
     kind: 'drawing',
-    message: `${one ? singular : `${loss.count} ${plural}`} ${at(loss)} could not be kept (${one ? 'it is not a picture' : 'they are not pictures'}): insert ${one ? 'it' : 'them'} as PNG or JPEG pictures and upload the file again.`,
+    message: `${one ? singular : `${loss.count} ${plural}`} ${at(loss)} could not be kept (${one ? 'it is not a picture' : 'they are not pictures'}): insert ${one ? 'it as a PNG or JPEG picture' : 'them as PNG or JPEG pictures'} and upload the file again.`,
   };
 }
 
