@@ -354,6 +354,18 @@ describe('drawings made in Word', () => {
   });
 });
 
+describe('an empty table', () => {
+  it('is neither kept nor listed as a table whose rows differ: it holds nothing', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('article.docx'));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', xml.replace('</w:body>', '<w:tbl><w:tblGrid/></w:tbl><w:p/></w:body>'));
+    const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
+    expect(problemKeys(doc)).toEqual(ARTICLE_PROBLEMS);
+    expect(doc.sections.flatMap((x) => x.blocks).filter((b) => b.t === 'table')).toHaveLength(1);
+  });
+});
+
 describe('files that cannot be converted', () => {
   it('refuses a ZIP that is not a Word document, and a damaged one', async () => {
     await expect(convertDocx(fixture('supplementary.zip'), KNOWN)).rejects.toThrow(ConversionError);
@@ -511,6 +523,27 @@ describe('every structure of the Word file kept in the JATS and the page, or lis
     expect(flat).toContain('<fig id="f4">');
     // A list in a cell keeps its numbers.
     expect(html).toContain('<td>1. Hold<br />2. Release</td>');
+  });
+
+  it('refuses a picture linked to a file outside the Word file with a clear message, saying where it is', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const id = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
+    zip.file('word/document.xml', xml.replace(`r:embed="${id}"`, `r:link="${id}"`));
+    const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
+    zip.file(
+      'word/_rels/document.xml.rels',
+      rels.replace(
+        new RegExp(`(<Relationship Id="${id}"[^>]*?)Target="[^"]*"`),
+        '$1Target="file:///C:/pictures/icon.png" TargetMode="External"',
+      ),
+    );
+    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+      new ConversionError(
+        'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is linked to a picture outside the file, not inserted in it. Insert the picture itself (as PNG or JPEG) and upload the file again, or publish with the PDF alone.',
+      ),
+    );
   });
 
   it('names where a picture browsers cannot show is when it refuses the file', async () => {

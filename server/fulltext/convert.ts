@@ -638,7 +638,9 @@ function tableItem(table: MTable, ctx: Context): Item {
     }
     width[i] = col;
   });
-  const ragged = rows.length === 0 || width.some((w) => w !== width[0]);
+  // A table without rows holds nothing: nothing to keep, nothing lost.
+  if (!rows.length) return { k: 'table', block: [] };
+  const ragged = width.some((w) => w !== width[0]);
   if (ragged || nested.found) {
     ctx.lost.push({
       kind: 'table',
@@ -1045,7 +1047,16 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   const images: Buffer[] = [];
   const figureList: Figure[] = [];
   for (const [i, { image, in: place }] of figureImages.entries()) {
-    const bytes = await image.readAsBuffer();
+    const at = place ? ` (a picture in ${pictureAt(place)})` : '';
+    let bytes: Buffer;
+    try {
+      bytes = await image.readAsBuffer();
+    } catch {
+      // A picture linked to a file outside the Word file (Insert › Pictures › Link to File): not in it.
+      throw new ConversionError(
+        `Figure ${i + 1} of the Word file${at} is linked to a picture outside the file, not inserted in it. Insert the picture itself (as PNG or JPEG) and upload the file again, or publish with the PDF alone.`,
+      );
+    }
     const kind = detectKind(bytes);
     let size = { width: 0, height: 0 };
     try {
@@ -1056,7 +1067,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     }
     if ((kind !== 'png' && kind !== 'jpeg') || !size.width || !size.height) {
       throw new ConversionError(
-        `Figure ${i + 1} of the Word file${place ? ` (a picture in ${pictureAt(place)})` : ''} is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
+        `Figure ${i + 1} of the Word file${at} is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
       );
     }
     images.push(bytes);
