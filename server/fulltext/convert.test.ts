@@ -14,7 +14,7 @@ import type { Work } from '../discovery/works.ts';
 import { renderXml } from '../discovery/xml.ts';
 import { fixture } from '../testing/harness.ts';
 import { ConversionError, type KnownFront, convertDocx } from './convert.ts';
-import { type FullTextDocument, problemsOf } from './document.ts';
+import { type FullTextDocument, inlineText, problemsOf } from './document.ts';
 import { fullTextHtml } from './html.ts';
 import { jatsBody } from './jats.ts';
 
@@ -292,7 +292,7 @@ describe('the manuscript with the other problems (problems.docx)', () => {
     expect(problemsOf(doc).map((p) => p.message)).toEqual([
       'Text before the first heading is outside any section (“Draft 3, please do not circulate.”): give it a heading in the Word file, or remove it if it repeats the title page.',
       "An equation in “1 Background” could not be converted (unknown element m:zzz); it is shown as Word's text “qx+y”.",
-      'A table in “2 Data” could not be kept as it is: it holds another table, whose text is kept in its cell.',
+      'A table in “2 Data” could not be kept as it is: it holds another table, whose content is kept in its cell (its links and pictures too), cells apart by “|” and rows by “;”.',
     ]);
   });
 
@@ -343,10 +343,26 @@ describe('drawings made in Word', () => {
     const shape = '<w:p><w:r><w:drawing><wp:inline><wps:wsp/></wp:inline></w:drawing></w:r></w:p>';
     zip.file('word/document.xml', xml.replace('</w:body>', `${shape}${shape}</w:body>`));
     const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
-    expect(problemKeys(doc)).toEqual([...ARTICLE_PROBLEMS.slice(0, 1), 'drawing', ...ARTICLE_PROBLEMS.slice(1)]);
+    expect(problemKeys(doc)).toEqual([
+      ...ARTICLE_PROBLEMS.slice(0, 1),
+      'drawing',
+      ...ARTICLE_PROBLEMS.slice(1),
+    ]);
     expect(problemsOf(doc).find((p) => p.kind === 'drawing')?.message).toBe(
-      '2 charts, shapes or diagrams drawn in Word could not be kept: insert them as PNG or JPEG pictures and upload the file again.',
+      '2 shapes drawn in Word in “References” could not be kept (they are not pictures): insert them as PNG or JPEG pictures and upload the file again.',
     );
+  });
+});
+
+describe('an empty table', () => {
+  it('is neither kept nor listed as a table whose rows differ: it holds nothing', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('article.docx'));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    zip.file('word/document.xml', xml.replace('</w:body>', '<w:tbl><w:tblGrid/></w:tbl><w:p/></w:body>'));
+    const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
+    expect(problemKeys(doc)).toEqual(ARTICLE_PROBLEMS);
+    expect(doc.sections.flatMap((x) => x.blocks).filter((b) => b.t === 'table')).toHaveLength(1);
   });
 });
 
@@ -361,5 +377,246 @@ describe('files that cannot be converted', () => {
     const { writeManuscriptDocx } = await import('../seed/word.ts');
     const onlyTitle = await writeManuscriptDocx([{ title: KNOWN.title }, { p: 'Ana Lopes' }]);
     await expect(convertDocx(onlyTitle, KNOWN)).rejects.toThrow(/no text to convert/);
+  });
+});
+
+// ---- Structures kept from the Word file to the JATS and the page, or listed where they are (issue 22, item 8) ----
+
+interface Counts {
+  figures: number;
+  tables: number;
+  links: number;
+  notes: number;
+  equations: number;
+}
+
+const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
+
+/** What the Word file holds, read from its XML: pictures, tables (inside tables too), links, note calls, equations. */
+async function sourceCounts(data: Buffer): Promise<Counts> {
+  const JSZip = (await import('jszip')).default;
+  const zip = await JSZip.loadAsync(data);
+  const part = async (path: string) => (await zip.file(path)?.async('string')) ?? '';
+  const body = await part('word/document.xml');
+  const all = body + (await part('word/footnotes.xml')) + (await part('word/endnotes.xml'));
+  return {
+    figures: count(all, /<pic:pic\b/g),
+    tables: count(all, /<w:tbl>/g),
+    links: count(all, /<w:hyperlink\b[^>]*\br:id=/g),
+    notes: count(body, /<w:(footnote|endnote)Reference\b/g),
+    equations: count(all, /<m:oMath>/g),
+  };
+}
+
+const jatsCounts = (jats: string): Counts => ({
+  figures: count(jats, /<(inline-)?graphic\b/g),
+  tables: count(jats, /<table-wrap\b/g),
+  links: count(jats, /<ext-link\b/g),
+  notes: count(jats, /<fn[ >]/g),
+  equations: count(jats, /<mml:math\b/g),
+});
+
+const htmlCounts = (html: string): Counts => ({
+  figures: count(html, /<img\b/g),
+  tables: count(html, /<table\b/g),
+  links: count(html, /<a href="(https?|mailto):/g),
+  notes: count(html, /<li id="fn-\d+"/g),
+  equations: count(html, /<math\b/g),
+});
+
+const NO_ALT = 'has no alt text: describe it for readers who cannot see it.';
+
+/** Each Word file, what it holds, what of it is not kept (and so listed), and the editor's list. */
+const STRUCTURES: {
+  file: string;
+  source: Counts;
+  notKept?: Partial<Counts>;
+  problems: string[];
+}[] = [
+  {
+    file: 'cell-pictures.docx',
+    source: { figures: 4, tables: 1, links: 2, notes: 0, equations: 0 },
+    problems: [`Figure 3 (a picture in a cell of table 1, in “1. Controls”) ${NO_ALT}`],
+  },
+  {
+    file: 'note-pictures.docx',
+    source: { figures: 2, tables: 0, links: 0, notes: 2, equations: 1 },
+    problems: [`Figure 2 (a picture in note 2) ${NO_ALT}`],
+  },
+  {
+    file: 'note-table.docx',
+    source: { figures: 1, tables: 1, links: 1, notes: 1, equations: 0 },
+    problems: [],
+  },
+  {
+    file: 'nested-links.docx',
+    source: { figures: 1, tables: 2, links: 3, notes: 1, equations: 1 },
+    notKept: { tables: 1 },
+    problems: [
+      'A table in “1. Sources” could not be kept as it is: it holds another table, whose content is kept in its cell (its links and pictures too), cells apart by “|” and rows by “;”.',
+    ],
+  },
+  {
+    file: 'bold-math.docx',
+    source: { figures: 0, tables: 0, links: 0, notes: 0, equations: 3 },
+    problems: [],
+  },
+  {
+    file: 'drawings.docx',
+    // The group's picture; the text boxes' link (one of the two in the file).
+    source: { figures: 2, tables: 0, links: 2, notes: 1, equations: 0 },
+    problems: [
+      '2 text boxes in “1. Layout”: the text is kept, as paragraphs after the one the boxes are anchored in; the frames and their places on the page are not. Check that the text reads in the right place.',
+      'A chart made in Word in “2. Results” could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
+      'A SmartArt diagram in “2. Results” could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
+      // The arrow, the group's line and the VML line; not the horizontal rule.
+      '3 shapes drawn in Word in “2. Results” could not be kept (they are not pictures): insert them as PNG or JPEG pictures and upload the file again.',
+      'A shape drawn in Word in note 1 could not be kept (it is not a picture): insert it as a PNG or JPEG picture and upload the file again.',
+    ],
+  },
+];
+
+describe('every structure of the Word file kept in the JATS and the page, or listed where it is', () => {
+  const converted = new Map<
+    string,
+    { doc: FullTextDocument; images: Buffer[]; html: string; jats: string }
+  >();
+  beforeAll(async () => {
+    for (const { file } of STRUCTURES) {
+      const { document: doc, images } = await convertDocx(fulltextFixture(file), KNOWN);
+      converted.set(file, { doc, images, html: htmlOf(doc), jats: jatsOf(doc, KNOWN) });
+    }
+  });
+
+  for (const s of STRUCTURES) {
+    it(`${s.file}: counts figures, tables, links, notes and equations from the Word file to the JATS and the page`, async () => {
+      const { doc, images, html, jats } = converted.get(s.file)!;
+      expect(await sourceCounts(fulltextFixture(s.file))).toEqual(s.source);
+      const kept = Object.fromEntries(
+        Object.entries(s.source).map(([k, n]) => [k, n - (s.notKept?.[k as keyof Counts] ?? 0)]),
+      );
+      expect(jatsCounts(jats)).toEqual(kept);
+      expect(htmlCounts(html)).toEqual(kept);
+      expect(images).toHaveLength(kept.figures);
+      expect(doc.figures).toHaveLength(kept.figures);
+      expect(problemsOf(doc).map((p) => p.message)).toEqual(s.problems);
+      const valid = validateWithSchema('jats', jats);
+      expect(valid.ok, valid.output).toBe(true);
+    });
+  }
+
+  it('keeps pictures in table cells where they stand, with their alt text (<inline-graphic> in <td>)', () => {
+    const { doc, html, jats } = converted.get('cell-pictures.docx')!;
+    const flat = jats.replace(/>\s+</g, '><');
+    expect(doc.figures.map((f) => [f.name, f.alt, f.in])).toEqual([
+      ['figure-1.png', 'Red square: stop', { section: '1. Controls', table: 1 }],
+      ['figure-2.png', 'Green square: start', { section: '1. Controls', table: 1 }],
+      ['figure-3.png', '', { section: '1. Controls', table: 1 }],
+      ['figure-4.png', 'The panel, three buttons in a row.', undefined],
+    ]);
+    expect(html).toContain(
+      '<td><img class="fulltext-inline-figure" id="figure-1" src="/article/7/figures/figure-1.png" alt="Red square: stop" width="64" height="64" loading="lazy" decoding="async" /></td><td>Stop</td><td><a href="https://example.org/manual/stop">Stopping</a></td>',
+    );
+    expect(flat).toContain(
+      '<td><inline-graphic xlink:href="https://journal.example/article/7/figures/figure-1.png" mimetype="image" mime-subtype="png"><alt-text>Red square: stop</alt-text></inline-graphic></td>',
+    );
+    expect(flat).toContain('<fig id="f4">');
+    // A list in a cell keeps its numbers.
+    expect(html).toContain('<td>1. Hold<br />2. Release</td>');
+  });
+
+  it('refuses a picture linked to a file outside the Word file with a clear message, saying where it is', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
+    const xml = await zip.file('word/document.xml')!.async('string');
+    const id = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
+    zip.file('word/document.xml', xml.replace(`r:embed="${id}"`, `r:link="${id}"`));
+    const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
+    zip.file(
+      'word/_rels/document.xml.rels',
+      rels.replace(
+        new RegExp(`(<Relationship Id="${id}"[^>]*?)Target="[^"]*"`),
+        '$1Target="file:///C:/pictures/icon.png" TargetMode="External"',
+      ),
+    );
+    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+      new ConversionError(
+        'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is linked to a picture outside the file, not inserted in it. Insert the picture itself (as PNG or JPEG) and upload the file again, or publish with the PDF alone.',
+      ),
+    );
+  });
+
+  it('names where a picture browsers cannot show is when it refuses the file', async () => {
+    const JSZip = (await import('jszip')).default;
+    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
+    const gif = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
+    for (const path of Object.keys(zip.files)) if (path.startsWith('word/media/')) zip.file(path, gif);
+    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+      'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is an image browsers cannot show (image/png).',
+    );
+  });
+
+  it('keeps pictures and equations in footnotes and endnotes, as figures of the note', () => {
+    const { doc, html, jats } = converted.get('note-pictures.docx')!;
+    const flat = jats.replace(/>\s+</g, '><');
+    expect(doc.figures.map((f) => [f.alt, f.in])).toEqual([
+      ['Photograph of the steel bracket.', { note: 1 }],
+      ['', { note: 2 }],
+    ]);
+    expect(flat).toMatch(
+      /<fn id="fn1"><label>1<\/label><p>Mounted as shown, at a height <inline-formula><mml:math>.*?<\/mml:math><\/inline-formula> m:<\/p><p><fig id="f1"><graphic /,
+    );
+    expect(flat).toMatch(/<fn id="fn2"><label>2<\/label><p>The logger’s screen:<\/p><p><fig id="f2">/);
+    expect(html).toMatch(
+      /<li id="fn-1"><p>Mounted as shown.*?<\/p><figure class="fulltext-figure" id="figure-1"><img /,
+    );
+    // The back link follows the note's figure.
+    expect(html).toMatch(/<li id="fn-2">.*?<\/figure><p> <a href="#fn-2-call" class="fulltext-back"/);
+  });
+
+  it('keeps a table inside a note, its link and its picture', () => {
+    const { html, jats } = converted.get('note-table.docx')!;
+    const flat = jats.replace(/>\s+</g, '><');
+    expect(flat).toMatch(/<fn id="fn1"><label>1<\/label><p>Doses given<\/p><p><table-wrap id="t1">/);
+    expect(flat).toContain(
+      '<td>none; see <ext-link ext-link-type="uri" xlink:href="https://example.org/protocol">the protocol</ext-link></td>',
+    );
+    expect(html).toMatch(/<li id="fn-1"><p>Doses given<\/p><div class="fulltext-table" id="table-1"/);
+    expect(html).toContain('<td><img class="fulltext-inline-figure" id="figure-1"');
+  });
+
+  it('keeps the links, picture, note call and equation of a table inside a table, in its cell', () => {
+    const { doc, html } = converted.get('nested-links.docx')!;
+    const table = doc.sections[0].blocks.find((b) => b.t === 'table');
+    expect(table?.t === 'table' && inlineText(table.body[0][1].c, doc.equations)).toBe(
+      'Archive A | 19981; Archive B | n2;  | open',
+    );
+    expect(html).toContain(
+      '<td><a href="https://example.org/a">Archive A</a> | 1998<sup class="fulltext-note-call"><a href="#fn-1" id="fn-1-call" aria-label="Note 1">1</a></sup>; <a href="https://example.org/b">Archive B</a> | <math display="block" xmlns="http://www.w3.org/1998/Math/MathML"><msup><mi>n</mi><mn>2</mn></msup></math>; <img class="fulltext-inline-figure" id="figure-1"',
+    );
+    expect(html).toContain('<td><a href="https://example.org/south">South archive</a></td>');
+  });
+
+  it('gives bold and other styled symbols of Word equations their mathvariant', () => {
+    const { html, jats } = converted.get('bold-math.docx')!;
+    for (const [variant, symbol] of [
+      ['bold', 'e'],
+      ['bold-italic', 'v'],
+      ['bold-italic', 'u'],
+      ['script', 'L'],
+      ['double-struck', 'R'],
+    ]) {
+      expect(html).toContain(`<mi mathvariant="${variant}">${symbol}</mi>`);
+      expect(jats).toContain(`<mml:mi mathvariant="${variant}">${symbol}</mml:mi>`);
+    }
+  });
+
+  it('keeps the text of text boxes (with a fallback or without) and the picture of a group', () => {
+    const { doc, html } = converted.get('drawings.docx')!;
+    const text = textOf(html);
+    expect(text).toContain('Sidebar one: the site’s history.');
+    expect(text).not.toContain('Sidebar one: the site’s history. Sidebar one');
+    expect(html).toContain('Sidebar two, with <a href="https://example.org/site">a link</a>');
+    expect(doc.figures.map((f) => f.alt)).toEqual(['Two bars.', 'A photograph inside a group.']);
   });
 });

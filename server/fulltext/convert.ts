@@ -5,15 +5,17 @@ import { detectKind } from '../files/content-type.ts';
 import type {
   Block,
   Cell,
+  Drawing,
   Equation,
   Figure,
   FullTextDocument,
   Inline,
   Loss,
+  Place,
   Reference,
   Section,
 } from './document.ts';
-import { inlineText } from './document.ts';
+import { inlineText, pictureAt } from './document.ts';
 import { type OmmlNode, UnconvertibleMath, ommlText, ommlToMathml } from './omml.ts';
 
 /**
@@ -97,7 +99,8 @@ type MNode =
   | MTable
   | MTableRow
   | MTableCell
-  | { type: 'tab' | 'checkbox' | 'bookmarkStart' | 'commentReference' }
+  | { type: 'tab' | 'bookmarkStart' | 'commentReference' }
+  | { type: 'checkbox'; checked: boolean }
   | { type: 'break'; breakType: string }
   | { type: 'noteReference'; noteType: string; noteId: string };
 interface MDocument {
@@ -105,36 +108,111 @@ interface MDocument {
   notes: { resolve(ref: { noteType: string; noteId: string }): { body: MNode[] } | null };
 }
 
-// ---- Equations: Word's OMML, which mammoth ignores, swapped for markers it keeps --------------------------
+// ---- Before mammoth reads the file: what it drops, swapped for what it keeps ------------------------------
 
 const MATH_OPEN = '\uE000';
 const MATH_CLOSE = '\uE001';
-const MARKER = /\uE000(\d+)\uE001/g;
+const DRAWING_OPEN = '\uE002';
+const DRAWING_CLOSE = '\uE003';
+/** The markers left in the text: an equation's index, or a drawing that is not a picture. */
+const MARKER = /\uE000(\d+)\uE001|\uE002(chart|diagram|shape|textbox)\uE003/g;
 const W_NS = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 const M_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/math';
+const WP_NS = 'http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing';
+const A_NS = 'http://schemas.openxmlformats.org/drawingml/2006/main';
+const PIC_NS = 'http://schemas.openxmlformats.org/drawingml/2006/picture';
+const WPS_NS = 'http://schemas.microsoft.com/office/word/2010/wordprocessingShape';
+const C_NS = 'http://schemas.openxmlformats.org/drawingml/2006/chart';
+/** Word 2016's newer charts (waterfall, sunburst, …). */
+const CX_NS = 'http://schemas.microsoft.com/office/drawing/2014/chartex';
+const DGM_NS = 'http://schemas.openxmlformats.org/drawingml/2006/diagram';
+const MC_NS = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
+const V_NS = 'urn:schemas-microsoft-com:vml';
 
 interface XNode extends OmmlNode {
   parentNode: XNode | null;
   ownerDocument: { createElementNS(ns: string, name: string): XNode; createTextNode(t: string): XNode };
   appendChild(n: XNode): XNode;
+  insertBefore(n: XNode, ref: XNode): XNode;
+  removeChild(n: XNode): XNode;
   replaceChild(n: XNode, old: XNode): XNode;
   setAttribute(name: string, value: string): void;
   getElementsByTagNameNS(ns: string, local: string): ArrayLike<XNode>;
+  getAttributeNS?(ns: string, local: string): string | null;
+}
+
+/** The elements of that name under `root`, not inside another of them. */
+function outermost(root: XNode, ns: string, local: string): XNode[] {
+  return Array.from(root.getElementsByTagNameNS(ns, local)).filter((n) => {
+    for (let p = n.parentNode; p && p !== root; p = p.parentNode)
+      if (p.namespaceURI === ns && p.localName === local) return false;
+    return true;
+  });
+}
+
+const has = (root: XNode, ns: string, local: string) => root.getElementsByTagNameNS(ns, local).length > 0;
+
+/** The elements of that name: `root` itself if it is one, and those under it. */
+function all(root: XNode, ns: string, local: string): XNode[] {
+  const own = root.namespaceURI === ns && root.localName === local ? [root] : [];
+  return [...own, ...Array.from(root.getElementsByTagNameNS(ns, local))];
+}
+
+function inside(node: XNode, ns: string, local: string): XNode | null {
+  for (let p = node.parentNode; p; p = p.parentNode)
+    if (p.namespaceURI === ns && p.localName === local) return p;
+  return null;
+}
+
+/** A run holding this text (a marker mammoth keeps as text). */
+function markerText(doc: XNode['ownerDocument'], text: string): XNode {
+  const t = doc.createElementNS(W_NS, 'w:t');
+  t.setAttribute('xml:space', 'preserve');
+  t.appendChild(doc.createTextNode(text));
+  return t;
 }
 
 /**
- * Replaces each equation of one part (the body, the footnotes) by a run holding a marker, and maps it to
- * MathML; an equation the mapping does not know keeps Word's text and its reason.
+ * Puts run content (`w:t`, `w:drawing`, `w:pict`) before `ref`: straight into its run, or each in a run of its
+ * own (in a paragraph of its own outside a paragraph), so mammoth reads it.
  */
-function takeEquations(xml: string, equations: (Equation & { reason?: string })[]): string {
-  const dom = new DOMParser().parseFromString(xml, 'text/xml') as unknown as XNode;
-  const outer = (local: string) =>
-    Array.from(dom.getElementsByTagNameNS(M_NS, local)).filter((n) => {
-      for (let p = n.parentNode; p; p = p.parentNode) if (p.namespaceURI === M_NS) return false;
-      return true;
-    });
-  const found = [...outer('oMathPara'), ...outer('oMath')];
-  if (!found.length) return xml;
+function placeBefore(ref: XNode, contents: XNode[]) {
+  const parent = ref.parentNode;
+  if (!parent) return;
+  const doc = ref.ownerDocument;
+  const inRun = parent.namespaceURI === W_NS && parent.localName === 'r';
+  const inParagraph =
+    parent.namespaceURI === W_NS && ['p', 'hyperlink', 'ins', 'smartTag'].includes(parent.localName ?? '');
+  for (const content of contents) {
+    let node = content;
+    if (!inRun) {
+      const run = doc.createElementNS(W_NS, 'w:r');
+      run.appendChild(content);
+      node = run;
+      if (!inParagraph) {
+        const p = doc.createElementNS(W_NS, 'w:p');
+        p.appendChild(run);
+        node = p;
+      }
+    }
+    parent.insertBefore(node, ref);
+  }
+}
+
+/** Run content in the place of `old` (see placeBefore). */
+function replaceInRun(old: XNode, contents: XNode[]) {
+  placeBefore(old, contents);
+  old.parentNode?.removeChild(old);
+}
+
+/**
+ * Replaces each equation of one part (the body, the notes) by a marker, and maps it to MathML; an equation the
+ * mapping does not know keeps Word's text and its reason.
+ */
+function takeEquations(dom: XNode, equations: (Equation & { reason?: string })[]) {
+  const found = [...outermost(dom, M_NS, 'oMathPara'), ...outermost(dom, M_NS, 'oMath')].filter(
+    (n) => n.localName === 'oMathPara' || !inside(n, M_NS, 'oMathPara'),
+  );
   for (const node of found) {
     const paragraph = node.parentNode;
     // A paragraph holding nothing but the equation is a displayed equation.
@@ -154,24 +232,115 @@ function takeEquations(xml: string, equations: (Equation & { reason?: string })[
       reason = err.message;
     }
     const index = equations.push({ display: alone, math, text, ...(reason ? { reason } : {}) }) - 1;
-    const doc = node.ownerDocument;
-    const run = doc.createElementNS(W_NS, 'w:r');
-    const t = doc.createElementNS(W_NS, 'w:t');
-    t.setAttribute('xml:space', 'preserve');
-    t.appendChild(doc.createTextNode(`${MATH_OPEN}${index}${MATH_CLOSE}`));
-    run.appendChild(t);
-    // An equation outside a paragraph (rare) gets one of its own, so mammoth reads the marker.
-    if (
-      paragraph?.namespaceURI === W_NS &&
-      ['p', 'hyperlink', 'ins', 'smartTag'].includes(paragraph.localName ?? '')
-    ) {
-      paragraph.replaceChild(run, node);
-    } else if (paragraph) {
-      const p = doc.createElementNS(W_NS, 'w:p');
-      p.appendChild(run);
-      paragraph.replaceChild(p, node);
-    }
+    replaceInRun(node, [markerText(node.ownerDocument, `${MATH_OPEN}${index}${MATH_CLOSE}`)]);
   }
+}
+
+/**
+ * What Word draws that mammoth cannot read (it reads pictures only, and of a drawing with a fallback only the
+ * fallback), made readable or marked where it stands (decision 0036):
+ * - a text box's text becomes a VML text box mammoth reads, its paragraphs after the one the box is anchored
+ *   in, and a marker says the box was there (its frame and place on the page are not kept);
+ * - the pictures of a group or canvas become drawings of their own (kept as figures);
+ * - a chart, SmartArt diagram or shape leaves a marker: listed where it was.
+ * A text box of the older VML kind (mammoth reads its text) gets its marker too.
+ */
+function takeDrawings(dom: XNode) {
+  const doc = dom.ownerDocument ?? (dom as unknown as XNode['ownerDocument']);
+  const marker = (what: Drawing) => markerText(doc, `${DRAWING_OPEN}${what}${DRAWING_CLOSE}`);
+  // The older kind of text box (VML): mammoth reads its text; the marker says a box was there. (First: the
+  // text boxes made below are of this kind.)
+  // A VML drawing that is neither a picture nor a text box (a line, an oval) is lost: marked too. A horizontal
+  // rule (o:hr) is not content.
+  for (const pict of Array.from(dom.getElementsByTagNameNS(W_NS, 'pict'))) {
+    if (inside(pict, MC_NS, 'Fallback')) continue;
+    if (has(pict, V_NS, 'textbox')) placeBefore(pict, [marker('textbox')]);
+    else if (!has(pict, V_NS, 'imagedata') && isVmlDrawing(pict)) placeBefore(pict, [marker('shape')]);
+  }
+  // The innermost first: a drawing inside a text box is done before the box's text moves.
+  for (const drawing of Array.from(dom.getElementsByTagNameNS(W_NS, 'drawing')).reverse()) {
+    if (inside(drawing, MC_NS, 'Fallback')) continue;
+    let choice = inside(drawing, MC_NS, 'Choice');
+    const box = inside(drawing, W_NS, 'txbxContent');
+    // In a text box that is itself in a choice: the box's own content, not the alternative.
+    if (choice && box && inside(box, MC_NS, 'Choice') === choice) choice = null;
+    // With a choice, mammoth reads the fallback: the choice's drawing replaces the whole alternative.
+    const unit = (choice && inside(choice, MC_NS, 'AlternateContent')) || drawing;
+    const data = drawing.getElementsByTagNameNS(A_NS, 'graphicData')[0];
+    const top = data ? (Array.from(data.childNodes) as XNode[]).find((c) => c.nodeType === 1) : undefined;
+    if (top?.namespaceURI === PIC_NS && top.localName === 'pic') {
+      if (unit !== drawing) replaceInRun(unit, [drawing]);
+      continue;
+    }
+    const out: XNode[] = [];
+    const root = top ?? drawing;
+    // Pictures in a group or a canvas: each one a drawing of its own, with the alt text Word gave it (those
+    // inside a text box stay in its text).
+    for (const pic of outermost(root, PIC_NS, 'pic').filter((x) => !inside(x, W_NS, 'txbxContent'))) {
+      const props = pic.getElementsByTagNameNS(PIC_NS, 'cNvPr')[0];
+      const own = doc.createElementNS(W_NS, 'w:drawing');
+      const inline = doc.createElementNS(WP_NS, 'wp:inline');
+      const docPr = doc.createElementNS(WP_NS, 'wp:docPr');
+      docPr.setAttribute('id', '0');
+      docPr.setAttribute('name', props?.getAttribute?.('name') ?? '');
+      docPr.setAttribute('descr', props?.getAttribute?.('descr') ?? '');
+      docPr.setAttribute('title', props?.getAttribute?.('title') ?? '');
+      const graphic = doc.createElementNS(A_NS, 'a:graphic');
+      const graphicData = doc.createElementNS(A_NS, 'a:graphicData');
+      graphicData.setAttribute('uri', PIC_NS);
+      pic.parentNode?.removeChild(pic);
+      graphicData.appendChild(pic);
+      graphic.appendChild(graphicData);
+      inline.appendChild(docPr);
+      inline.appendChild(graphic);
+      own.appendChild(inline);
+      out.push(own);
+    }
+    // Text boxes: their text, in a VML text box mammoth reads.
+    for (const content of outermost(root, W_NS, 'txbxContent')) {
+      const pict = doc.createElementNS(W_NS, 'w:pict');
+      const box = doc.createElementNS(V_NS, 'v:textbox');
+      content.parentNode?.removeChild(content);
+      box.appendChild(content);
+      pict.appendChild(box);
+      out.unshift(marker('textbox'));
+      out.push(pict);
+    }
+    const charts = all(root, C_NS, 'chart').length + all(root, CX_NS, 'chart').length;
+    const diagrams = all(root, DGM_NS, 'relIds').length;
+    for (let i = 0; i < charts; i++) out.unshift(marker('chart'));
+    for (let i = 0; i < diagrams; i++) out.unshift(marker('diagram'));
+    // Shapes without text (lines, arrows, boxes), or anything else drawn: one drawing lost.
+    const shapes = all(root, WPS_NS, 'wsp').filter(
+      (w) => !has(w, WPS_NS, 'txbx') && !has(w, W_NS, 'txbxContent'),
+    ).length;
+    if (shapes || (!out.length && !charts && !diagrams)) out.unshift(marker('shape'));
+    replaceInRun(unit, out);
+  }
+}
+
+const O_NS = 'urn:schemas-microsoft-com:office:office';
+
+/** A VML drawing of its own (not only a shape type's definition, not a horizontal rule). */
+function isVmlDrawing(pict: XNode): boolean {
+  return (Array.from(pict.childNodes) as XNode[]).some(
+    (c) =>
+      c.nodeType === 1 &&
+      c.namespaceURI === V_NS &&
+      c.localName !== 'shapetype' &&
+      !['t', 'true'].includes(c.getAttributeNS?.(O_NS, 'hr') ?? ''),
+  );
+}
+
+/** Signs of what the pass before mammoth changes: equations, drawings, text boxes. */
+const PREPARE = /oMath|<\w+:(drawing|pict)\b/;
+
+/** One part (the body, the notes) made ready for mammoth, or null when it has nothing to change. */
+function prepare(xml: string, equations: (Equation & { reason?: string })[]): string | null {
+  if (!PREPARE.test(xml)) return null;
+  const dom = new DOMParser().parseFromString(xml, 'text/xml') as unknown as XNode;
+  takeEquations(dom, equations);
+  takeDrawings(dom);
   return new XMLSerializer().serializeToString(dom as never);
 }
 
@@ -180,12 +349,9 @@ function takeEquations(xml: string, equations: (Equation & { reason?: string })[
 const UNREADABLE =
   'The Word file could not be read: it is damaged or is not a Word document. Open it in Word, save it again as .docx and upload it again, or publish with the PDF alone.';
 
-/** Charts, SmartArt diagrams and shapes drawn in Word: mammoth reads pictures only, so these are counted as lost. */
-const DRAWINGS = /<(c:chart|dgm:relIds|wps:wsp|wpg:wgp)\b/g;
-
 async function readDocx(
   data: Buffer,
-): Promise<{ doc: MDocument; equations: (Equation & { reason?: string })[]; drawings: number }> {
+): Promise<{ doc: MDocument; equations: (Equation & { reason?: string })[] }> {
   let zip: JSZip;
   try {
     zip = await JSZip.loadAsync(data);
@@ -194,20 +360,21 @@ async function readDocx(
   }
   if (!zip.file('word/document.xml')) throw new ConversionError(UNREADABLE);
   const equations: (Equation & { reason?: string })[] = [];
-  let drawings = 0;
+  let changed = false;
   try {
-    drawings = ((await zip.file('word/document.xml')!.async('string')).match(DRAWINGS) ?? []).length;
     for (const part of ['word/document.xml', 'word/footnotes.xml', 'word/endnotes.xml']) {
       const file = zip.file(part);
       if (!file) continue;
-      const xml = await file.async('string');
-      if (xml.includes('oMath')) zip.file(part, takeEquations(xml, equations));
+      const prepared = prepare(await file.async('string'), equations);
+      if (prepared === null) continue;
+      zip.file(part, prepared);
+      changed = true;
     }
   } catch (err) {
     if (err instanceof ConversionError) throw err;
     throw new ConversionError(UNREADABLE);
   }
-  const rewritten = equations.length ? await zip.generateAsync({ type: 'nodebuffer' }) : data;
+  const rewritten = changed ? await zip.generateAsync({ type: 'nodebuffer' }) : data;
   let doc: MDocument | undefined;
   // Loaded on the first conversion, not with the server (decision 0021: start-up and idle memory).
   const mammoth = (await import('mammoth')).default;
@@ -227,7 +394,7 @@ async function readDocx(
     throw new ConversionError(UNREADABLE);
   }
   if (!doc) throw new ConversionError(UNREADABLE);
-  return { doc, equations, drawings };
+  return { doc, equations };
 }
 
 // ---- Inline content -----------------------------------------------------------------------------------
@@ -239,6 +406,10 @@ interface Context {
   /** Word's note keys in order of their first call: note n is `noteOrder[n - 1]`. */
   noteOrder: string[];
   notes: MDocument['notes'];
+  /** Pictures met in tables' cells: an `img` inline's `-fig` is its place here until figures are numbered. */
+  pictures: MImage[];
+  /** What was not kept as it was, met since the caller last took them (it knows where they are). */
+  lost: Loss[];
 }
 
 /** Only web and mail links reach readers; anything else in a Word link (file:, javascript:) keeps its text. */
@@ -252,12 +423,21 @@ export function safeHref(href: string | undefined): string | null {
   }
 }
 
-/** Text of a run, its equation markers turned into inline equations. */
-function pushText(out: Inline[], value: string, marks: Marks) {
+/**
+ * Text of a run: its equation markers become inline equations (one not converted is noted as lost), and a
+ * drawing's marker is noted where it stands.
+ */
+function pushText(out: Inline[], value: string, marks: Marks, ctx: Context) {
   let last = 0;
   for (const m of value.matchAll(MARKER)) {
     if (m.index > last) pushPlain(out, value.slice(last, m.index), marks);
-    out.push({ t: 'math', eq: Number(m[1]) });
+    if (m[2]) ctx.lost.push({ kind: 'drawing', what: m[2] as Drawing, where: '', count: 1 });
+    else {
+      const eq = Number(m[1]);
+      out.push({ t: 'math', eq });
+      const reason = ctx.equations[eq]?.reason;
+      if (reason) ctx.lost.push({ kind: 'equation', where: '', eq, reason });
+    }
     last = m.index + m[0].length;
   }
   if (last < value.length) pushPlain(out, value.slice(last), marks);
@@ -272,12 +452,19 @@ function pushPlain(out: Inline[], value: string, marks: Marks) {
   else out.push({ t: 'text', v: value, ...marks });
 }
 
-function inlines(nodes: MNode[], ctx: Context, images: MImage[], marks: Marks = {}): Inline[] {
+/**
+ * A paragraph's content. Its pictures go to `images` (a paragraph's become figures after it), or with null (in
+ * a table's cell) stay where they are, as `img` inlines.
+ */
+function inlines(nodes: MNode[], ctx: Context, images: MImage[] | null, marks: Marks = {}): Inline[] {
   const out: Inline[] = [];
   for (const node of nodes) {
     switch (node.type) {
       case 'text':
-        pushText(out, node.value, marks);
+        pushText(out, node.value, marks, ctx);
+        break;
+      case 'checkbox':
+        pushPlain(out, node.checked ? '\u2612' : '\u2610', marks);
         break;
       case 'tab':
         pushPlain(out, ' ', marks);
@@ -315,7 +502,8 @@ function inlines(nodes: MNode[], ctx: Context, images: MImage[], marks: Marks = 
         break;
       }
       case 'image':
-        images.push(node);
+        if (images) images.push(node);
+        else out.push({ t: 'img', fig: -ctx.pictures.push(node) });
         break;
       default:
         break;
@@ -388,24 +576,36 @@ function paragraphItems(p: MParagraph, ctx: Context, out: Item[]) {
   for (const image of images) out.push({ k: 'fig', image });
 }
 
+/**
+ * A cell's content: its paragraphs a line each, with their pictures, links and notes where they stand; a list's
+ * items with their bullet or number (a cell holds no list of its own here).
+ */
 function cellText(nodes: MNode[], ctx: Context, nested: { found: boolean }): Inline[] {
   const out: Inline[] = [];
+  let item = 0;
   for (const node of nodes) {
     let part: Inline[] = [];
-    if (node.type === 'paragraph') part = trim(inlines(node.children, ctx, []));
-    else if (node.type === 'table') {
-      // A table inside a cell cannot be kept as one (JATS and readers' tables do not nest): its text stays.
+    if (node.type === 'paragraph') {
+      part = trim(inlines(node.children, ctx, null));
+      const list = node.numbering;
+      item = list?.isOrdered ? item + 1 : 0;
+      if (list && part.length) part.unshift({ t: 'text', v: list.isOrdered ? `${item}. ` : '\u2022 ' });
+    } else if (node.type === 'table') {
+      // A table inside a cell cannot be kept as one (JATS's cells hold no table): its content stays in the
+      // cell, cells apart by " | " and rows by "; ", with its links, pictures, notes and equations.
       nested.found = true;
-      part = [
-        {
-          t: 'text',
-          v: node.children
-            .map((r) =>
-              r.children.map((cell) => inlineText(cellText(cell.children, ctx, nested))).join(' | '),
-            )
-            .join('; '),
-        },
-      ];
+      node.children
+        .filter((r) => r.type === 'tableRow')
+        .forEach((r, i) => {
+          if (i) part.push({ t: 'text', v: '; ' });
+          r.children
+            .filter((c) => c.type === 'tableCell')
+            .forEach((cell, j) => {
+              if (j) part.push({ t: 'text', v: ' | ' });
+              for (const x of cellText(cell.children, ctx, nested))
+                part.push(x.t === 'br' ? { t: 'text', v: ' ' } : x);
+            });
+        });
     }
     if (!part.length) continue;
     if (out.length) out.push({ t: 'br' });
@@ -414,7 +614,7 @@ function cellText(nodes: MNode[], ctx: Context, nested: { found: boolean }): Inl
   return out;
 }
 
-function tableItem(table: MTable, ctx: Context, losses: Loss[]): Item {
+function tableItem(table: MTable, ctx: Context): Item {
   const nested = { found: false };
   const rows = table.children
     .filter((r) => r.type === 'tableRow')
@@ -438,14 +638,16 @@ function tableItem(table: MTable, ctx: Context, losses: Loss[]): Item {
     }
     width[i] = col;
   });
-  const ragged = rows.length === 0 || width.some((w) => w !== width[0]);
+  // A table without rows holds nothing: nothing to keep, nothing lost.
+  if (!rows.length) return { k: 'table', block: [] };
+  const ragged = width.some((w) => w !== width[0]);
   if (ragged || nested.found) {
-    losses.push({
+    ctx.lost.push({
       kind: 'table',
       where: '',
       text: ragged
         ? 'its rows have different numbers of cells, so its text is kept as paragraphs'
-        : 'it holds another table, whose text is kept in its cell',
+        : 'it holds another table, whose content is kept in its cell (its links and pictures too), cells apart by “|” and rows by “;”',
     });
   }
   if (ragged) {
@@ -666,34 +868,18 @@ function words(blocks: Block[]): number {
 // ---- The whole conversion ------------------------------------------------------------------------------
 
 export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conversion> {
-  const { doc, equations, drawings } = await readDocx(data);
-  const ctx: Context = { equations, noteOrder: [], notes: doc.notes };
+  const { doc, equations } = await readDocx(data);
+  const ctx: Context = { equations, noteOrder: [], notes: doc.notes, pictures: [], lost: [] };
   // Where each loss is is known once the headings are (bold lines may become headings): items' indexes first.
   const pending: { at: number; loss: Loss }[] = [];
 
   // 1. The body as a flat list of items.
   let items: Item[] = [];
   for (const node of doc.children) {
-    if (node.type === 'paragraph') {
-      const before = items.length;
-      paragraphItems(node, ctx, items);
-      for (const it of items.slice(before)) {
-        const eqs =
-          it.k === 'eq'
-            ? [it.eq]
-            : 'c' in it
-              ? it.c.filter((x) => x.t === 'math').map((x) => (x as { eq: number }).eq)
-              : [];
-        for (const eq of eqs) {
-          const reason = equations[eq]?.reason;
-          if (reason) pending.push({ at: before, loss: { kind: 'equation', where: '', eq, reason } });
-        }
-      }
-    } else if (node.type === 'table') {
-      const found: Loss[] = [];
-      items.push(tableItem(node, ctx, found));
-      for (const loss of found) pending.push({ at: items.length - 1, loss });
-    }
+    const at = items.length;
+    if (node.type === 'paragraph') paragraphItems(node, ctx, items);
+    else if (node.type === 'table') items.push(tableItem(node, ctx));
+    for (const loss of ctx.lost.splice(0)) pending.push({ at, loss });
   }
 
   // 2. Headings: Word's heading styles, else (manuscripts typed without them) short lines all in bold.
@@ -707,9 +893,8 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   }
   const losses: Loss[] = pending.map(({ at, loss }) => {
     const heading = items.slice(0, at + 1).findLast((it) => it.k === 'heading' && it.level > 0);
-    return { ...loss, where: heading?.k === 'heading' ? heading.text : 'the text before the first heading' };
+    return { ...loss, where: heading?.k === 'heading' ? heading.text : '' };
   });
-  if (drawings) losses.push({ kind: 'drawing', count: drawings });
   items = attachCaptions(items);
 
   // 3. Front matter before the first section is the journal's: the file's copy of it goes.
@@ -724,10 +909,17 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     return true;
   });
 
-  // 4. Sections from the headings, their levels counted from the shallowest one used.
-  let figures = 0;
+  // 4. Sections from the headings, their levels counted from the shallowest one used. Figures and tables are
+  // numbered as they are met; a picture in a table's cell is a figure too (an `img` inline where it stands).
+  const figureImages: { image: MImage; in?: Place }[] = [];
   let tables = 0;
-  const toBlocks = (list: Item[]): Block[] => {
+  const claim = (c: Inline[], place: Place): Inline[] =>
+    c.map((x) => {
+      if (x.t === 'a') return { ...x, c: claim(x.c, place) };
+      if (x.t !== 'img' || x.fig > 0) return x;
+      return { t: 'img', fig: figureImages.push({ image: ctx.pictures[-x.fig - 1], in: place }) };
+    });
+  const toBlocks = (list: Item[], place: Place): Block[] => {
     const out: Block[] = [];
     const stack: { level: number; list: Extract<Block, { t: 'list' }> }[] = [];
     for (const it of list) {
@@ -747,21 +939,30 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
       if (it.k === 'p') out.push({ t: 'p', c: it.c });
       else if (it.k === 'eq') out.push({ t: 'eq', eq: it.eq });
       else if (it.k === 'fig') {
-        figures += 1;
-        out.push({ t: 'fig', n: figures, caption: it.caption ?? [] });
-        figureImages.push(it.image);
+        const n = figureImages.push(
+          place.note ? { image: it.image, in: { note: place.note } } : { image: it.image },
+        );
+        out.push({ t: 'fig', n, caption: it.caption ?? [] });
       } else if (it.k === 'table') {
-        if (Array.isArray(it.block)) out.push(...it.block);
+        if (Array.isArray(it.block))
+          out.push(...it.block.map((b) => (b.t === 'p' ? { ...b, c: claim(b.c, place) } : b)));
         else if (it.block.t === 'table') {
           tables += 1;
-          out.push({ ...it.block, n: tables, caption: it.caption ?? [] });
+          const at = { ...place, table: tables };
+          const row = (r: Cell[]) => r.map((cell) => ({ ...cell, c: claim(cell.c, at) }));
+          out.push({
+            ...it.block,
+            n: tables,
+            caption: it.caption ?? [],
+            head: it.block.head.map(row),
+            body: it.block.body.map(row),
+          });
         }
       } else if (it.k === 'heading') out.push({ t: 'p', c: it.c });
     }
     return out;
   };
-  const figureImages: MImage[] = [];
-  const lead = toBlocks(leadItems);
+  const lead = toBlocks(leadItems, { section: '' });
   const levels = rest
     .filter((it) => it.k === 'heading' && it.level > 0)
     .map((it) => (it as { level: number }).level);
@@ -772,7 +973,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   // tables are numbered in reading order.
   const finish = () => {
     const top = open.at(-1);
-    if (top) top.section.blocks = toBlocks(top.items);
+    if (top) top.section.blocks = toBlocks(top.items, { section: inlineText(top.section.title).trim() });
   };
   for (const it of rest) {
     if (it.k === 'heading' && it.level > 0) {
@@ -819,17 +1020,19 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     });
   sections = renumber(sections, 's');
 
-  // 6. Footnotes in the order of their calls.
+  // 6. Footnotes and endnotes in the order of their calls, read as the body is: paragraphs, lists, tables,
+  // pictures (figures of the note), equations.
   const footnotes: Block[][] = [];
   for (let i = 0; i < ctx.noteOrder.length; i++) {
     const [noteType, noteId] = ctx.noteOrder[i].split('-');
     const note = doc.notes.resolve({ noteType, noteId });
-    const blocks: Block[] = [];
+    const noteItems: Item[] = [];
     for (const node of note?.body ?? []) {
-      if (node.type !== 'paragraph') continue;
-      const c = trim(inlines(node.children, ctx, []));
-      if (inlineText(c, equations).trim()) blocks.push({ t: 'p', c });
+      if (node.type === 'paragraph') paragraphItems(node, ctx, noteItems);
+      else if (node.type === 'table') noteItems.push(tableItem(node, ctx));
     }
+    for (const loss of ctx.lost.splice(0)) losses.push({ ...loss, where: '', note: i + 1 });
+    const blocks = toBlocks(attachCaptions(noteItems), { note: i + 1 });
     footnotes.push(blocks.length ? blocks : [{ t: 'p', c: [{ t: 'text', v: '' }] }]);
   }
 
@@ -843,8 +1046,17 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   // 8. The figures' pictures: only PNG and JPEG, by their bytes, with their sizes.
   const images: Buffer[] = [];
   const figureList: Figure[] = [];
-  for (const [i, image] of figureImages.entries()) {
-    const bytes = await image.readAsBuffer();
+  for (const [i, { image, in: place }] of figureImages.entries()) {
+    const at = place ? ` (a picture in ${pictureAt(place)})` : '';
+    let bytes: Buffer;
+    try {
+      bytes = await image.readAsBuffer();
+    } catch {
+      // A picture linked to a file outside the Word file (Insert › Pictures › Link to File): not in it.
+      throw new ConversionError(
+        `Figure ${i + 1} of the Word file${at} is linked to a picture outside the file, not inserted in it. Insert the picture itself (as PNG or JPEG) and upload the file again, or publish with the PDF alone.`,
+      );
+    }
     const kind = detectKind(bytes);
     let size = { width: 0, height: 0 };
     try {
@@ -855,7 +1067,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     }
     if ((kind !== 'png' && kind !== 'jpeg') || !size.width || !size.height) {
       throw new ConversionError(
-        `Figure ${i + 1} of the Word file is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
+        `Figure ${i + 1} of the Word file${at} is an image browsers cannot show (${image.contentType ?? 'unknown type'}). Insert it as PNG or JPEG and upload the file again, or publish with the PDF alone.`,
       );
     }
     images.push(bytes);
@@ -866,6 +1078,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
       width: size.width,
       height: size.height,
       alt: (image.altText ?? '').trim(),
+      ...(place ? { in: place } : {}),
     });
   }
 
@@ -878,12 +1091,32 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
     referencesTitle,
     figures: figureList,
     equations: equations.map(({ display, math, text }) => ({ display, math, text })),
-    losses,
+    losses: mergeLosses(losses),
     words: words(leadBlocks) + flatWords(sections),
   };
   if (!document.sections.length && !document.lead.length)
     throw new ConversionError('The Word file has no text to convert besides the title page.');
   return { document, images };
+}
+
+/** Drawings of one kind at one place make one line ("3 charts in “Results”"); an equation is listed once. */
+function mergeLosses(losses: Loss[]): Loss[] {
+  const out: Loss[] = [];
+  const equations = new Set<number>();
+  for (const loss of losses) {
+    if (loss.kind === 'equation') {
+      if (equations.has(loss.eq)) continue;
+      equations.add(loss.eq);
+    }
+    const same =
+      loss.kind === 'drawing' &&
+      out.find(
+        (x) => x.kind === 'drawing' && x.what === loss.what && x.where === loss.where && x.note === loss.note,
+      );
+    if (same && same.kind === 'drawing') same.count += loss.count;
+    else out.push({ ...loss });
+  }
+  return out;
 }
 
 function flatWords(sections: Section[]): number {

@@ -16,6 +16,11 @@ export type Inline =
   | { t: 'math'; eq: number }
   /** A numbered in-text citation ("[2, 3]") as written, pointing at reference numbers. */
   | { t: 'cite'; v: string; refs: number[] }
+  /**
+   * A picture kept where it stands, in a table's cell (JATS `<inline-graphic>`): `fig` is its number in
+   * `figures` (1, 2, …), as a figure block's `n`.
+   */
+  | { t: 'img'; fig: number }
   | { t: 'br' };
 
 export interface Cell {
@@ -52,6 +57,18 @@ export interface Figure {
   height: number;
   /** The Word file's alt text, or the editor's; '' when nobody gave one (the preview asks for it). */
   alt: string;
+  /** Where a picture that is not a figure of its own stands (in a table's cell, in a note), for the editor's list. */
+  in?: Place;
+}
+
+/**
+ * Where something is, for the editor: the title of its section as written ('' before the first heading), and
+ * when it is in a note or a table, their numbers.
+ */
+export interface Place {
+  section?: string;
+  note?: number;
+  table?: number;
 }
 
 export interface Equation {
@@ -71,12 +88,22 @@ export interface Reference {
   doi: string | null;
 }
 
-/** What the conversion could not keep as it was: each is listed for the editor before publishing. */
+/** What Word draws that is not a picture: charts, SmartArt diagrams, shapes, and text boxes (shapes with text). */
+export type Drawing = 'chart' | 'diagram' | 'shape' | 'textbox';
+
+/**
+ * What the conversion could not keep as it was: each is listed for the editor before publishing, with where
+ * it is (`where`: the section's title as written, '' before the first heading; `note`: in that note).
+ */
 export type Loss =
-  | { kind: 'table'; where: string; text: string }
-  | { kind: 'equation'; where: string; eq: number; reason: string }
-  /** Charts, shapes and diagrams drawn in Word: not pictures, so mammoth cannot read them. */
-  | { kind: 'drawing'; count: number };
+  | { kind: 'table'; where: string; note?: number; text: string }
+  | { kind: 'equation'; where: string; note?: number; eq: number; reason: string }
+  /**
+   * Drawn in Word, not a picture: a chart, diagram or shape is lost; a text box's text is kept (as paragraphs
+   * after the one it is anchored in), its frame and position are not. `count` of them at that place. A document
+   * converted before these were located has `count` alone.
+   */
+  | { kind: 'drawing'; what?: Drawing; where?: string; note?: number; count: number };
 
 export interface FullTextDocument {
   version: 1;
@@ -102,6 +129,8 @@ export type Problem =
   | { kind: 'equation'; eq: number; message: string }
   | { kind: 'outside'; message: string }
   | { kind: 'drawing'; message: string }
+  /** A text box: its text is kept, its frame and place on the page are not (a notice, not a loss of text). */
+  | { kind: 'textbox'; message: string }
   | { kind: 'doi'; reference: number; message: string };
 
 export function inlineText(inlines: readonly Inline[], equations?: readonly Equation[]): string {
@@ -117,6 +146,8 @@ export function inlineText(inlines: readonly Inline[], equations?: readonly Equa
           return String(x.n);
         case 'math':
           return equations?.[x.eq]?.text ?? '';
+        case 'img':
+          return '';
         default:
           // a line break
           return ' ';
@@ -128,6 +159,48 @@ export function inlineText(inlines: readonly Inline[], equations?: readonly Equa
 function excerpt(text: string, words = 8): string {
   const all = text.trim().split(/\s+/);
   return all.length > words ? `${all.slice(0, words).join(' ')}…` : all.join(' ');
+}
+
+/** Where a loss is, as the editor reads it: "in “2 Data”", "before the first heading", "in note 3". */
+function at(place: { where?: string; note?: number }): string {
+  if (place.note) return `in note ${place.note}`;
+  return place.where ? `in “${place.where}”` : 'before the first heading';
+}
+
+/** Where a picture that is not a figure of its own stands: "a cell of table 2, in “2 Data”", "note 3". */
+export function pictureAt(place: Place): string {
+  const parts = [
+    place.table ? `a cell of table ${place.table}` : null,
+    place.note ? `note ${place.note}` : place.section ? `“${place.section}”` : null,
+  ].filter(Boolean);
+  return parts.join(', in ') || 'the text before the first heading';
+}
+
+const DRAWN: Record<Exclude<Drawing, 'textbox'>, [one: string, many: string]> = {
+  chart: ['A chart made in Word', 'charts made in Word'],
+  diagram: ['A SmartArt diagram', 'SmartArt diagrams'],
+  shape: ['A shape drawn in Word', 'shapes drawn in Word'],
+};
+
+/** A drawing's line says what happened to it: a chart, diagram or shape is lost; a text box's text is kept. */
+function drawingProblem(loss: Extract<Loss, { kind: 'drawing' }>): Problem {
+  const one = loss.count === 1;
+  if (!loss.what)
+    // A document converted before drawings were told apart and located.
+    return {
+      kind: 'drawing',
+      message: `${one ? 'A chart, shape or diagram' : `${loss.count} charts, shapes or diagrams`} drawn in Word could not be kept: insert ${one ? 'it' : 'them'} as PNG or JPEG pictures and upload the file again.`,
+    };
+  if (loss.what === 'textbox')
+    return {
+      kind: 'textbox',
+      message: `${one ? 'A text box' : `${loss.count} text boxes`} ${at(loss)}: the text is kept, as paragraphs after the one ${one ? 'the box is' : 'the boxes are'} anchored in; the ${one ? 'frame and its place' : 'frames and their places'} on the page are not. Check that the text reads in the right place.`,
+    };
+  const [singular, plural] = DRAWN[loss.what];
+  return {
+    kind: 'drawing',
+    message: `${one ? singular : `${loss.count} ${plural}`} ${at(loss)} could not be kept (${one ? 'it is not a picture' : 'they are not pictures'}): insert ${one ? 'it as a PNG or JPEG picture' : 'them as PNG or JPEG pictures'} and upload the file again.`,
+  };
 }
 
 /** The problems of a converted document, in reading order. Derived, so a fix (alt text) removes its line. */
@@ -147,25 +220,21 @@ export function problemsOf(doc: FullTextDocument): Problem[] {
       out.push({
         kind: 'alt',
         figure: i + 1,
-        message: `Figure ${i + 1} has no alt text: describe it for readers who cannot see it.`,
+        message: `Figure ${i + 1}${f.in ? ` (a picture in ${pictureAt(f.in)})` : ''} has no alt text: describe it for readers who cannot see it.`,
       });
   });
   for (const loss of doc.losses) {
-    if (loss.kind === 'drawing')
-      out.push({
-        kind: 'drawing',
-        message: `${loss.count === 1 ? 'A chart, shape or diagram' : `${loss.count} charts, shapes or diagrams`} drawn in Word could not be kept: insert ${loss.count === 1 ? 'it' : 'them'} as PNG or JPEG pictures and upload the file again.`,
-      });
+    if (loss.kind === 'drawing') out.push(drawingProblem(loss));
     else if (loss.kind === 'table')
       out.push({
         kind: 'table',
-        message: `A table in “${loss.where}” could not be kept as it is: ${loss.text}.`,
+        message: `A table ${at(loss)} could not be kept as it is: ${loss.text}.`,
       });
     else
       out.push({
         kind: 'equation',
         eq: loss.eq,
-        message: `An equation in “${loss.where}” could not be converted (${loss.reason}); it is shown as Word's text “${excerpt(doc.equations[loss.eq]?.text ?? '', 12)}”.`,
+        message: `An equation ${at(loss)} could not be converted (${loss.reason}); it is shown as Word's text “${excerpt(doc.equations[loss.eq]?.text ?? '', 12)}”.`,
       });
   }
   doc.references.forEach((r, i) => {

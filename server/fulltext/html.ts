@@ -60,6 +60,21 @@ function equation(state: State, index: number): XmlChild {
   return eq.math ? mathHtml(eq.math) : h('span', { class: 'fulltext-equation__text' }, eq.text);
 }
 
+/** A figure's picture, its size set (no layout shift) and loaded when near. */
+function picture(state: State, n: number, attrs: Record<string, string> = {}): XmlElement | null {
+  const f = state.doc.figures[n - 1];
+  if (!f) return null;
+  return h('img', {
+    ...attrs,
+    src: state.opts.figureUrl(f.name),
+    alt: f.alt,
+    width: f.width,
+    height: f.height,
+    loading: 'lazy',
+    decoding: 'async',
+  });
+}
+
 function inline(c: readonly Inline[], state: State): XmlChild[] {
   return c.map((x): XmlChild => {
     switch (x.t) {
@@ -91,6 +106,8 @@ function inline(c: readonly Inline[], state: State): XmlChild[] {
       }
       case 'math':
         return equation(state, x.eq);
+      case 'img':
+        return picture(state, x.fig, { class: 'fulltext-inline-figure', id: `figure-${x.fig}` });
       default:
         // a line break
         return h('br', null);
@@ -160,22 +177,13 @@ function blocks(list: readonly Block[], state: State): XmlElement[] {
           ),
         );
       }
-      case 'fig': {
-        const f = state.doc.figures[b.n - 1];
+      case 'fig':
         return h(
           'figure',
           { class: 'fulltext-figure', id: `figure-${b.n}` },
-          h('img', {
-            src: state.opts.figureUrl(f.name),
-            alt: f.alt,
-            width: f.width,
-            height: f.height,
-            loading: 'lazy',
-            decoding: 'async',
-          }),
+          picture(state, b.n),
           b.caption.length ? h('figcaption', null, inline(b.caption, state)) : null,
         );
-      }
       default:
         // a displayed equation
         // A wide equation scrolls in its box, which a keyboard can reach to do so.
@@ -252,9 +260,10 @@ export function fullTextHtml(doc: FullTextDocument, opts: HtmlOptions): string {
             const content = blocks(f, state);
             const back = backLink(state.noteCalls.get(i + 1), `Back to the text of note ${i + 1}`);
             const last = content.at(-1);
-            // The back link ends the note's last paragraph.
+            // The back link ends the note's last paragraph (or follows its table, figure or list).
             if (last && last.name === 'p')
               content[content.length - 1] = h('p', null, ...(last.children as XmlChild[]), back);
+            else if (back) content.push(h('p', null, back));
             return h('li', { id: `fn-${i + 1}` }, content);
           }),
         ),
@@ -402,8 +411,10 @@ const FULLTEXT_HTML: sanitizeHtml.IOptions = {
     td: ['colspan', 'rowspan'],
     div: ['tabindex'],
     math: ['xmlns', 'display'],
-    mo: ['fence', 'stretchy', 'separator', 'largeop', 'accent'],
+    mo: ['fence', 'stretchy', 'separator', 'largeop', 'accent', 'mathvariant'],
     mi: ['mathvariant'],
+    mn: ['mathvariant'],
+    mtext: ['mathvariant'],
     mfrac: ['linethickness', 'bevelled'],
     mover: ['accent'],
     munder: ['accentunder'],

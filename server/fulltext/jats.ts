@@ -22,8 +22,25 @@ function formula(eq: Equation | undefined): XmlChild {
   return eq.math ? prefixMath(eq.math) : eq.text;
 }
 
+/** A figure's picture: its address, its kind, its alt text. */
+function picture(tag: 'graphic' | 'inline-graphic', n: number, doc: FullTextDocument, opts: JatsBodyOptions) {
+  const figure = doc.figures[n - 1];
+  if (!figure) return null;
+  const [, subtype] = figure.mediaType.split('/');
+  return el(
+    tag,
+    { 'xlink:href': opts.figureUrl(figure.name), mimetype: 'image', 'mime-subtype': subtype },
+    figure.alt ? el('alt-text', null, figure.alt) : null,
+  );
+}
+
 /** Inline content; `inCell` keeps line breaks (`<break/>` is allowed in table cells, not in paragraphs). */
-function inline(c: readonly Inline[], doc: FullTextDocument, inCell = false): XmlChild[] {
+function inline(
+  c: readonly Inline[],
+  doc: FullTextDocument,
+  opts: JatsBodyOptions,
+  inCell = false,
+): XmlChild[] {
   return c.map((x): XmlChild => {
     switch (x.t) {
       case 'text': {
@@ -36,14 +53,24 @@ function inline(c: readonly Inline[], doc: FullTextDocument, inCell = false): Xm
       }
       case 'a': {
         const doi = /^https:\/\/doi\.org\/(10\..+)$/.exec(x.href)?.[1];
-        return el(
-          'ext-link',
-          doi
-            ? { 'ext-link-type': 'doi', 'xlink:href': decodeURIComponent(doi) }
-            : { 'ext-link-type': 'uri', 'xlink:href': x.href },
-          inline(x.c, doc, inCell),
-        );
+        // A link holds text only: a picture in it follows it.
+        const text = x.c.filter((y) => y.t !== 'img');
+        const pictures = x.c.filter((y) => y.t === 'img');
+        return [
+          text.length
+            ? el(
+                'ext-link',
+                doi
+                  ? { 'ext-link-type': 'doi', 'xlink:href': decodeURIComponent(doi) }
+                  : { 'ext-link-type': 'uri', 'xlink:href': x.href },
+                inline(text, doc, opts, inCell),
+              )
+            : null,
+          inline(pictures, doc, opts, inCell),
+        ];
       }
+      case 'img':
+        return picture('inline-graphic', x.fig, doc, opts);
       case 'fn':
         return el('xref', { 'ref-type': 'fn', rid: `fn${x.n}` }, String(x.n));
       case 'cite':
@@ -57,11 +84,11 @@ function inline(c: readonly Inline[], doc: FullTextDocument, inCell = false): Xm
   });
 }
 
-function cell(tag: 'th' | 'td', c: Cell, doc: FullTextDocument): XmlElement {
+function cell(tag: 'th' | 'td', c: Cell, doc: FullTextDocument, opts: JatsBodyOptions): XmlElement {
   return el(
     tag,
     { colspan: c.colspan > 1 ? c.colspan : null, rowspan: c.rowspan > 1 ? c.rowspan : null },
-    inline(c.c, doc, true),
+    inline(c.c, doc, opts, true),
   );
 }
 
@@ -69,7 +96,7 @@ function blocks(list: readonly Block[], doc: FullTextDocument, opts: JatsBodyOpt
   return list.map((b): XmlElement => {
     switch (b.t) {
       case 'p':
-        return el('p', null, inline(b.c, doc));
+        return el('p', null, inline(b.c, doc, opts));
       case 'list':
         return el(
           'list',
@@ -80,7 +107,7 @@ function blocks(list: readonly Block[], doc: FullTextDocument, opts: JatsBodyOpt
         return el(
           'table-wrap',
           { id: `t${b.n}` },
-          b.caption.length ? el('caption', null, el('p', null, inline(b.caption, doc))) : null,
+          b.caption.length ? el('caption', null, el('p', null, inline(b.caption, doc, opts))) : null,
           el(
             'table',
             null,
@@ -92,7 +119,7 @@ function blocks(list: readonly Block[], doc: FullTextDocument, opts: JatsBodyOpt
                     el(
                       'tr',
                       null,
-                      r.map((c) => cell('th', c, doc)),
+                      r.map((c) => cell('th', c, doc, opts)),
                     ),
                   ),
                 )
@@ -104,26 +131,19 @@ function blocks(list: readonly Block[], doc: FullTextDocument, opts: JatsBodyOpt
                 el(
                   'tr',
                   null,
-                  r.map((c) => cell('td', c, doc)),
+                  r.map((c) => cell('td', c, doc, opts)),
                 ),
               ),
             ),
           ),
         );
-      case 'fig': {
-        const figure = doc.figures[b.n - 1];
-        const [, subtype] = figure.mediaType.split('/');
+      case 'fig':
         return el(
           'fig',
           { id: `f${b.n}` },
-          b.caption.length ? el('caption', null, el('p', null, inline(b.caption, doc))) : null,
-          el(
-            'graphic',
-            { 'xlink:href': opts.figureUrl(figure.name), mimetype: 'image', 'mime-subtype': subtype },
-            figure.alt ? el('alt-text', null, figure.alt) : null,
-          ),
+          b.caption.length ? el('caption', null, el('p', null, inline(b.caption, doc, opts))) : null,
+          picture('graphic', b.n, doc, opts),
         );
-      }
       default:
         // a displayed equation
         return el('disp-formula', { id: `e${b.eq + 1}` }, formula(doc.equations[b.eq]));
@@ -135,7 +155,7 @@ function section(s: Section, doc: FullTextDocument, opts: JatsBodyOptions): XmlE
   return el(
     'sec',
     { id: s.id },
-    el('title', null, inline(s.title, doc)),
+    el('title', null, inline(s.title, doc, opts)),
     blocks(s.blocks, doc, opts),
     s.sections.map((sub) => section(sub, doc, opts)),
   );
@@ -154,7 +174,13 @@ export function jatsBody(doc: FullTextDocument, opts: JatsBodyOptions): XmlEleme
         'fn-group',
         null,
         doc.footnotes.map((f, i) =>
-          el('fn', { id: `fn${i + 1}` }, el('label', null, String(i + 1)), blocks(f, doc, opts)),
+          el(
+            'fn',
+            { id: `fn${i + 1}` },
+            el('label', null, String(i + 1)),
+            // A note holds paragraphs only: its lists, tables, figures and equations each go in one.
+            blocks(f, doc, opts).map((b) => (b.name === 'p' ? b : el('p', null, b))),
+          ),
         ),
       )
     : null;
@@ -168,7 +194,7 @@ export function jatsBody(doc: FullTextDocument, opts: JatsBodyOptions): XmlEleme
             'ref',
             { id: `r${i + 1}` },
             r.label ? el('label', null, r.label) : null,
-            el('mixed-citation', null, inline(r.c, doc)),
+            el('mixed-citation', null, inline(r.c, doc, opts)),
           ),
         ),
       )

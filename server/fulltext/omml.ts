@@ -73,18 +73,64 @@ function objects(node: OmmlNode): XmlElement[] {
   return kids(node).flatMap(object);
 }
 
-/** Text of a math run, split into MathML tokens: numbers, identifiers and operators. */
-function tokens(text: string, plain: boolean): XmlElement[] {
-  if (plain && /^\p{L}{2,}$/u.test(text)) return [el('mi', { mathvariant: 'normal' }, text)];
+/**
+ * A math run's look as MathML's `mathvariant`, from OMML's style (`m:sty`: p plain, b bold, i italic, bi bold
+ * italic; none: Word's default, letters italic) and script (`m:scr`). Undefined: MathML's own default, which
+ * is Word's (a single letter italic, the rest upright).
+ */
+export function mathVariant(sty: string | undefined, scr: string | undefined): string | undefined {
+  const bold = sty === 'b' || sty === 'bi';
+  switch (scr) {
+    case 'script':
+    case 'fraktur':
+      return bold ? `bold-${scr}` : scr;
+    case 'double-struck':
+    case 'monospace':
+      return scr;
+    case 'sans-serif':
+      // Word's sans-serif letters are italic unless the style says plain or bold.
+      if (sty === 'p') return 'sans-serif';
+      if (sty === 'b') return 'bold-sans-serif';
+      return sty === 'bi' ? 'sans-serif-bold-italic' : 'sans-serif-italic';
+    default:
+      return sty === 'p'
+        ? 'normal'
+        : sty === 'b'
+          ? 'bold'
+          : sty === 'bi'
+            ? 'bold-italic'
+            : sty === 'i'
+              ? 'italic'
+              : undefined;
+  }
+}
+
+/**
+ * Text of a math run, split into MathML tokens: numbers, identifiers and operators, each with the run's look
+ * (identifiers all of it; numbers and operators its weight, as Word draws them).
+ */
+function tokens(text: string, variant: string | undefined): XmlElement[] {
+  const upright = variant === 'normal' || variant === 'bold';
+  // A word typed upright ("max", "sin") is one identifier.
+  if (upright && /^\p{L}{2,}$/u.test(text)) return [el('mi', { mathvariant: variant }, text)];
+  const weight = variant?.includes('bold') ? { mathvariant: 'bold' } : null;
   const out: XmlElement[] = [];
   for (const m of text.matchAll(/\d+(?:[.,]\d+)*|\p{L}\p{M}*|\s+|./gsu)) {
     const t = m[0];
     if (/^\s+$/.test(t)) continue;
-    if (/^\d/.test(t)) out.push(el('mn', null, t));
-    else if (/^\p{L}/u.test(t)) out.push(el('mi', plain ? { mathvariant: 'normal' } : null, t));
-    else out.push(el('mo', null, t));
+    if (/^\d/.test(t)) out.push(el('mn', weight, t));
+    else if (/^\p{L}/u.test(t)) out.push(el('mi', variant ? { mathvariant: variant } : null, t));
+    else out.push(el('mo', weight, t));
   }
   return out;
+}
+
+/** Word's own bold on a math run (`w:rPr/w:b`), which some writers give instead of `m:sty`. */
+function wordBold(run: OmmlNode): boolean {
+  const rPr = kids(run).find((k) => !isMath(k) && name(k) === 'rPr');
+  const b = rPr && kids(rPr).find((k) => name(k) === 'b');
+  if (!b) return false;
+  return on(b.getAttribute?.('w:val') ?? b.getAttribute?.('val') ?? '');
 }
 
 const NARY_DEFAULT = '\u222b';
@@ -108,10 +154,10 @@ function object(node: OmmlNode): XmlElement[] {
         .filter((k) => name(k) === 't')
         .map((k) => k.textContent ?? '')
         .join('');
-      const style = prop(node, 'rPr', 'sty');
+      const style = prop(node, 'rPr', 'sty') ?? (wordBold(node) ? 'bi' : undefined);
       const normal = child(node, 'rPr') && child(child(node, 'rPr')!, 'nor');
       if (normal) return text.trim() ? [el('mtext', null, text)] : [];
-      return tokens(text, style === 'p' || style === 'b');
+      return tokens(text, mathVariant(style, prop(node, 'rPr', 'scr')));
     }
     case 'f': {
       const type = prop(node, 'fPr', 'type');

@@ -1,6 +1,7 @@
 import {
   AlignmentType,
   Document,
+  EndnoteReferenceRun,
   ExternalHyperlink,
   FootnoteReferenceRun,
   HeadingLevel,
@@ -27,11 +28,22 @@ import { barChartPng } from './png.ts';
  * captions, footnotes and Word equations.
  */
 
+/** A picture where it stands: a figure (its own paragraph), or in a table's cell or a note. */
+export interface Picture {
+  png: Buffer;
+  width: number;
+  height: number;
+  alt?: string;
+}
+
 export type Run =
   | string
   | { text: string; b?: boolean; i?: boolean; sup?: boolean; sub?: boolean }
   | { link: string; text: string }
-  | { footnote: string }
+  /** A note: its text, or its runs (a picture among them). */
+  | { footnote: string | Run[] }
+  | { endnote: string | Run[] }
+  | { picture: Picture }
   | { math: MathComponent[] };
 
 export type ManuscriptBlock =
@@ -41,11 +53,28 @@ export type ManuscriptBlock =
   | { boldLine: string }
   | { p: Run[] | string; style?: string }
   | { list: 'bullet' | 'number'; items: (Run[] | string)[] }
-  | { table: { caption: string; head: { text: string; span?: number; rows?: number }[][]; body: string[][] } }
-  | { figure: { png: Buffer; width: number; height: number; alt?: string; caption: string } }
+  | {
+      table: {
+        caption: string;
+        head: { text: string; span?: number; rows?: number }[][];
+        /** Cells' text, or their runs (links, pictures). */
+        body: (string | Run[])[][];
+      };
+    }
+  | { figure: Picture & { caption: string } }
   | { equation: MathComponent[] };
 
-function runs(content: Run[] | string, notes: Map<number, string>): ParagraphChild[] {
+function image(p: Picture): ImageRun {
+  return new ImageRun({
+    type: 'png',
+    data: p.png,
+    transformation: { width: p.width, height: p.height },
+    // No description at all when the author gave none: the test manuscripts plant a figure without one.
+    altText: { name: 'Figure', description: p.alt ?? '', title: '' },
+  });
+}
+
+function runs(content: Run[] | string, notes: Map<number, Run[] | string>): ParagraphChild[] {
   const list = typeof content === 'string' ? [content] : content;
   return list.map((r) => {
     if (typeof r === 'string') return new TextRun(r);
@@ -59,13 +88,16 @@ function runs(content: Run[] | string, notes: Map<number, string>): ParagraphChi
       notes.set(id, r.footnote);
       return new FootnoteReferenceRun(id);
     }
+    if ('endnote' in r)
+      return new EndnoteReferenceRun({ children: [new Paragraph({ children: runs(r.endnote, notes) })] });
+    if ('picture' in r) return image(r.picture);
     if ('math' in r) return new MathBlock({ children: r.math });
     return new TextRun({ text: r.text, bold: r.b, italics: r.i, superScript: r.sup, subScript: r.sub });
   });
 }
 
 export async function writeManuscriptDocx(blocks: readonly ManuscriptBlock[]): Promise<Buffer> {
-  const notes = new Map<number, string>();
+  const notes = new Map<number, Run[] | string>();
   const children: (Paragraph | Table)[] = [];
   let listInstance = 0;
   for (const block of blocks) {
@@ -117,7 +149,9 @@ export async function writeManuscriptDocx(blocks: readonly ManuscriptBlock[]): P
             ...t.body.map(
               (row) =>
                 new TableRow({
-                  children: row.map((text) => new TableCell({ children: [new Paragraph(text)] })),
+                  children: row.map(
+                    (cell) => new TableCell({ children: [new Paragraph({ children: runs(cell, notes) })] }),
+                  ),
                 }),
             ),
           ],
@@ -128,15 +162,7 @@ export async function writeManuscriptDocx(blocks: readonly ManuscriptBlock[]): P
       children.push(
         new Paragraph({
           alignment: AlignmentType.CENTER,
-          children: [
-            new ImageRun({
-              type: 'png',
-              data: f.png,
-              transformation: { width: f.width, height: f.height },
-              // No description at all when the author gave none: the test manuscripts plant a figure without one.
-              altText: { name: `Figure`, description: f.alt ?? '', title: '' },
-            }),
-          ],
+          children: [image(f)],
         }),
       );
       children.push(new Paragraph({ text: f.caption, style: 'Caption' }));
@@ -168,7 +194,12 @@ export async function writeManuscriptDocx(blocks: readonly ManuscriptBlock[]): P
         },
       ],
     },
-    footnotes: Object.fromEntries([...notes].map(([id, text]) => [id, { children: [new Paragraph(text)] }])),
+    footnotes: Object.fromEntries(
+      [...notes].map(([id, content]) => [
+        id,
+        { children: [new Paragraph({ children: runs(content, notes) })] },
+      ]),
+    ),
     sections: [{ children }],
   });
   return Packer.toBuffer(doc);

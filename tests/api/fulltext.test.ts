@@ -207,6 +207,52 @@ describe('a submission published with its Word file', () => {
   });
 });
 
+describe('a manual whose table holds pictures, published (issue 22, item 8)', () => {
+  const manual = readFileSync(new URL('../fixtures/fulltext/cell-pictures.docx', import.meta.url));
+  let articleId: number;
+
+  it('lists the picture in a cell without alt text, saying where it is, and publishes once it has one', async () => {
+    const id = await accepted('A manual with icons in its tables');
+    const res = await upload(`/api/editor/submissions/${id}/fulltext`, 'manual.docx', manual);
+    expect(res.statusCode, res.body).toBe(201);
+    const ft = res.json().fulltext;
+    expect(ft.figures).toHaveLength(4);
+    expect(ft.problems).toEqual([
+      {
+        kind: 'alt',
+        message:
+          'Figure 3 (a picture in a cell of table 1, in “1. Controls”) has no alt text: describe it for readers who cannot see it.',
+      },
+    ]);
+    const pub = await publish(id, {
+      pages: '21-30',
+      doi: '10.5555/ft.2026.3',
+      'alt-3': 'Blue square: pause',
+    });
+    expect(pub.statusCode, pub.body).toBe(201);
+    articleId = pub.json().articleId;
+  });
+
+  it('carries every picture to the page and the JATS, each at its address', async () => {
+    const html = await t.services.fulltext.readerHtml(articleId);
+    expect(html?.match(/<img /g)).toHaveLength(4);
+    expect(html).toContain(
+      `<td><img class="fulltext-inline-figure" id="figure-3" src="/article/${articleId}/figures/figure-3.png" alt="Blue square: pause"`,
+    );
+    const jats = await t.app.inject({ method: 'GET', url: `/article/${articleId}/jats.xml` });
+    expect(jats.body.match(/<inline-graphic /g)).toHaveLength(3);
+    expect(jats.body.match(/<graphic /g)).toHaveLength(1);
+    expect(validateWithSchema('jats', jats.body).ok).toBe(true);
+    for (const n of [1, 2, 3, 4]) {
+      const figure = await t.app.inject({
+        method: 'GET',
+        url: `/article/${articleId}/figures/figure-${n}.png`,
+      });
+      expect(figure.statusCode, `figure ${n}`).toBe(200);
+    }
+  });
+});
+
 describe('Word files that cannot be converted', () => {
   let id: number;
   beforeAll(async () => {
