@@ -1,0 +1,1 @@
+ALTER TABLE "submission_events" ADD COLUMN "note" text DEFAULT '' NOT NULL;
