@@ -202,7 +202,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       const shared = extra.shared;
       return intentDone(
         'decide',
-        `Decision recorded: ${label}. Your message${shared ? ` and ${shared === 1 ? 'the shared review' : `${shared} shared reviews`}` : ''} ${shared ? 'were' : 'was'} e-mailed to the author and ${shared ? 'are' : 'is'} shown on their My submissions page.`,
+        `Decision recorded: ${label}. Your message${shared ? ` and ${shared === 1 ? 'the chosen review' : `${shared} chosen reviews`}` : ''} ${shared ? 'were' : 'was'} e-mailed to the author and ${shared ? 'are' : 'is'} shown on their My submissions page.`,
       );
     }
     if (intent === 'fulltext') {
@@ -532,7 +532,7 @@ function ShareReviews({
             defaultChecked={kept ? chosen.has(String(a.id)) : true}
           />
           <span>
-            Share the review by {a.reviewer.name}
+            The review by {a.reviewer.name}
             {a.recommendation ? ` (${RECOMMENDATION_LABELS[a.recommendation]})` : ''}
           </span>
         </label>

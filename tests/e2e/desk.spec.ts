@@ -456,6 +456,9 @@ test.describe('submissions desk: one submission', () => {
     await form.getByRole('radio', { name: 'Accepted' }).check();
     await form.getByLabel('Message to the author').fill('Accepted: congratulations.');
     await record.click();
+    // Nobody reviewed it: the editor confirms accepting it without review (issue 22).
+    await expect(form.getByRole('alert')).toContainText('No reviewer has submitted a review');
+    await form.getByRole('button', { name: 'Accept without peer review' }).click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Accepted.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
     await expect(page.getByRole('form', { name: 'Publish as an article' })).toBeVisible();
