@@ -193,6 +193,12 @@ export const submissionDetail = z.object({
       from: submissionStatus.nullable(),
       to: submissionStatus,
       message: z.string(),
+      note: z
+        .string()
+        .optional()
+        .describe(
+          'Editors only: what the decision did that needed confirming (accepted without review, reviews withheld)',
+        ),
     }),
   ),
   articleId: z.number().nullable(),

@@ -286,6 +286,28 @@ export const ROUND_DECISION_LABELS: Record<string, string> = {
 export const revisionLabel = (kind?: RevisionKind): string =>
   ROUND_DECISION_LABELS[kind ? `${kind}-revisions` : 'revisions'];
 
+/**
+ * What an editor confirms with a decision the journal would otherwise not take (issue 22): accepting a
+ * manuscript no reviewer has reviewed in any round, and withholding every submitted review of the round from
+ * the author. The API refuses such a decision with 409 and the sentence below until `confirm` names it.
+ */
+export const DECISION_CONFIRMATIONS = ['accept-without-review', 'withhold-reviews'] as const;
+export type DecisionConfirmation = (typeof DECISION_CONFIRMATIONS)[number];
+export const CONFIRMATION_NEEDED: Record<DecisionConfirmation, string> = {
+  'accept-without-review':
+    'No reviewer has submitted a review of this manuscript in any round, and the journal accepts no manuscript without review. Confirm that you accept it without peer review.',
+  'withhold-reviews':
+    'None of the submitted reviews would be shared with the author, who would then be asked to act on reviews they cannot read. Share at least one, or confirm that you withhold them all.',
+};
+
+/** Sharing submitted reviews of a decided round with the author after the decision. */
+export const shareReviewsSchema = z.object({
+  reviews: z
+    .array(z.number('Choose reviews to share.').int().positive(), 'Choose reviews to share.')
+    .min(1, 'Choose at least one review to share.')
+    .max(50),
+});
+
 export const poolQuerySchema = z.object({
   q: z.string().trim().max(200, 'The search must be at most 200 characters.').optional(),
 });

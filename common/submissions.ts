@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
-import { REVIEW_FILTERS, REVISION_KINDS } from './review.ts';
+import { DECISION_CONFIRMATIONS, REVIEW_FILTERS, REVISION_KINDS } from './review.ts';
 import { doiField, idField, pagesField } from './schemas.ts';
 
 /** A manuscript's road from arrival to decision. */
@@ -55,11 +55,25 @@ export const decisionSchema = z
       .max(LIMITS.message, `The message must be at most ${LIMITS.message} characters.`),
     /** With "revisions requested" (and only then): minor or major. */
     revisions: revisionKind.optional(),
-    /** Submitted reviews of the current round whose comments for the author go with the message. */
+    /**
+     * The submitted reviews of the current round shared with the author (their comments for the author go
+     * with the message). Left out: all of them. The ones not listed are withheld; withholding every one
+     * needs `confirm: ["withhold-reviews"]` (issue 22).
+     */
     shareReviews: z
       .array(z.number('Choose reviews to share.').int().positive(), 'Choose reviews to share.')
       .max(50)
       .optional(),
+    /** What the editor confirms: accepting with no review in any round, withholding every review. */
+    confirm: z
+      .array(z.enum(DECISION_CONFIRMATIONS, 'Confirm "accept-without-review" or "withhold-reviews".'), {
+        error: 'Confirm "accept-without-review" or "withhold-reviews".',
+      })
+      .max(2)
+      .optional()
+      .describe(
+        '"accept-without-review": accept a manuscript no reviewer reviewed in any round; "withhold-reviews": share none of the submitted reviews. Such a decision without its confirmation is refused with 409 and `errors.confirm`.',
+      ),
     /** With "revisions requested": the author's due day (default from Journal settings). */
     authorDue: z.iso.date('Revision due: use a date such as 2026-01-31.').optional(),
   })

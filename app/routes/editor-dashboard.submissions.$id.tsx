@@ -35,7 +35,13 @@ import {
   reviewAction,
 } from '../components/review/desk-review.server.ts';
 import { formatDay } from '../../common/dates.ts';
-import { RECOMMENDATION_LABELS, revisionLabel } from '../../common/review.ts';
+import {
+  CONFIRMATION_NEEDED,
+  DECISION_CONFIRMATIONS,
+  type DecisionConfirmation,
+  RECOMMENDATION_LABELS,
+  revisionLabel,
+} from '../../common/review.ts';
 import { OrcidLink } from '../components/OrcidLink.tsx';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
@@ -67,6 +73,12 @@ const MOVE_HINTS: Record<SubmissionStatus, string> = {
   accepted: 'Accept it for publication. It can then be published into an issue.',
   rejected: 'Decline it. This is final.',
 };
+
+/** The confirm step's buttons: `decide:accept-without-review`, `decide:withhold-reviews` (issue 22). */
+const DECIDE_CONFIRM = 'decide:';
+const isConfirmIntent = (intent: string): intent is `decide:${DecisionConfirmation}` =>
+  intent.startsWith(DECIDE_CONFIRM) &&
+  (DECISION_CONFIRMATIONS as readonly string[]).includes(intent.slice(DECIDE_CONFIRM.length));
 
 function submissionId(param: string | undefined): number {
   const id = Number(param);
@@ -162,7 +174,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const reviewed = await reviewAction(context.services, auth.user, id, intent, form);
   if (reviewed) return reviewed;
   try {
-    if (intent === 'decide') {
+    if (intent === 'decide' || isConfirmIntent(intent)) {
+      // "Record the decision", or the confirm step's button after a refusal that asked for it (issue 22).
+      const confirm = isConfirmIntent(intent) ? [intent.slice(DECIDE_CONFIRM.length)] : [];
       values.status = form.text('status');
       values.message = form.text('message');
       const extra = decisionReviewFields(form, values.status);
@@ -171,15 +185,23 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         status: values.status,
         message: values.message,
         ...extra.input,
+        ...(confirm.length ? { confirm } : {}),
       });
-      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
-      const after = await submissions.decide(auth.user, id, parsed.data);
+      if (!parsed.ok) return intentRefused('decide', parsed.refusal, values);
+      try {
+        await submissions.decide(auth.user, id, parsed.data);
+      } catch (err) {
+        const refused = asClientError(err);
+        if (!refused) throw err;
+        return intentRefused('decide', refused, values);
+      }
       const label =
-        after.status === 'revisions_requested'
+        parsed.data.status === 'revisions_requested'
           ? revisionLabel(parsed.data.revisions)
-          : STATUS_LABELS[after.status];
-      const shared = parsed.data.shareReviews?.length ?? 0;
-      return done(
+          : STATUS_LABELS[parsed.data.status];
+      const shared = extra.shared;
+      return intentDone(
+        'decide',
         `Decision recorded: ${label}. Your message${shared ? ` and ${shared === 1 ? 'the chosen review' : `${shared} chosen reviews`}` : ''} ${shared ? 'were' : 'was'} e-mailed to the author and ${shared ? 'are' : 'is'} shown on their My submissions page.`,
       );
     }
@@ -376,10 +398,13 @@ function DecisionPanel({
   const current = review.review.rounds.at(-1);
   const open = current && !current.decidedAt ? current : null;
   const submitted = open ? open.assignments.filter((a) => a.state === 'submitted') : [];
+  // "Accepted" with no review in any round asks the editor to confirm (issue 22): said before they choose it.
+  const unreviewed = !review.review.rounds.some((r) => r.assignments.some((a) => a.state === 'submitted'));
   const canRevise = s.nextStatuses.includes('revisions_requested');
   const refused = refusalFor(result, 'decide');
   const kept = result && !result.ok && result.intent === 'decide';
   const statusError = refused.errors.status;
+  const toConfirm = DECISION_CONFIRMATIONS.find((c) => refused.errors.confirm === CONFIRMATION_NEEDED[c]);
   return (
     <section className="panel panel--action" aria-labelledby="decision-title">
       <h2 id="decision-title">Decision</h2>
@@ -423,10 +448,14 @@ function DecisionPanel({
               </label>
               <span id={`decision-${to}-hint`} className="field__hint desk-move__hint">
                 {MOVE_HINTS[to]}
+                {to === 'accepted' && unreviewed
+                  ? ' No reviewer has submitted a review in any round: you will be asked to confirm.'
+                  : ''}
               </span>
             </div>
           ))}
         </fieldset>
+        {submitted.length ? <ShareReviews reviews={submitted} refused={refused} /> : null}
         <TextAreaField
           id="decision-message"
           name="message"
@@ -438,8 +467,24 @@ function DecisionPanel({
           defaultValue={refused.values.message}
           error={refused.errors.message}
         />
-        {submitted.length ? <ShareReviews reviews={submitted} refused={refused} /> : null}
         {canRevise ? <RevisionFields refused={refused} authorDueDefault={review.authorDueDefault} /> : null}
+        {toConfirm ? (
+          <div className="alert alert--warning decision-confirm" role="alert">
+            <p>
+              <strong>Please confirm.</strong> {CONFIRMATION_NEEDED[toConfirm]}
+            </p>
+            <button
+              type="submit"
+              name="intent"
+              value={`${DECIDE_CONFIRM}${toConfirm}`}
+              className="button button--danger"
+            >
+              {toConfirm === 'accept-without-review'
+                ? 'Accept without peer review'
+                : 'Withhold all the reviews and record the decision'}
+            </button>
+          </div>
+        ) : null}
         <button type="submit" name="intent" value="decide" className="button button--primary">
           Record the decision
         </button>
@@ -450,7 +495,11 @@ function DecisionPanel({
 
 type Refused = ReturnType<typeof refusalFor>;
 
-/** Which submitted reviews' comments go to the author with the decision, as "Reviewer 1", "Reviewer 2". */
+/**
+ * Which submitted reviews go to the author with the decision, as "Reviewer 1", "Reviewer 2": all of them
+ * unless the editor unticks one (issue 22). `shareChoice` tells the action that the choice was shown, so that
+ * none ticked means "withhold them all" (which asks for a confirmation), not "not asked".
+ */
 function ShareReviews({
   reviews,
   refused,
@@ -458,6 +507,7 @@ function ShareReviews({
   reviews: DeskReviewData['review']['rounds'][number]['assignments'];
   refused: Refused;
 }) {
+  const kept = refused.values.shareChoice === '1';
   const chosen = new Set((refused.values.shareReviews ?? '').split(',').filter(Boolean));
   const error = refused.errors.shareReviews;
   return (
@@ -465,15 +515,22 @@ function ShareReviews({
       className={error ? 'field field--invalid decision-share' : 'field decision-share'}
       aria-describedby={error ? 'decision-share-error' : 'decision-share-hint'}
     >
-      <legend className="field__label">Share reviews with the author</legend>
+      <legend className="field__label">Reviews shared with the author</legend>
       <p id="decision-share-hint" className="field__hint">
-        Their comments for the author go with your message, as “Reviewer 1”, “Reviewer 2” in the order shown
-        (names only in open review). Confidential comments are never shared.
+        Every submitted review goes to the author with your decision: their comments for the author, as
+        “Reviewer 1”, “Reviewer 2” in the order shown (names only in open review). Untick a review to withhold
+        it; you can still share it later. Confidential comments are never shared.
       </p>
       {error ? <FieldError id="decision-share-error" message={error} /> : null}
+      <input type="hidden" name="shareChoice" value="1" />
       {reviews.map((a) => (
         <label key={a.id} className="check">
-          <input type="checkbox" name="shareReviews" value={a.id} defaultChecked={chosen.has(String(a.id))} />
+          <input
+            type="checkbox"
+            name="shareReviews"
+            value={a.id}
+            defaultChecked={kept ? chosen.has(String(a.id)) : true}
+          />
           <span>
             The review by {a.reviewer.name}
             {a.recommendation ? ` (${RECOMMENDATION_LABELS[a.recommendation]})` : ''}
@@ -753,6 +810,7 @@ function History({ history }: { history: Detail['history'] }) {
                 <blockquote className="editor-message__text">{event.message}</blockquote>
               </>
             ) : null}
+            {event.note ? <p className="timeline__note">{event.note}</p> : null}
           </li>
         );
       })}

@@ -175,7 +175,8 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
             submissionId={s.id}
             limits={limits}
             initial={actionData ?? null}
-            reviewed={review.rounds.length > 0}
+            // A response is asked for only to reviews the author can read (issue 22).
+            reviewed={(review.rounds.at(-1)?.reviews.length ?? 0) > 0}
             onRevised={() => {
               setRevisedHere(true);
               void revalidator.revalidate();

@@ -38,7 +38,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     const p = round.progress;
     review[s.id] = {
       line: round.decision
-        ? `${round.reviews.length} ${round.reviews.length === 1 ? 'review' : 'reviews'} shared with you`
+        ? round.reviews.length
+          ? `${round.reviews.length} ${round.reviews.length === 1 ? 'review' : 'reviews'} shared with you`
+          : `Round ${round.round} decided`
         : p.submitted + p.reviewing + p.invited
           ? `Round ${round.round}: ${p.submitted} of ${p.submitted + p.reviewing + p.invited} reviews received`
           : `Round ${round.round}: the editors are choosing reviewers`,

@@ -1,3 +1,4 @@
+import type { Role } from '../../common/roles.ts';
 import type { Mail } from '../mail/mailer.ts';
 
 /**
@@ -180,6 +181,94 @@ Approve or reject them in the editorial dashboard:
 ${opts.link}
 
 This digest goes to the journal's editors and administrators at most once a day, and only when new accounts are waiting. An administrator can turn it off in the Journal settings: ${opts.settingsLink}
+${signature}`,
+  };
+}
+
+/**
+ * What an account of each role can do, with where: said when an account is approved or given another role
+ * (issue 22: an editor was told only that they could download articles).
+ */
+function roleAbilities(role: Role, journal: string, publicUrl: string): string {
+  const read = `read and download the journal's published articles (${publicUrl}/volumes)`;
+  const desk = `Your account is an editor's account. The editorial dashboard is where you work:
+
+${publicUrl}/editor-dashboard
+
+There you handle the submissions (the desk: ${publicUrl}/editor-dashboard/submissions): send manuscripts to peer review, invite reviewers and read their reviews, record decisions with your message to the authors, and publish accepted manuscripts into issues. You also approve the accounts waiting for approval, and edit volumes, issues and articles.`;
+  switch (role) {
+    case 'researcher':
+      return `You can now sign in and ${read}.`;
+    case 'author':
+      return `You can now sign in, submit manuscripts to ${journal} (${publicUrl}/submission) and follow each one through review on My submissions (${publicUrl}/my-submissions). You can also ${read}.`;
+    case 'editor':
+      return desk;
+    case 'admin':
+      return `${desk.replace("an editor's account", "an administrator's account")} As an administrator you also manage every account and the journal's settings.`;
+  }
+}
+
+export function accountApprovedMail(opts: {
+  to: string;
+  fullName: string;
+  username: string;
+  role: Role;
+  journal: string;
+  publicUrl: string;
+}): Mail {
+  return {
+    to: opts.to,
+    subject: `Your ${opts.journal} account is approved`,
+    text: `Dear ${opts.fullName},
+
+The editorial board has approved your ${opts.journal} account (${opts.username}). ${roleAbilities(opts.role, opts.journal, opts.publicUrl)}
+
+Sign in: ${opts.publicUrl}/login
+${signature}`,
+  };
+}
+
+export function accountRejectedMail(opts: {
+  to: string;
+  fullName: string;
+  username: string;
+  journal: string;
+  publicUrl: string;
+}): Mail {
+  return {
+    to: opts.to,
+    subject: `Your ${opts.journal} registration`,
+    text: `Dear ${opts.fullName},
+
+The editorial board could not approve your ${opts.journal} account (${opts.username}). If you think this is a mistake, please reply to this message or write to us through ${opts.publicUrl}/contact.
+${signature}`,
+  };
+}
+
+const ROLE_NAMES: Record<Role, string> = {
+  researcher: 'a researcher',
+  author: 'an author',
+  editor: 'an editor',
+  admin: 'an administrator',
+};
+
+/** An approved account given another role. */
+export function roleChangedMail(opts: {
+  to: string;
+  fullName: string;
+  username: string;
+  role: Role;
+  journal: string;
+  publicUrl: string;
+}): Mail {
+  return {
+    to: opts.to,
+    subject: `Your ${opts.journal} account is now ${ROLE_NAMES[opts.role]}'s account`,
+    text: `Dear ${opts.fullName},
+
+Your ${opts.journal} account (${opts.username}) is now ${ROLE_NAMES[opts.role]}'s account. ${roleAbilities(opts.role, opts.journal, opts.publicUrl)}
+
+Sign in: ${opts.publicUrl}/login
 ${signature}`,
   };
 }

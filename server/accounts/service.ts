@@ -13,7 +13,7 @@ import type { RateLimiter } from '../http/rate-limit.ts';
 import type { MailService } from '../mail/service.ts';
 import type { Tx } from '../db/client.ts';
 import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
-import { failedSignInsMail } from './mail.ts';
+import { accountApprovedMail, accountRejectedMail, failedSignInsMail, roleChangedMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
 import { sessions, users } from './tables.ts';
@@ -364,6 +364,19 @@ export class AccountsService {
       const user = presentUser(row);
       if (user.status !== before.status && (user.status === 'approved' || user.status === 'rejected')) {
         await this.notifyDecision(tx, user, journal);
+      } else if (user.role !== before.role && user.status === 'approved') {
+        // Made an editor (or given any other role): told what the account can do now, and where.
+        await this.deps.mail.queue(
+          tx,
+          roleChangedMail({
+            to: user.email,
+            fullName: user.fullName,
+            username: user.username,
+            role: user.role,
+            journal,
+            publicUrl: this.deps.publicUrl,
+          }),
+        );
       }
       return user;
     });
@@ -384,14 +397,19 @@ export class AccountsService {
   }
 
   private async notifyDecision(tx: Tx, user: PublicUser, journal: string): Promise<void> {
-    const approved = user.status === 'approved';
-    await this.deps.mail.queue(tx, {
+    const about = {
       to: user.email,
-      subject: approved ? `Your ${journal} account is approved` : `Your ${journal} registration`,
-      text: approved
-        ? `Dear ${user.fullName},\n\nThe editorial board has approved your ${journal} account (${user.username}). You can now sign in and download the journal's published articles.\n\nSign in: ${this.deps.publicUrl}/login\n\nWith best regards,\nThe editorial office\n`
-        : `Dear ${user.fullName},\n\nThe editorial board could not approve your ${journal} account (${user.username}). If you think this is a mistake, please reply to this message or write to us through ${this.deps.publicUrl}/contact.\n\nWith best regards,\nThe editorial office\n`,
-    });
+      fullName: user.fullName,
+      username: user.username,
+      journal,
+      publicUrl: this.deps.publicUrl,
+    };
+    await this.deps.mail.queue(
+      tx,
+      user.status === 'approved'
+        ? accountApprovedMail({ ...about, role: user.role })
+        : accountRejectedMail(about),
+    );
   }
 
   /**

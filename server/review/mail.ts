@@ -35,6 +35,12 @@ export function invitationMail(
     mode: ReviewMode;
     round: number;
     message?: string;
+    /** What the invitation promises the reviewer before they accept (issue 22). */
+    abstract: string;
+    articleType: string;
+    keywords: string;
+    /** Only in open review: an invitation may be forwarded or kept anywhere, before anyone has agreed. */
+    authors: { name: string; affiliation: string }[] | null;
   },
 ): Mail {
   return {
@@ -46,11 +52,17 @@ ${o.round > 1 ? `The authors have revised the manuscript below, and we would val
 
 Title: ${o.title}
 Reference: ${o.reference}
-Review mode: ${REVIEW_MODE_LABELS[o.mode]}
+Article type: ${o.articleType}
+Keywords: ${o.keywords}
+${o.authors?.length ? `Authors: ${o.authors.map((a) => `${a.name} (${a.affiliation})`).join('; ')}\n` : ''}Review mode: ${REVIEW_MODE_LABELS[o.mode]}
+
+Abstract:
+
+${o.abstract}
 ${o.message ? `\nA note from the editor:\n\n${o.message}\n` : ''}
 Please tell us by ${dueLine(o.responseDue, o.zone)} whether you can review it. If you accept, we ask for your review by ${dueLine(o.reviewDue, o.zone)}.
 
-This link shows the abstract and lets you accept or decline; once you accept, it gives you the files and the review form. It works every time you open it, without a password, until the assignment closes. Please do not forward it:
+This link lets you accept or decline; once you accept, it gives you the files and the review form. It works every time you open it, without a password, until the assignment closes. Please do not forward it:
 
 ${o.link}
 ${signature}`,
@@ -93,6 +105,8 @@ export function revisionReminderMail(
     zone: string;
     overdue: boolean;
     publicUrl: string;
+    /** Whether the editors shared reviews with the author: only then is a response to them asked for. */
+    reviewsShared: boolean;
   },
 ): Mail {
   return {
@@ -102,7 +116,7 @@ export function revisionReminderMail(
 
 ${o.overdue ? `Your revised manuscript of "${o.title}" was due by ${dueLine(o.due, o.zone)}, and we have not received it yet.` : `A reminder that your revised manuscript of "${o.title}" is due by ${dueLine(o.due, o.zone)}.`}
 
-You can upload it, with a response to the reviewers, from My submissions: ${o.publicUrl}/my-submissions
+You can upload it${o.reviewsShared ? ', with a response to the reviewers,' : ''} from My submissions: ${o.publicUrl}/my-submissions
 
 If you need more time, please reply to this message.
 ${signature}`,
@@ -139,6 +153,36 @@ export function assignmentNoticeMail(
     to: o.to,
     subject: `[${o.reference}] ${subject}`,
     text: `Dear ${o.name},\n\n${body}\n${signature}`,
+  };
+}
+
+/** To the author: reviews of a decided round shared after the decision (issue 22). */
+export function reviewsSharedMail(
+  o: ManuscriptRef & {
+    to: string;
+    name: string;
+    count: number;
+    /** The round, when all the reviews are of one. */
+    round: number | null;
+    /** The reviews as the decision's e-mail words them ("Reviewer 2 — recommendation: …"). */
+    reviews: string;
+    /** Revisions are requested: the response to the reviewers goes with the revised manuscript. */
+    revising: boolean;
+    link: string;
+  },
+): Mail {
+  const what = o.count === 1 ? 'a review' : `${o.count} reviews`;
+  return {
+    to: o.to,
+    subject: `[${o.reference}] Reviews shared with you: ${o.title}`,
+    text: `Dear ${o.name},
+
+The editors have shared ${what}${o.round ? ` of round ${o.round}` : ''} of your manuscript "${o.title}" with you:
+
+${o.reviews}
+
+${o.revising ? 'Please answer the reviewers in your response to them when you upload your revised manuscript. ' : ''}You can read ${o.count === 1 ? 'it' : 'them'} on your submission's page: ${o.link}
+${signature}`,
   };
 }
 

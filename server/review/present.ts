@@ -113,15 +113,17 @@ export type ReviewerView = ReturnType<typeof reviewerView>;
 
 /**
  * The author's view of their submission's review: each round's progress (counts, never names outside open
- * review) and the reviews shared with a decision, as "Reviewer 1", "Reviewer 2" (by order of invitation
- * among the round's shared reviews), with the name only in open review.
+ * review) and the reviews shared with a decision or after it, as "Reviewer 1", "Reviewer 2" (in the order
+ * they were shared, then of invitation), with the name only in open review.
  */
 export function authorView(rounds: { round: RoundFacts; assignments: AssignmentFacts[] }[]) {
   return rounds.map(({ round, assignments }) => {
     const counted = assignments.filter((a) => a.state !== 'cancelled');
+    // Numbered in the order they were shared (with the decision, then later), so a review shared after the
+    // decision takes the next number and none already mailed to the author changes its label.
     const shared = assignments
       .filter((a) => a.state === 'submitted' && a.sharedAt)
-      .sort((x, y) => x.id - y.id)
+      .sort((x, y) => x.sharedAt!.getTime() - y.sharedAt!.getTime() || x.id - y.id)
       .map((a, i) => ({
         label: `Reviewer ${i + 1}`,
         assignmentId: a.id,

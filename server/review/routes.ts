@@ -21,6 +21,7 @@ import {
   reviewerFilesSchema,
   reviewerProfileResponse,
   reviewerProfileSchema,
+  shareReviewsSchema,
   reviewerViewResponse,
 } from '../../common/review.ts';
 import { can } from '../../common/roles.ts';
@@ -398,6 +399,23 @@ export function reviewRoutes(api: Api, services: Services) {
       ...editorRefusals,
     },
     handler: ({ auth, params }) => review.withoutNamesForReviewers(auth!.user, params.id),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/review/share',
+    tag: 'Peer review',
+    summary:
+      'Share submitted reviews of a decided round with the author after the decision (the author is e-mailed their comments)',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: shareReviewsSchema,
+    responses: {
+      200: { description: 'The rounds', schema: editorReviewResponse },
+      ...editorRefusals,
+      409: { description: 'The round is not decided yet, or a review is already shared', schema: messageResponse },
+    },
+    handler: ({ auth, params, body }) => review.shareLater(auth!.user, params.id, body.reviews),
   });
 
   const assignmentAction = (

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type AssignmentState,
+  CONFIRMATION_NEEDED,
+  type DecisionConfirmation,
   type DeclineInput,
   type InviteInput,
   type Question,
@@ -32,6 +34,7 @@ import { articles } from '../catalog/tables.ts';
 import type { FileService } from '../files/service.ts';
 import { storedFiles } from '../files/tables.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
+import { MEDIA_TYPES } from '../files/content-type.ts';
 import { PROPERTIES_MESSAGES, describeProperty } from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import type { Mail } from '../mail/mailer.ts';
@@ -45,6 +48,7 @@ import {
   invitationMail,
   newAccountMail,
   reminderMail,
+  reviewsSharedMail,
   revisionReminderMail,
 } from './mail.ts';
 import {
@@ -258,7 +262,12 @@ export class ReviewService {
       })
       .from(submissionFiles)
       .where(eq(submissionFiles.submissionId, submissionId))
-      .orderBy(desc(submissionFiles.version), asc(submissionFiles.kind), asc(submissionFiles.id));
+      // The manuscript first, then its additional files ('additional' sorts before 'manuscript' as text).
+      .orderBy(
+        desc(submissionFiles.version),
+        sql`${submissionFiles.kind} = 'manuscript' desc`,
+        asc(submissionFiles.id),
+      );
     const version = files[0]?.version ?? 1;
     const [form] = await tx
       .select({ id: reviewForms.id })
@@ -536,6 +545,14 @@ export class ReviewService {
           message: input.message,
           reference: facts.reference,
           title: facts.title,
+          abstract: facts.abstract,
+          articleType: facts.articleType,
+          keywords: facts.keywords,
+          // Never in an anonymous mode: the authors are on the assignment's page when the mode allows.
+          authors:
+            round.mode === 'open'
+              ? facts.authors.map((x) => ({ name: x.name, affiliation: x.affiliation }))
+              : null,
           journal: journal.name,
         }),
         { submissionId, secrets: [token], tx },
@@ -652,19 +669,46 @@ export class ReviewService {
     );
   }
 
-  /** The round's files as a reviewer sees them: generic names (an original's name may name its author). */
+  /**
+   * The round's files as a reviewer sees them, under generic names (an original's name may name its author)
+   * made from each file's own role and type: `manuscript-round-1.docx`, `supplementary-round-1.zip`. The
+   * role is the submission's record of the file (manuscript or additional); a file that is not one of the
+   * author's uploads (a copy made for reviewers without its document properties, or one the editor chose) is
+   * named by its type, as the upload rules allow (a manuscript is Word or PDF, an additional file a ZIP).
+   */
   private async reviewerFiles(r: RoundRow) {
     if (!r.reviewerFileIds.length) return [];
-    const rows = await this.db.select().from(storedFiles).where(inArray(storedFiles.id, r.reviewerFileIds));
-    return r.reviewerFileIds
+    const [rows, roles] = await Promise.all([
+      this.db.select().from(storedFiles).where(inArray(storedFiles.id, r.reviewerFileIds)),
+      this.db
+        .select({ fileId: submissionFiles.fileId, kind: submissionFiles.kind })
+        .from(submissionFiles)
+        .where(
+          and(
+            eq(submissionFiles.submissionId, r.submissionId),
+            inArray(submissionFiles.fileId, r.reviewerFileIds),
+          ),
+        ),
+    ]);
+    const files = r.reviewerFileIds
       .map((id) => rows.find((f) => f.id === id))
       .filter((f) => f !== undefined)
-      .map((f, i) => ({
+      .map((f) => {
+        const ext = extensionFor(f.mediaType, f.originalName);
+        const kind = roles.find((x) => x.fileId === f.id)?.kind ?? (ext === '.zip' ? 'additional' : 'manuscript');
+        return { f, ext, role: kind === 'manuscript' ? 'manuscript' : 'supplementary' };
+      });
+    const seen = new Map<string, number>();
+    return files.map(({ f, ext, role }) => {
+      const n = (seen.get(role) ?? 0) + 1;
+      seen.set(role, n);
+      return {
         id: f.id,
-        name: `${i === 0 ? 'manuscript' : `file-${i + 1}`}-round-${r.number}${extensionOf(f.originalName)}`,
+        name: `${role}${n > 1 ? `-${n}` : ''}-round-${r.number}${ext}`,
         size: f.size,
         mediaType: f.mediaType,
-      }));
+      };
+    });
   }
 
   /** A round file, for a reviewer who accepted (404 for anything else). */
@@ -1696,20 +1740,37 @@ export class ReviewService {
   async onDecision(
     tx: Tx,
     o: Parameters<ReviewHooks['onDecision']>[1],
-  ): Promise<{ mailAppendix: string; label: string }> {
-    const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to] };
+  ): Promise<{ mailAppendix: string; label: string; note: string }> {
+    const nothing = { mailAppendix: '', label: STATUS_LABELS[o.to], note: '' };
     // A round opens or closes: the header's open-review counts on kept pages go stale at the commit (0025).
     await this.assignmentsChanged(tx);
     if (o.to === 'under_review') {
       await this.openRound(tx, o.submissionId);
       return nothing;
     }
+    const confirmed = new Set(o.confirm ?? []);
+    const notes: string[] = [];
+    if (o.to === 'accepted') {
+      // The journal accepts nothing without review: with no review submitted in any round, the editor confirms.
+      const [reviewed] = await tx
+        .select({ id: reviewAssignments.id })
+        .from(reviewAssignments)
+        .where(
+          and(eq(reviewAssignments.submissionId, o.submissionId), eq(reviewAssignments.state, 'submitted')),
+        )
+        .limit(1);
+      if (!reviewed) {
+        needsConfirmation(confirmed, 'accept-without-review');
+        notes.push('Accepted without peer review: no reviewer submitted a review in any round (confirmed).');
+      }
+    }
     const round = await this.currentRound(o.submissionId, tx);
     if (o.shareReviews?.length && (!round || round.decidedAt)) {
       throw conflict('There is no open review round whose reviews could be shared.');
     }
     if (!round || round.decidedAt) {
-      return o.to === 'revisions_requested' ? { ...nothing, label: revisionLabel(o.revisions) } : nothing;
+      const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
+      return { ...nothing, label, note: notes.join(' ') };
     }
     const settings = await this.reviewSettings();
     const now = this.deps.clock.date();
@@ -1730,47 +1791,49 @@ export class ReviewService {
         authorDue: 'The revision cannot be due before today.',
       });
     }
-    await tx
-      .update(reviewRounds)
-      .set({ decision, decidedAt: now, revisionDue })
-      .where(eq(reviewRounds.id, round.id));
     const rows = await tx
       .select({ a: reviewAssignments, p: reviewerProfiles })
       .from(reviewAssignments)
       .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
       .where(eq(reviewAssignments.roundId, round.id))
       .orderBy(asc(reviewAssignments.id));
-    const share = new Set(o.shareReviews ?? []);
+    const submitted = rows.filter(({ a }) => a.state === 'submitted');
+    // Every submitted review goes to the author unless the editor lists the ones to share (issue 22).
+    const share = new Set(o.shareReviews ?? submitted.map(({ a }) => a.id));
     for (const id of share) {
-      const row = rows.find(({ a }) => a.id === id);
-      if (row?.a.state !== 'submitted') {
+      if (!submitted.some(({ a }) => a.id === id)) {
         throw badRequest('Only submitted reviews of the current round can be shared with the author.', {
           shareReviews: 'Choose submitted reviews of this round.',
         });
       }
     }
+    const withheld = submitted.length - share.size;
+    if (submitted.length && !share.size) needsConfirmation(confirmed, 'withhold-reviews');
+    if (withheld) {
+      notes.push(
+        withheld === submitted.length
+          ? `${submitted.length === 1 ? 'The submitted review was' : `All ${submitted.length} submitted reviews were`} withheld from the author (confirmed).`
+          : `${withheld} of ${submitted.length} submitted reviews withheld from the author.`,
+      );
+    }
+    await tx
+      .update(reviewRounds)
+      .set({ decision, decidedAt: now, revisionDue })
+      .where(eq(reviewRounds.id, round.id));
     if (share.size) {
       await tx
         .update(reviewAssignments)
         .set({ sharedAt: now })
         .where(inArray(reviewAssignments.id, [...share]));
     }
-    const shared = rows.filter(({ a }) => share.has(a.id));
-    const reviews = shared.map(({ a, p }, i) => {
-      const who = round.mode === 'open' ? `Reviewer ${i + 1} (${p.name})` : `Reviewer ${i + 1}`;
-      const recommendation = a.recommendation
-        ? ` — recommendation: ${RECOMMENDATION_LABELS[a.recommendation]}`
-        : '';
-      const file = a.attachmentFileId
-        ? '\n\n(This reviewer attached a file: download it from My submissions.)'
-        : '';
-      return `${who}${recommendation}\n\n${a.commentsForAuthor}${file}`;
-    });
+    const shared = submitted.filter(({ a }) => share.has(a.id));
     const appendix = [
       revisionDue
-        ? `Please upload your revised manuscript by ${dueLine(revisionDue, settings.timeZone)}, with a response to the reviewers.`
+        ? `Please upload your revised manuscript by ${dueLine(revisionDue, settings.timeZone)}${shared.length ? ', with a response to the reviewers' : ''}.`
         : '',
-      reviews.length ? `The reviewers' comments:\n\n${reviews.join('\n\n---\n\n')}` : '',
+      shared.length
+        ? `The reviewers' comments:\n\n${sharedReviewsText(shared, round.mode, 0)}`
+        : '',
     ]
       .filter(Boolean)
       .join('\n\n');
@@ -1779,7 +1842,82 @@ export class ReviewService {
     const told = final && settings.tellReviewersDecision ? await this.reviewersOf(tx, o.submissionId) : [];
     const label = o.to === 'revisions_requested' ? revisionLabel(o.revisions) : STATUS_LABELS[o.to];
     for (const row of told) await this.notify(tx, row, 'decision', { decision: label });
-    return { mailAppendix: appendix, label };
+    return { mailAppendix: appendix, label, note: notes.join(' ') };
+  }
+
+  /**
+   * Shares submitted reviews of a decided round with the author after the decision (issue 22): each review
+   * named must be submitted, of a decided round of this submission, and not shared yet. The author is
+   * e-mailed their comments, labelled after the ones shared before ("Reviewer 2" follows "Reviewer 1").
+   */
+  async shareLater(actor: Actor, submissionId: number, assignmentIds: number[]) {
+    const journal = await this.journal();
+    await this.db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({ id: submissions.id, status: submissions.status })
+        .from(submissions)
+        .where(eq(submissions.id, submissionId))
+        .for('update');
+      if (!locked) throw notFound('Submission not found.');
+      const rows = await tx
+        .select({ a: reviewAssignments, p: reviewerProfiles, r: reviewRounds })
+        .from(reviewAssignments)
+        .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
+        .innerJoin(reviewRounds, eq(reviewRounds.id, reviewAssignments.roundId))
+        .where(eq(reviewAssignments.submissionId, submissionId))
+        .orderBy(asc(reviewRounds.number), asc(reviewAssignments.id));
+      const ids = new Set(assignmentIds);
+      const chosen = rows.filter(({ a }) => ids.has(a.id));
+      if (chosen.length !== ids.size || chosen.some(({ a }) => a.state !== 'submitted')) {
+        throw badRequest('Only submitted reviews of this submission can be shared with the author.', {
+          reviews: 'Choose submitted reviews of this submission.',
+        });
+      }
+      if (chosen.some(({ r }) => !r.decidedAt)) {
+        throw conflict(
+          "The round is not decided yet: its reviews are shared with the author with the decision.",
+        );
+      }
+      if (chosen.some(({ a }) => a.sharedAt)) {
+        throw conflict('This review has already been shared with the author.');
+      }
+      const now = this.deps.clock.date();
+      await tx
+        .update(reviewAssignments)
+        .set({ sharedAt: now })
+        .where(inArray(reviewAssignments.id, [...ids]));
+      const { facts, submitter } = await this.submissionFacts(submissionId, tx);
+      const rounds = [...new Set(chosen.map(({ r }) => r.number))];
+      const parts = rounds.map((n) => {
+        const inRound = chosen.filter(({ r }) => r.number === n);
+        const before = rows.filter(({ a, r }) => r.number === n && a.sharedAt !== null).length;
+        const text = sharedReviewsText(inRound, inRound[0].r.mode, before);
+        return rounds.length > 1 ? `Round ${n}:\n\n${text}` : text;
+      });
+      await this.deps.send(
+        reviewsSharedMail({
+          to: submitter.email,
+          name: submitter.name,
+          count: chosen.length,
+          round: rounds.length === 1 ? rounds[0] : null,
+          reviews: parts.join('\n\n---\n\n'),
+          revising: locked.status === 'revisions_requested',
+          link: `${this.deps.publicUrl}/my-submissions/${submissionId}`,
+          reference: facts.reference,
+          title: facts.title,
+          journal: journal.name,
+        }),
+        { submissionId, secrets: [], tx },
+      );
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'review.share',
+        { type: 'submission', id: submissionId },
+        { sharedReviews: [...ids] },
+      );
+    });
+    return this.editorView(submissionId);
   }
 
   /** Each reviewer who submitted a review of the submission, in any round, once: with their latest review. */
@@ -1888,6 +2026,8 @@ export class ReviewService {
               reference: submissions.reference,
               name: users.fullName,
               email: users.email,
+              reviewsShared: sql<boolean>`exists (select 1 from ${reviewAssignments} x
+                where x.round_id = ${reviewRounds.id} and x.shared_at is not null)`,
             })
             .from(reviewRounds)
             .innerJoin(submissions, eq(submissions.id, reviewRounds.submissionId))
@@ -1907,6 +2047,7 @@ export class ReviewService {
               zone: timeZone,
               overdue,
               publicUrl: this.deps.publicUrl,
+              reviewsShared: row.reviewsShared,
               reference: row.reference,
               title: row.title,
               journal,
@@ -1962,6 +2103,36 @@ export class ReviewService {
   }
 }
 
+/** Refuses (409, the sentence saying what to confirm) a decision the editor has not confirmed. */
+function needsConfirmation(confirmed: Set<DecisionConfirmation>, what: DecisionConfirmation) {
+  if (!confirmed.has(what)) throw conflict(CONFIRMATION_NEEDED[what], { confirm: CONFIRMATION_NEEDED[what] });
+}
+
+/**
+ * Shared reviews in the author's e-mail: "Reviewer N" (the name only in open review), the recommendation and
+ * the comments for the author, numbered after the `before` reviews of the round shared earlier; in the order
+ * the author's page shows them (`authorView`).
+ */
+function sharedReviewsText(
+  rows: { a: AssignmentRow; p: ProfileRow }[],
+  mode: RoundRow['mode'],
+  before: number,
+): string {
+  return rows
+    .map(({ a, p }, i) => {
+      const n = before + i + 1;
+      const who = authorsSeeReviewers(mode) ? `Reviewer ${n} (${p.name})` : `Reviewer ${n}`;
+      const recommendation = a.recommendation
+        ? ` — recommendation: ${RECOMMENDATION_LABELS[a.recommendation]}`
+        : '';
+      const file = a.attachmentFileId
+        ? '\n\n(This reviewer attached a file: download it from My submissions.)'
+        : '';
+      return `${who}${recommendation}\n\n${a.commentsForAuthor}${file}`;
+    })
+    .join('\n\n---\n\n');
+}
+
 /** A draft can change only while the reviewer has accepted and not yet submitted. */
 function assertWritable(a: AssignmentRow) {
   if (a.state === 'submitted') throw conflict('This review has been submitted and can no longer be changed.');
@@ -1971,6 +2142,12 @@ function assertWritable(a: AssignmentRow) {
 /** Who acted, for the audit log: the signed-in reviewer, or nobody named (the invitation link). */
 function actorOf(access: ReviewerAccess): Actor | null {
   return 'user' in access ? access.user : null;
+}
+
+/** A file's extension from its stored (checked) media type, else from its name. */
+function extensionFor(mediaType: string, name: string): string {
+  const kind = Object.entries(MEDIA_TYPES).find(([, m]) => m === mediaType)?.[0];
+  return kind && ['pdf', 'docx', 'doc', 'zip', 'png', 'jpeg'].includes(kind) ? `.${kind === 'jpeg' ? 'jpg' : kind}` : extensionOf(name);
 }
 
 function extensionOf(name: string): string {

@@ -24,7 +24,7 @@ import type { MailService } from '../mail/service.ts';
 import type { EventBus } from '../events/bus.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
 import type { SQL } from 'drizzle-orm';
-import type { ReviewFilter, RevisionKind } from '../../common/review.ts';
+import type { DecisionConfirmation, ReviewFilter, RevisionKind } from '../../common/review.ts';
 
 /** Peer review's part of the desk's moves (server/review), wired in server/services.ts. */
 export interface ReviewHooks {
@@ -37,8 +37,9 @@ export interface ReviewHooks {
       revisions?: RevisionKind;
       shareReviews?: number[];
       authorDue?: string;
+      confirm?: DecisionConfirmation[];
     },
-  ): Promise<{ mailAppendix: string; label: string }>;
+  ): Promise<{ mailAppendix: string; label: string; note: string }>;
   onRevision(tx: Tx, submissionId: number, responseToReviewers: string): Promise<void>;
   deskCondition(filter: ReviewFilter): Promise<SQL>;
 }
@@ -154,7 +155,7 @@ export class SubmissionsService {
         to: this.deps.editorialEmail,
         replyTo: user.email,
         subject: `[${reference}] New submission: ${fields.title}`,
-        text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n`,
+        text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n\nOpen it on the editorial desk: ${this.deps.publicUrl}/editor-dashboard/submissions/${id}\n`,
       },
       about,
     );
@@ -305,6 +306,8 @@ export class SubmissionsService {
         from: e.fromStatus as SubmissionStatus | null,
         to: e.toStatus as SubmissionStatus,
         message: e.message,
+        // What a decision did that needed the editor's confirmation: for editors only.
+        ...(can('editorial', viewer) ? { note: e.note } : {}),
       })),
       articleId: article?.id ?? null,
       nextStatuses: can('editorial', viewer) ? [...EDITOR_TRANSITIONS[s.status]] : [],
@@ -384,14 +387,7 @@ export class SubmissionsService {
         .set({ status: input.status, updatedAt: new Date() })
         .where(eq(submissions.id, id))
         .returning();
-      await tx.insert(submissionEvents).values({
-        submissionId: id,
-        actorId: actor.id,
-        actorUsername: actor.username,
-        fromStatus: current.status,
-        toStatus: input.status,
-        message: input.message,
-      });
+      // Peer review's part first: it may refuse (a decision to confirm) and it says what the history notes.
       const review = await this.reviewHooks?.onDecision(tx, {
         submissionId: id,
         from: current.status,
@@ -399,6 +395,16 @@ export class SubmissionsService {
         revisions: input.revisions,
         shareReviews: input.shareReviews,
         authorDue: input.authorDue,
+        confirm: input.confirm,
+      });
+      await tx.insert(submissionEvents).values({
+        submissionId: id,
+        actorId: actor.id,
+        actorUsername: actor.username,
+        fromStatus: current.status,
+        toStatus: input.status,
+        message: input.message,
+        note: review?.note ?? '',
       });
       await this.deps.audit.record(
         tx,
@@ -411,6 +417,8 @@ export class SubmissionsService {
           to: input.status,
           ...(input.revisions ? { revisions: input.revisions } : {}),
           ...(input.shareReviews?.length ? { sharedReviews: input.shareReviews } : {}),
+          ...(input.confirm?.length ? { confirmed: input.confirm } : {}),
+          ...(review?.note ? { note: review.note } : {}),
         },
       );
       const updated = {
@@ -536,7 +544,7 @@ ${note}
 
 `
     : ''
-}Open the submission: ${this.deps.publicUrl}/editor-dashboard
+}Open the submission: ${this.deps.publicUrl}/editor-dashboard/submissions/${id}
 `,
         },
         { submissionId: id },

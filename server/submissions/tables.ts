@@ -81,6 +81,11 @@ export const submissionEvents = pgTable(
     fromStatus: text('from_status'),
     toStatus: text('to_status').notNull(),
     message: text('message').notNull().default(''),
+    /**
+     * For editors only: what the decision did that the journal would otherwise not do (accepted without any
+     * review, reviews withheld from the author), confirmed by the editor (issue 22).
+     */
+    note: text('note').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('submission_events_submission_idx').on(t.submissionId)],

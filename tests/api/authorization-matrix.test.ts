@@ -100,7 +100,12 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
       method: 'POST',
       url: `/api/editor/submissions/${id}/decision`,
       headers: { authorization: `Bearer ${tokens.admin}` },
-      payload: { status, message: 'Moved on.', ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}) },
+      payload: {
+        status,
+        message: 'Moved on.',
+        ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
+        ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}),
+      },
     });
   }
   const detail = await t.app.inject({
@@ -711,6 +716,26 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review/files/without-properties`,
     }),
     expect: editorial(409),
+  },
+  {
+    // A review withheld with the decision, shared afterwards (issue 22).
+    name: 'POST /api/editor/submissions/:id/review/share',
+    build: async () => {
+      const { submissionId, assignmentId } = await newAssignment('submitted');
+      const admin = { id: 1, username: 'admin', fullName: 'Admin', email: 'admin@example.org', role: 'admin', status: 'approved' } as const;
+      await t.services.submissions.decide(admin, submissionId, {
+        status: 'rejected',
+        message: 'No.',
+        shareReviews: [],
+        confirm: ['withhold-reviews'],
+      });
+      return {
+        method: 'POST',
+        url: `/api/editor/submissions/${submissionId}/review/share`,
+        payload: { reviews: [assignmentId] },
+      };
+    },
+    expect: editorial(200),
   },
   {
     name: 'POST /api/editor/review-assignments/:id/cancel',

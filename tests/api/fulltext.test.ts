@@ -59,7 +59,7 @@ async function accepted(title = KNOWN.title): Promise<number> {
       method: 'POST',
       url: `/api/editor/submissions/${id}/decision`,
       headers: editor,
-      payload: { status, message: 'Moved on.' },
+      payload: { status, message: 'Moved on.', confirm: ['accept-without-review'] },
     });
     expect(moved.statusCode, moved.body).toBe(200);
   }

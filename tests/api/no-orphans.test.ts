@@ -80,6 +80,7 @@ const decide = (id: number, status: string) =>
       status,
       message: `Moved to ${status}.`,
       ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
+      ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}),
     },
   });
 

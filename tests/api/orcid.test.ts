@@ -142,7 +142,7 @@ describe("authors' ORCID iDs", () => {
         method: 'POST',
         url: `/api/editor/submissions/${submissionId}/decision`,
         headers: editor,
-        payload: { status, message: `Moved to ${status}.` },
+        payload: { status, message: `Moved to ${status}.`, confirm: ['accept-without-review'] },
       });
       expect(res.statusCode, res.body).toBe(200);
     }

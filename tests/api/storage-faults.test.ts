@@ -109,7 +109,7 @@ describe('an upload when the file store cannot write', () => {
         method: 'POST',
         url: `/api/editor/submissions/${id}/decision`,
         headers: editor,
-        payload: { status, message: `Moved to ${status}.` },
+        payload: { status, message: `Moved to ${status}.`, confirm: ['accept-without-review'] },
       });
       expect(r.statusCode, r.body).toBe(200);
     }

@@ -62,7 +62,8 @@ async function decide(api: APIRequestContext, id: number, status: string, messag
   // Revisions are requested as minor or major (decision 0023).
   const revisions = status === 'revisions_requested' ? { revisions: 'minor' } : {};
   const res = await api.post(`/api/editor/submissions/${id}/decision`, {
-    data: { status, message, ...revisions },
+    // Accepted with no review asks for a confirmation (issue 22): these tests are about the desk.
+    data: { status, message, ...revisions, ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}) },
   });
   expect(res.ok(), await res.text()).toBe(true);
 }
@@ -455,6 +456,9 @@ test.describe('submissions desk: one submission', () => {
     await form.getByRole('radio', { name: 'Accepted' }).check();
     await form.getByLabel('Message to the author').fill('Accepted: congratulations.');
     await record.click();
+    // Nobody reviewed it: the editor confirms accepting it without review (issue 22).
+    await expect(form.getByRole('alert')).toContainText('No reviewer has submitted a review');
+    await form.getByRole('button', { name: 'Accept without peer review' }).click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Accepted.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
     await expect(page.getByRole('form', { name: 'Publish as an article' })).toBeVisible();

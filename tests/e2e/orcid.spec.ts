@@ -102,7 +102,7 @@ test('an author gives ORCID iDs on the submit form, and the published article li
   await expect(page.getByRole('link', { name: `ORCID iD of Jon Olsen: ${JON}` })).toBeVisible();
   for (const status of ['under_review', 'accepted']) {
     const res = await adminApi.post(`/api/editor/submissions/${id}/decision`, {
-      data: { status, message: `Moved to ${status}.` },
+      data: { status, message: `Moved to ${status}.`, confirm: ['accept-without-review'] },
     });
     expect(res.status()).toBe(200);
   }

@@ -1,6 +1,8 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, loginThroughApi, test } from './fixtures.ts';
 import {
+  answersFor,
+  bearer,
   dayOffset,
   hydrated,
   inviteByApi,
@@ -430,7 +432,9 @@ test.describe('the revision with a response to the reviewers', () => {
     page,
     noJsPage,
     signIn,
+    createAccount,
     adminApi,
+    baseURL,
     axe,
     screenshots,
   }) => {
@@ -438,6 +442,17 @@ test.describe('the revision with a response to the reviewers', () => {
     const author = await signIn('author');
     const token = author.token;
     const s = await underReview(adminApi, token, tag);
+    // A review shared with the decision: the form asks for a response only to reviews the author reads.
+    const reviewer = await createAccount('researcher');
+    const reviewerToken = await loginThroughApi(baseURL!, reviewer.username, reviewer.password);
+    const assignment = await inviteByApi(adminApi, s.id, { userId: reviewer.id });
+    const view = await ok(adminApi.post(`/api/reviews/${assignment}/accept`, { headers: bearer(reviewerToken) }));
+    await ok(
+      adminApi.post(`/api/reviews/${assignment}/submit`, {
+        headers: bearer(reviewerToken),
+        data: { answers: answersFor(view.questions), recommendation: 'minor-revisions', commentsForAuthor: 'Fix it.' },
+      }),
+    );
     await ok(
       adminApi.post(`/api/editor/submissions/${s.id}/decision`, {
         data: { status: 'revisions_requested', revisions: 'minor', message: 'Please revise.' },

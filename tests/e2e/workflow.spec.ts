@@ -45,6 +45,10 @@ async function decide(page: Page, status: string, message: string, revisions?: '
   await form.getByLabel('Message to the author').fill(message);
   if (revisions) await form.getByLabel('Minor or major revisions').selectOption(revisions);
   await form.getByRole('button', { name: 'Record the decision' }).click();
+  if (status === 'Accepted') {
+    // Accepted with no review in any round: the editor confirms it (issue 22).
+    await form.getByRole('button', { name: 'Accept without peer review' }).click();
+  }
   const recorded = revisions ? `${revisions === 'minor' ? 'Minor' : 'Major'} revisions requested` : status;
   await expect(page.getByRole('status')).toContainText(`Decision recorded: ${recorded}.`);
   await expect(page.getByText(`Status: ${status}`)).toBeVisible();

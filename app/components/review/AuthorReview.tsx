@@ -83,6 +83,9 @@ export function AuthorReview({ submissionId, rounds }: { submissionId: number; r
                 <strong>In review.</strong> {progressLine(r.progress)}
               </p>
             )}
+            {r.decision && !r.reviews.length && r.progress.submitted ? (
+              <p className="muted">The editors have not shared this round’s reviews with you.</p>
+            ) : null}
             {r.reviews.length ? (
               <ol className="shared-reviews" aria-label={`Reviews shared with you in round ${r.round}`}>
                 {r.reviews.map((review) => (

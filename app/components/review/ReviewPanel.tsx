@@ -389,7 +389,7 @@ function ReviewCard({ a, round, result }: { a: Assignment; round: Round; result:
           ) : (
             <> · not read yet</>
           )}
-          {a.sharedAt ? ' · shared with the author' : ''}
+          {a.sharedAt ? ' · shared with the author' : round.decidedAt ? ' · withheld from the author' : ''}
         </p>
       </header>
       {round.questions.length ? (
@@ -449,6 +449,10 @@ function ReviewCard({ a, round, result }: { a: Assignment; round: Round; result:
         </p>
       ) : null}
       <div className="reviewer__actions">
+        {round.decidedAt && !a.sharedAt ? (
+          // Withheld with the decision: it can still go to the author (issue 22).
+          <AssignmentButton id={a.id} intent="share" label="Share with the author" who={a.reviewer.name} />
+        ) : null}
         {a.readAt ? null : (
           <AssignmentButton id={a.id} intent="read" label="Mark as read" who={a.reviewer.name} />
         )}

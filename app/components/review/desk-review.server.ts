@@ -96,6 +96,7 @@ export const REVIEW_INTENTS = [
   'thank',
   'rate',
   'mode',
+  'share',
   WITHOUT_PROPERTIES_INTENT,
 ] as const;
 
@@ -237,6 +238,12 @@ async function reviewMove(
       await review.setDueDates(user, assignmentId, parsed.data);
       return intentDone(intent, `The new due dates have been e-mailed to ${who}.`);
     }
+    case 'share':
+      await review.shareLater(user, submissionId, [assignmentId]);
+      return intentDone(
+        intent,
+        `The review of ${who} is now shared with the author, who has been e-mailed its comments.`,
+      );
     case 'read':
       await review.markRead(user, assignmentId);
       return intentDone(intent, `The review of ${who} is marked as read.`);
@@ -261,9 +268,11 @@ async function reviewMove(
  * decision schema checks them (minor or major is required with "revisions requested": decision 0023).
  */
 export function decisionReviewFields(form: PostedForm, status: string) {
+  const chose = form.text('shareChoice') === '1';
   const values = {
     revisions: form.text('revisions'),
     authorDue: form.text('authorDue'),
+    shareChoice: chose ? '1' : '',
     shareReviews: form.all('shareReviews').join(','),
   };
   const share = form
@@ -272,11 +281,13 @@ export function decisionReviewFields(form: PostedForm, status: string) {
     .map(Number);
   return {
     values,
+    // Shown the reviews, the editor chose which to share (none ticked: withhold them all, to be confirmed).
+    shared: share.length,
     input: {
       ...(status === 'revisions_requested'
         ? { revisions: values.revisions || undefined, authorDue: values.authorDue || undefined }
         : {}),
-      ...(share.length ? { shareReviews: share } : {}),
+      ...(chose || share.length ? { shareReviews: share } : {}),
     },
   };
 }

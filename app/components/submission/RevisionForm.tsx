@@ -39,7 +39,7 @@ export function RevisionForm({
 }: {
   submissionId: number;
   limits: UploadLimits;
-  /** The manuscript was peer reviewed: the form asks for a response to the reviewers too. */
+  /** Reviews were shared with the author: the form asks for a response to them too (never to unseen ones). */
   reviewed?: boolean;
   initial: RevisionFormState | null;
   onRevised: () => void;
@@ -153,7 +153,7 @@ export function RevisionForm({
         hint={
           reviewed
             ? 'What changed, for the editors only.'
-            : "What changed, and how you answered the reviewers' comments."
+            : 'What changed in this version.'
         }
         value={note}
         onChange={(e) => setNote(e.target.value)}

@@ -1,2 +1,3 @@
+ALTER TABLE "submission_events" ADD COLUMN "note" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "review_assignments" ADD COLUMN "attachment_author_file_id" integer;--> statement-breakpoint
 ALTER TABLE "review_assignments" ADD CONSTRAINT "review_assignments_attachment_author_file_id_stored_files_id_fk" FOREIGN KEY ("attachment_author_file_id") REFERENCES "public"."stored_files"("id") ON DELETE restrict ON UPDATE no action;
