@@ -6,7 +6,7 @@ import { idParamSchema } from '../../common/schemas.ts';
 import { ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { Api } from '../http/api.ts';
-import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { type HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
 import { inlineText } from './document.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
@@ -92,8 +92,10 @@ export async function saveFixes(
     try {
       await run();
     } catch (err) {
-      if (!(err instanceof HttpError) || err.status !== 400) throw err;
-      Object.assign(errors, err.errors ?? {});
+      // By its shape, not `instanceof`: page actions run this from the pages' bundle, with its own HttpError.
+      const refusal = err as Partial<HttpError>;
+      if (refusal?.status !== 400) throw err;
+      Object.assign(errors, refusal.errors ?? {});
     }
   }
   if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);

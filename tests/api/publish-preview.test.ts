@@ -150,6 +150,16 @@ describe('publishing an accepted submission: files, preview, then Publish', () =
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().errors).toEqual({ 'alt-2': 'Please describe figure 2 for readers who cannot see it.' });
+    // The fixes sent with it are checked all at once.
+    const both = await postMultipart(t.app, `/api/editor/submissions/${id}/publish`, editor, {
+      issue_id: String(issueId),
+      pages: '1-12',
+      doi: '10.5555/pp.2026.1',
+      'alt-2': '',
+      'doi-2': 'not a doi',
+    });
+    expect(both.statusCode).toBe(400);
+    expect(Object.keys(both.json().errors).sort()).toEqual(['alt-2', 'doi-2']);
     expect((await get('/api/editor/articles')).json()).toEqual([]);
   });
 

@@ -457,7 +457,7 @@ test.describe('submissions desk: one submission', () => {
     await record.click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Accepted.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
-    await expect(page.getByRole('form', { name: 'Publish as an article' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Publish as an article' })).toBeVisible();
     await outbox.waitFor({ to: author.email, subject: `[${s.reference}] Accepted` });
     await axe(page);
   });
