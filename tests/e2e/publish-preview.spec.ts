@@ -65,6 +65,15 @@ async function accepted(api: APIRequestContext, adminApi: APIRequestContext, tok
   return id;
 }
 
+/** axe at the desktop width and on a phone (390 px), the page's size put back after. */
+async function axeAtBothWidths(page: Page, axe: (page: Page) => Promise<void>) {
+  const original = page.viewportSize()!;
+  await axe(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await axe(page);
+  await page.setViewportSize(original);
+}
+
 /** The reader's view of an article (a context of its own: signed out). */
 async function readerPage(page: Page, articleId: number) {
   const reader = await page.context().browser()!.newContext();
@@ -96,7 +105,7 @@ test('an accepted submission is published from its preview: files together, warn
   await expect(panel).toContainText('Nothing is on the reader site until you press Publish');
   // The desk shows the editors that no copyright form came with the submission.
   await expect(page.getByRole('region', { name: 'Files' })).toContainText('None sent with the submission.');
-  await axe(page);
+  await axeAtBothWidths(page, axe);
   await screenshots(page, 'publish-desk-panel');
 
   // Failures: nothing chosen; a Word file alone while the manuscript is not a PDF.
@@ -135,7 +144,7 @@ test('an accepted submission is published from its preview: files together, warn
     /^Reference \[2\] has no DOI/,
     /^Reference \[4\] has no DOI/,
   ]);
-  await axe(page);
+  await axeAtBothWidths(page, axe);
   await screenshots(page, 'publish-preview');
 
   // Publish refused: no issue, pages or DOI, no alt text, a DOI that is not one. Each said beside its field.
@@ -150,7 +159,7 @@ test('an accepted submission is published from its preview: files together, warn
   await expect(form.getByLabel('DOI of reference [2]')).toHaveAccessibleDescription(
     /The DOI of reference 2 must look like 10\.1234\/abc\.2025\.001\./,
   );
-  await axe(page);
+  await axeAtBothWidths(page, axe);
   await screenshots(page, 'publish-refused');
 
   // Fixed and published.
@@ -211,7 +220,7 @@ test('a replaced Word file keeps the published full text live until the new one 
 
   const pending = page.getByRole('region', { name: 'New full text, not published yet' });
   await expect(pending).toContainText('From second.docx');
-  await axe(page);
+  await axeAtBothWidths(page, axe);
   await screenshots(page, 'publish-pending-fulltext');
   await pending.getByRole('button', { name: 'Publish the new full text' }).click();
   await expect(page.getByRole('alert')).toContainText('Please correct the marked fields.');
@@ -256,7 +265,7 @@ test('the submission form starts with the signed-in author and takes the signed 
   // Only a PDF: a Word file is refused at once.
   await copyright.setInputFiles(manuscripts('manuscript.docx'));
   await expect(copyright).toHaveAccessibleDescription(/The copyright form must be a PDF \(\.pdf\)/);
-  await axe(page);
+  await axeAtBothWidths(page, axe);
   await screenshots(page, 'submission-copyright');
 
   // Sent with it.
