@@ -406,10 +406,14 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
           ) : null}
           {fullText ? (
             <>
-              <ProblemList problems={fullText.problems} title="Needs a person" level={4} />
+              <ProblemList
+                problems={fullText.problems}
+                title="Needs a person in the published full text"
+                level={4}
+              />
               {fullText.figures.length ? (
                 <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
-                  <h4 id="alt-title">Alt text of the figures</h4>
+                  <h4 id="alt-title">Alt text of the published figures</h4>
                   <input type="hidden" name="id" value={editing.id} />
                   <FigureAltFields
                     figures={fullText.figures}
