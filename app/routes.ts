@@ -55,6 +55,8 @@ export default [
     index('routes/editor-dashboard._index.tsx'),
     route('submissions', 'routes/editor-dashboard.submissions.tsx'),
     route('submissions/:id', 'routes/editor-dashboard.submissions.$id.tsx'),
+    // Publishing an accepted submission: its files, the preview as readers will see it, Publish (issue 22).
+    route('submissions/:id/publish', 'routes/editor-dashboard.submissions.$id.publish.tsx'),
     route('volumes', 'routes/editor-dashboard.volumes.tsx'),
     route('articles', 'routes/editor-dashboard.articles.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),

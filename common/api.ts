@@ -203,6 +203,10 @@ export const submissionDetail = z.object({
   ),
   articleId: z.number().nullable(),
   nextStatuses: z.array(submissionStatus),
+  /** The signed copyright form the author sent (GET /api/submissions/{id}/copyright-form), or null. */
+  copyrightForm: z.object({ name: z.string(), size: z.number() }).nullable(),
+  /** The final PDF an editor gave when preparing the publication, or null. */
+  finalPdf: z.object({ name: z.string(), size: z.number() }).nullable(),
 });
 
 export const mySubmission = z.object({

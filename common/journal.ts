@@ -27,6 +27,8 @@ export const journalSettingsSchema = z.object({
   downloads: z.enum(['approved-accounts', 'open']),
   /** E-mail the editors a daily digest of accounts waiting for approval (on unless the admin turns it off). */
   pendingAccountsDigest: z.boolean().default(true),
+  /** Authors must send the signed copyright form (a PDF) with a submission (issue 22; off unless the admin asks). */
+  copyrightFormRequired: z.boolean().default(false),
   /** Peer review's defaults: due dates, mode, reminders, time zone (decision 0023). */
   review: reviewSettingsSchema.default(REVIEW_SETTINGS_DEFAULTS),
 });
@@ -77,6 +79,10 @@ const journalSettingsTextSchema = z.object({
   /** Left out by an API client that does not know it: the stored choice stays. */
   pendingAccountsDigest: z
     .boolean('Say whether editors get the daily digest of accounts waiting for approval (true or false).')
+    .optional(),
+  /** Left out by an API client that does not know it: the stored choice stays. */
+  copyrightFormRequired: z
+    .boolean('Say whether a submission must include the signed copyright form (true or false).')
     .optional(),
 });
 /** The form's own fields, plus peer review's defaults (left out by a client that does not know them: kept). */

@@ -8,6 +8,8 @@ export const MESSAGES = {
   contactFailure: "Sorry, your message couldn't be sent. Please try again later.",
   submissionSuccess: 'Submission successful. Await review by the editorial board.',
   submissionFailedPrefix: 'Submission failed: ',
+  copyrightFormMissing:
+    'Please attach the signed copyright form (PDF): this journal needs it with every submission.',
   mainFileMissing: 'Please upload at least the main submission file (Word/PDF).',
   mustBeAuthor: 'You must be logged in as an Author to submit an article.',
   downloadNeedsApproval:

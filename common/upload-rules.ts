@@ -5,7 +5,7 @@
  * author reads one message whichever side refuses.
  */
 /** The two file fields of the submission and revision forms. */
-export type UploadField = 'submissionFile' | 'additionalZip';
+export type UploadField = 'submissionFile' | 'additionalZip' | 'copyrightForm';
 
 export interface FileRule<Field extends string = UploadField> {
   field: Field;
@@ -37,6 +37,16 @@ export const ADDITIONAL_RULE: FileRule = {
   extensions: ['.zip'],
   acceptAttr: '.zip,application/zip,application/x-zip-compressed',
   wrongType: 'The additional file must be a .zip archive.',
+};
+
+/** The author's signed copyright form, sent with a submission (issue 22). */
+export const COPYRIGHT_FORM_RULE: FileRule = {
+  field: 'copyrightForm',
+  label: 'The copyright form',
+  accept: ['pdf'],
+  extensions: ['.pdf'],
+  acceptAttr: '.pdf,application/pdf',
+  wrongType: 'The copyright form must be a PDF (.pdf): scan or save the signed form as a PDF.',
 };
 
 /** A reviewer's attached file (an annotated manuscript, say): PDF or Word. */

@@ -40,6 +40,7 @@ export function journalDefaults(contact: { email: string }): JournalSettings {
     depositorName: 'Tamarind Grove Academic Publishing, Editorial Office',
     depositorEmail: contact.email,
     downloads: 'approved-accounts',
+    copyrightFormRequired: false,
     pendingAccountsDigest: true,
     review: REVIEW_SETTINGS_DEFAULTS,
   };

@@ -129,6 +129,7 @@ export function createServices(
     mail,
     editorialEmail: config.EDITORIAL_EMAIL,
     journalName,
+    copyrightFormRequired: async () => (await settings.journal()).copyrightFormRequired,
     publicUrl: baseUrl,
     events,
   });

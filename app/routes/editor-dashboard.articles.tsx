@@ -1,8 +1,11 @@
 import { Form, Link, data, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
-import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
+import { altFields, presentFullText, saveFixes, storeWordFile } from '../../server/fulltext/routes.ts';
+import { fullTextHtml } from '../../server/fulltext/html.ts';
 import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
+import { ReferenceDoiFields } from '../components/fulltext/ReferenceDoiFields.tsx';
+import articleCss from '../styles/article.css?url';
 import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
@@ -16,6 +19,9 @@ import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.se
 import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.articles';
+
+// A new full text's preview is styled as readers will see it.
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: articleCss }];
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Articles · Editorial dashboard') },
@@ -32,13 +38,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { page, limit, offset } = pageOf(url, PAGE_SIZE);
   const editId = parseId(url.searchParams.get('edit'));
-  const [list, issues, editing, fullText] = await Promise.all([
+  const [list, issues, editing, fullText, pending] = await Promise.all([
     context.services.catalog.editorArticles({ limit, offset }),
     context.services.catalog.editorIssues(),
     editId !== null
       ? context.services.catalog.article(editId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
     editId !== null ? context.services.fulltext.of({ articleId: editId }) : Promise.resolve(null),
+    // A replaced Word file waits here for its preview; readers keep the live one (decision 0035).
+    editId !== null ? context.services.fulltext.of({ pendingArticleId: editId }) : Promise.resolve(null),
   ]);
   // Usage counts beside each article; the list still shows if they cannot be read.
   const usage = await context.services.metrics
@@ -57,6 +65,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     maxWordBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
     fullText: editing && fullText ? presentFullText(fullText) : null,
+    pending:
+      editing && pending
+        ? {
+            ...presentFullText(pending),
+            html: fullTextHtml(pending.document, {
+              figureUrl: (name) => `/api/editor/articles/${editing.id}/fulltext/pending/figures/${name}`,
+              level: 4,
+            }),
+          }
+        : null,
   };
 }
 
@@ -100,7 +118,12 @@ export async function action({ context, request }: Route.ActionArgs) {
   const done = (message: string) => intentDone(intent, message);
   const catalog = context.services.catalog;
   const id = parseId(values.id);
-  if (['edit', 'replace-pdf', 'unpublish', 'republish', 'fulltext', 'alt'].includes(intent) && id === null) {
+  if (
+    ['edit', 'replace-pdf', 'unpublish', 'republish', 'fulltext', 'alt', 'pending-fix', 'pending-publish'].includes(
+      intent,
+    ) &&
+    id === null
+  ) {
     return fail(404, 'No such article.');
   }
 
@@ -141,10 +164,11 @@ export async function action({ context, request }: Route.ActionArgs) {
           : null;
         const conversion = word ? await context.services.fulltext.convert(word, known) : undefined;
         const article = await catalog.uploadArticle(auth.user, parsed.data, pdf);
+        // The full text waits for its preview under Edit: nothing of it is live before the editor publishes it.
         const view = word
           ? await context.services.fulltext.store(
               auth.user,
-              { articleId: article.id },
+              { pendingArticleId: article.id },
               word,
               known,
               conversion,
@@ -152,11 +176,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           : null;
         return done(
           `“${article.title}” published in volume ${article.volume_number}, issue ${article.issue_number}.${
-            view
-              ? view.ready
-                ? ' Its full text is on its page.'
-                : ' Its full text is not shown until every figure has alt text: give it under Edit.'
-              : ''
+            view ? ' Its full text is ready to preview and publish under Edit.' : ''
           }`,
         );
       }
@@ -172,12 +192,23 @@ export async function action({ context, request }: Route.ActionArgs) {
         const view = await storeWordFile(
           context.services,
           auth.user,
-          { articleId: id! },
+          { pendingArticleId: id! },
           form.file('word') ?? undefined,
         );
+        const n = view.problems.length;
         return done(
-          `Word file converted.${view.ready ? ' The full text is on the article page.' : ' The full text is not shown until every figure has alt text.'}`,
+          `Word file converted: ${view.document.words.toLocaleString('en')} words. Readers still see the published full text until you publish this one below.${n ? ` ${n === 1 ? 'One thing needs' : `${n} things need`} a look.` : ''}`,
         );
+      }
+      case 'pending-fix':
+      case 'pending-publish': {
+        const fixes = form.values();
+        for (const [name, value] of Object.entries(fixes))
+          if (/^(alt|doi)-\d{1,4}$/.test(name)) values[name] = value;
+        await saveFixes(context.services, auth.user, { pendingArticleId: id! }, fixes);
+        if (intent === 'pending-fix') return done('Saved. The new full text is not published yet.');
+        await context.services.fulltext.publishPending(auth.user, id!);
+        return done('The new full text is on the article page.');
       }
       case 'alt': {
         await context.services.fulltext.setAltText(auth.user, { articleId: id! }, altFields(form.values()));
@@ -220,13 +251,17 @@ function editValues(a: NonNullable<Route.ComponentProps['loaderData']['editing']
 }
 
 export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
-  const { articles, total, page, size, issues, editing, maxPdfBytes, maxWordBytes, fullText } = loaderData;
+  const { articles, total, page, size, issues, editing, maxPdfBytes, maxWordBytes, fullText, pending } =
+    loaderData;
   const location = useLocation();
   const upload = refusalFor(actionData, 'upload');
   const edit = refusalFor(actionData, 'edit');
   const replace = refusalFor(actionData, 'replace-pdf');
   const convert = refusalFor(actionData, 'fulltext');
   const alt = refusalFor(actionData, 'alt');
+  const pendingFix = refusalFor(actionData, 'pending-fix');
+  const pendingPublish = refusalFor(actionData, 'pending-publish');
+  const pendingRefused = Object.keys(pendingPublish.values).length ? pendingPublish : pendingFix;
   const round = actionData?.at ?? 0;
   const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
   return (
@@ -296,7 +331,9 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
                 ? fullText.ready
                   ? `Shown on the article page and in its JATS XML (from ${fullText.source}, ${fullText.words.toLocaleString('en')} words).`
                   : `Not shown to readers until every figure has alt text (from ${fullText.source}).`
-                : 'None yet: the final Word file (.docx) becomes the full text on the article page and in its JATS XML.'}
+                : 'None yet: the final Word file (.docx) becomes the full text on the article page and in its JATS XML.'}{' '}
+              A new Word file is converted for you to preview first: readers keep the published full text until you
+              publish the new one.
             </p>
             <input type="hidden" name="id" value={editing.id} />
             <WordFileField
@@ -306,12 +343,77 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
               chooseAgain={Boolean(convert.errors.word)}
             />
           </Form>
+          {pending ? (
+            <section className="dash-replace" aria-labelledby="pending-title">
+              <h3 id="pending-title">New full text, not published yet</h3>
+              <p>
+                From {pending.source} ({pending.words.toLocaleString('en')} words). Check it as readers will see it,
+                fix what is listed, then publish it in place of {fullText ? 'the live one' : 'none'}.
+              </p>
+              <ProblemList
+                problems={pending.problems}
+                title="Needs a person"
+                level={4}
+                id="pending-problems-title"
+              />
+              <details className="desk-fulltext__preview">
+                <summary>Preview the new full text as readers will see it</summary>
+                <div
+                  className="article-page"
+                  // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
+                  dangerouslySetInnerHTML={{ __html: pending.html }}
+                />
+              </details>
+              <Form
+                method="post"
+                noValidate
+                aria-labelledby="pending-title"
+                key={`pending-${editing.id}-${pending.source}-${pending.words}`}
+              >
+                <input type="hidden" name="id" value={editing.id} />
+                {pending.figures.length ? (
+                  <fieldset>
+                    <legend>Alt text of the new figures</legend>
+                    <FigureAltFields
+                      figures={pending.figures}
+                      idPrefix="pending-alt"
+                      figureUrl={(name) => `/api/editor/articles/${editing.id}/fulltext/pending/figures/${name}`}
+                      values={pendingRefused.values}
+                      errors={pendingRefused.errors}
+                    />
+                  </fieldset>
+                ) : null}
+                {pending.references.some((r) => !r.doi) ? (
+                  <ReferenceDoiFields
+                    references={pending.references.filter((r) => !r.doi)}
+                    idPrefix="pending-doi"
+                    values={pendingRefused.values}
+                    errors={pendingRefused.errors}
+                  />
+                ) : null}
+                <div className="dash-actions">
+                  {pending.figures.length || pending.references.some((r) => !r.doi) ? (
+                    <button type="submit" name="intent" value="pending-fix" className="button">
+                      Save the fixes
+                    </button>
+                  ) : null}
+                  <button type="submit" name="intent" value="pending-publish" className="button button--primary">
+                    Publish the new full text
+                  </button>
+                </div>
+              </Form>
+            </section>
+          ) : null}
           {fullText ? (
             <>
-              <ProblemList problems={fullText.problems} title="Needs a person" level={4} />
+              <ProblemList
+                problems={fullText.problems}
+                title="Needs a person in the published full text"
+                level={4}
+              />
               {fullText.figures.length ? (
                 <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
-                  <h4 id="alt-title">Alt text of the figures</h4>
+                  <h4 id="alt-title">Alt text of the published figures</h4>
                   <input type="hidden" name="id" value={editing.id} />
                   <FigureAltFields
                     figures={fullText.figures}
@@ -435,8 +537,8 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
           id="upload-word"
           rule={ARTICLE_WORD_RULE}
           maxBytes={maxWordBytes}
-          label="Word file (optional)"
-          hint={`The final .docx, up to ${formatBytes(maxWordBytes)}: it becomes the full text on the article page and in JATS XML.`}
+          label="Word file"
+          hint={`The final .docx, up to ${formatBytes(maxWordBytes)}: it becomes the full text on the article page and in JATS XML once you have previewed and published it under Edit.`}
           error={upload.errors.word}
           reminder={
             upload.values.title !== undefined

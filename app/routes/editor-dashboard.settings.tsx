@@ -32,19 +32,21 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
   const { settings, version } = await context.services.content.journalSettingsForEdit();
   // Peer review's defaults are a group of their own, as form fields (review-settings-form.ts).
-  const { pendingAccountsDigest, review, ...text } = settings;
+  const { pendingAccountsDigest, copyrightFormRequired, review, ...text } = settings;
   return {
     values: {
       ...text,
       pendingAccountsDigest: pendingAccountsDigest ? 'on' : '',
+      copyrightFormRequired: copyrightFormRequired ? 'on' : '',
       ...reviewSettingsToForm(review ?? REVIEW_SETTINGS_DEFAULTS),
     },
     base: version,
   };
 }
 
-/** The one setting that is a checkbox: checked sends "on", unchecked sends nothing. */
+/** The settings that are checkboxes: checked sends "on", unchecked sends nothing. */
 const DIGEST = 'pendingAccountsDigest';
+const COPYRIGHT = 'copyrightFormRequired';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
@@ -57,6 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const input = {
     ...Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, values[k]])),
     [DIGEST]: values[DIGEST] === 'on',
+    [COPYRIGHT]: values[COPYRIGHT] === 'on',
     review: reviewSettingsFromForm((name) => form.text(name)),
   };
   const base = form.text('base');
@@ -106,6 +109,7 @@ const LABELS: Record<keyof JournalSettingsEdit, string> = {
   depositorEmail: 'Depositor e-mail',
   downloads: 'Who may download articles',
   pendingAccountsDigest: 'Daily digest of accounts waiting for approval',
+  copyrightFormRequired: 'Copyright form required with a submission',
   review: 'Peer review defaults',
 };
 
@@ -211,6 +215,23 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
             <p id="js-pendingAccountsDigest-hint" className="field__hint">
               At most one e-mail a day to every approved editor and administrator, listing the accounts
               waiting, and only on days when new ones have registered.
+            </p>
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>Submissions</legend>
+          <div className="field">
+            <CheckField
+              id="js-copyrightFormRequired"
+              name={COPYRIGHT}
+              value="on"
+              label="A submission must include the signed copyright form"
+              defaultChecked={values[COPYRIGHT] === 'on'}
+              aria-describedby="js-copyrightFormRequired-hint"
+            />
+            <p id="js-copyrightFormRequired-hint" className="field__hint">
+              The submission form then refuses a manuscript sent without the form (a PDF). Either way, editors
+              are warned when they publish an article whose submission has none.
             </p>
           </div>
         </fieldset>

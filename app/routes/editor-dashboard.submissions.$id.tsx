@@ -1,21 +1,10 @@
-import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
-import { fullTextHtml } from '../../server/fulltext/html.ts';
-import { altFields, presentFullText, storeWordFile } from '../../server/fulltext/routes.ts';
-import articleCss from '../styles/article.css?url';
+import { formatBytes } from '../../common/upload-rules.ts';
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
-import {
-  STATUS_LABELS,
-  type SubmissionStatus,
-  decisionSchema,
-  publishSubmissionSchema,
-} from '../../common/submissions.ts';
-import { checkUpload } from '../../server/files/uploads.ts';
+import { STATUS_LABELS, type SubmissionStatus, decisionSchema } from '../../common/submissions.ts';
+import { PublishPanel } from '../components/desk/PublishPanel.tsx';
 import { SimilaritySummary } from '../components/similarity/SimilaritySummary.tsx';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
-import { FileField } from '../components/FileField.tsx';
-import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
-import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
@@ -48,8 +37,6 @@ import type { Route } from './+types/editor-dashboard.submissions.$id';
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
   { rel: 'stylesheet', href: reviewDeskCss },
-  // The full text's preview is styled as readers will see it.
-  { rel: 'stylesheet', href: articleCss },
 ];
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
@@ -99,8 +86,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   }
   const publishable = submission.status === 'accepted' && !submission.articleId;
   const find = (new URL(request.url).searchParams.get('find') ?? '').trim().slice(0, 200);
-  const [issues, article, similarity, review, fullText] = await Promise.all([
-    publishable ? catalog.editorIssues() : Promise.resolve([]),
+  const [article, similarity, review, fullText] = await Promise.all([
     submission.articleId
       ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
@@ -108,30 +94,24 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
     context.services.similarity.summaryForSubmission(id),
     // Peer review: the rounds, the reviewer search, the communication log (issue 14).
     deskReviewData(context.services, id, find),
-    // The Word file's conversion, before publishing: the preview and what needs a person (issue 16).
+    // The Word file given for publishing (its preview is the publish page's: issue 22).
     publishable ? context.services.fulltext.of({ submissionId: id }) : Promise.resolve(null),
   ]);
+  const latest = submission.files.find((f) => f.kind === 'manuscript');
   return {
     submission,
     similarity,
     review,
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     maxWordBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
-    fullText: fullText
-      ? {
-          ...presentFullText(fullText),
-          html: fullTextHtml(fullText.document, {
-            figureUrl: (name) => `/api/editor/submissions/${id}/fulltext/figures/${name}`,
-            level: 3,
-          }),
-        }
-      : null,
-    issues: issues.map((i) => ({
-      id: i.id,
-      volume_number: i.volume_number,
-      issue_number: i.issue_number,
-      title: i.title,
-    })),
+    prepared: {
+      pdf: submission.finalPdf
+        ? { ...submission.finalPdf, given: true }
+        : latest?.mediaType === 'application/pdf'
+          ? { name: latest.name, size: latest.size, given: false }
+          : null,
+      word: fullText?.sourceName ?? null,
+    },
     article: article
       ? {
           id: article.id,
@@ -156,14 +136,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const id = submissionId(params.id);
-  const { submissions, catalog, config } = context.services;
-  const max = config.MAX_ARTICLE_PDF_SIZE;
-  const read = await readIntentForm(request, {
-    files: {
-      pdf: fileLimit(ARTICLE_PDF_RULE, max),
-      word: fileLimit(ARTICLE_WORD_RULE, config.MAX_MANUSCRIPT_SIZE),
-    },
-  });
+  const { submissions } = context.services;
+  // Publishing (files, preview, publish) is the publish page's action: routes/editor-dashboard.submissions.$id.publish.tsx.
+  const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const values: Record<string, string> = {};
@@ -205,38 +180,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         `Decision recorded: ${label}. Your message${shared ? ` and ${shared === 1 ? 'the chosen review' : `${shared} chosen reviews`}` : ''} ${shared ? 'were' : 'was'} e-mailed to the author and ${shared ? 'are' : 'is'} shown on their My submissions page.`,
       );
     }
-    if (intent === 'fulltext') {
-      const view = await storeWordFile(
-        context.services,
-        auth.user,
-        { submissionId: id },
-        form.file('word') ?? undefined,
-      );
-      const n = view.problems.length;
-      return done(
-        `Word file converted: ${view.document.words.toLocaleString('en')} words. ${n ? `${n === 1 ? 'One thing needs' : `${n} things need`} a look before publishing (listed below).` : 'Nothing needs a look.'}`,
-      );
-    }
-    if (intent === 'publish') {
-      for (const key of ['issue_id', 'pages', 'doi']) values[key] = form.text(key);
-      const alts = altFields(form.values());
-      for (const [n, text] of alts) values[`alt-${n}`] = text;
-      const parsed = validateForm(publishSubmissionSchema, values);
-      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
-      const file = form.file('pdf');
-      const pdf = file ? await checkUpload(file, { ...ARTICLE_PDF_RULE, maxBytes: max }) : undefined;
-      // Alt text is kept even if publishing is refused for another reason: the editor need not type it again.
-      if (alts.size) await context.services.fulltext.setAltText(auth.user, { submissionId: id }, alts);
-      const articleId = await submissions.publish(
-        auth.user,
-        id,
-        parsed.data,
-        pdf,
-        catalog,
-        context.services.fulltext,
-      );
-      return done(`Published as article ${articleId}. It is on the reader site now.`);
-    }
     return fail(400, 'Unknown action.');
   } catch (err) {
     const refused = asClientError(err);
@@ -248,7 +191,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
 type Detail = Route.ComponentProps['loaderData']['submission'];
 
 export default function DeskSubmission({ loaderData, actionData }: Route.ComponentProps) {
-  const { submission: s, issues, article } = loaderData;
+  const { submission: s, article } = loaderData;
   const round = actionData?.at ?? 0;
   return (
     <article className="desk-submission" aria-labelledby="submission-title">
@@ -307,11 +250,11 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
       ) : null}
       {s.status === 'accepted' && !s.articleId ? (
         <PublishPanel
-          submission={s}
-          issues={issues}
+          submissionId={s.id}
+          latestManuscript={s.files.find((f) => f.kind === 'manuscript')}
+          prepared={loaderData.prepared}
           maxPdfBytes={loaderData.maxPdfBytes}
           maxWordBytes={loaderData.maxWordBytes}
-          fullText={loaderData.fullText}
           result={actionData}
           round={round}
         />
@@ -372,6 +315,17 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
           <section className="panel" aria-labelledby="files-title">
             <h2 id="files-title">Files</h2>
             <FilesByVersion submissionId={s.id} files={s.files} />
+            <h3 className="version__title">Signed copyright form</h3>
+            {s.copyrightForm ? (
+              <p>
+                <a href={`/api/submissions/${s.id}/copyright-form`} download={s.copyrightForm.name}>
+                  {s.copyrightForm.name}
+                </a>{' '}
+                <span className="muted">({formatBytes(s.copyrightForm.size)})</span>
+              </p>
+            ) : (
+              <p className="muted">None sent with the submission.</p>
+            )}
           </section>
           <section className="panel" aria-labelledby="history-title">
             <h2 id="history-title">History</h2>
@@ -569,184 +523,6 @@ function RevisionFields({ refused, authorDueDefault }: { refused: Refused; autho
         error={refused.errors.authorDue}
       />
     </fieldset>
-  );
-}
-
-type FullTextData = NonNullable<Route.ComponentProps['loaderData']['fullText']>;
-
-/**
- * The final Word file, converted before publishing (issue 16): the form that sends it, then what needs a person
- * and the article's full text as readers will see it.
- */
-function FullTextPanel({
-  fullText,
-  maxWordBytes,
-  result,
-  round,
-}: {
-  fullText: FullTextData | null;
-  maxWordBytes: number;
-  result: FormResult | undefined;
-  round: number;
-}) {
-  const refused = refusalFor(result, 'fulltext');
-  const kept = result && !result.ok && result.intent === 'fulltext';
-  return (
-    <section className="panel panel--action desk-fulltext" aria-labelledby="fulltext-title">
-      <h2 id="fulltext-title">Full text from the Word file</h2>
-      <p>
-        Optional: the final Word file (.docx) becomes the article's full text on its page and in JATS XML. The
-        title page and abstract are left out: they come from the submission.
-      </p>
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        aria-labelledby="fulltext-title"
-        key={kept ? `fulltext-kept-${round}` : `fulltext-${round}`}
-      >
-        <WordFileField
-          source={fullText?.source ?? null}
-          maxBytes={maxWordBytes}
-          error={refused.errors.word}
-          chooseAgain={Boolean(kept)}
-        />
-      </Form>
-      {fullText ? (
-        <>
-          <ProblemList problems={fullText.problems} title="Needs a person before publishing" level={3} />
-          <details className="desk-fulltext__preview">
-            <summary>
-              Preview the full text as readers will see it ({fullText.words.toLocaleString('en')} words)
-            </summary>
-            <div
-              className="article-page"
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
-              dangerouslySetInnerHTML={{ __html: fullText.html }}
-            />
-          </details>
-        </>
-      ) : null}
-    </section>
-  );
-}
-
-function PublishPanel({
-  submission: s,
-  issues,
-  maxPdfBytes,
-  maxWordBytes,
-  fullText,
-  result,
-  round,
-}: {
-  submission: Detail;
-  issues: Route.ComponentProps['loaderData']['issues'];
-  maxPdfBytes: number;
-  maxWordBytes: number;
-  fullText: FullTextData | null;
-  result: FormResult | undefined;
-  round: number;
-}) {
-  const refused = refusalFor(result, 'publish');
-  const latest = s.files.find((f) => f.kind === 'manuscript');
-  const latestIsPdf = latest?.mediaType === 'application/pdf';
-  const kept = result && !result.ok && result.intent === 'publish';
-  return (
-    <>
-      <FullTextPanel fullText={fullText} maxWordBytes={maxWordBytes} result={result} round={round} />
-      <section className="panel panel--action" aria-labelledby="publish-title">
-        <h2 id="publish-title">Publish as an article</h2>
-        <p>
-          The title, abstract, keywords, article type and authors come over from the submission. The article
-          appears on the reader site at once.
-        </p>
-        {issues.length === 0 ? (
-          <p>
-            There is no issue yet. <Link to="/editor-dashboard/volumes">Create a volume and an issue</Link>{' '}
-            first.
-          </p>
-        ) : (
-          <Form
-            method="post"
-            encType="multipart/form-data"
-            noValidate
-            aria-labelledby="publish-title"
-            key={kept ? `publish-kept-${round}` : `publish-${round}`}
-          >
-            <SelectField
-              id="publish-issue"
-              name="issue_id"
-              label="Issue"
-              marks
-              required
-              placeholder="Choose an issue"
-              defaultValue={refused.values.issue_id ?? ''}
-              error={refused.errors.issue_id}
-              options={issues.map((i) => ({
-                value: String(i.id),
-                label: `Volume ${i.volume_number}, issue ${i.issue_number}: ${i.title}`,
-              }))}
-            />
-            <div className="dash-forms">
-              <TextField
-                id="publish-pages"
-                name="pages"
-                label="Pages"
-                marks
-                hint="First-last, e.g. 1-10."
-                required
-                defaultValue={refused.values.pages}
-                error={refused.errors.pages}
-              />
-              <TextField
-                id="publish-doi"
-                name="doi"
-                label="DOI"
-                marks
-                hint="e.g. 10.1234/abc.2025.001"
-                required
-                defaultValue={refused.values.doi}
-                error={refused.errors.doi}
-              />
-            </div>
-            <FileField
-              id="publish-pdf"
-              rule={ARTICLE_PDF_RULE}
-              maxBytes={maxPdfBytes}
-              label="Final PDF"
-              required={!latestIsPdf}
-              hint={
-                latestIsPdf
-                  ? `Without one, the latest manuscript (${latest?.name}, version ${latest?.version}) is published as it is. A PDF, up to ${formatBytes(maxPdfBytes)}.`
-                  : `Required: the latest manuscript${latest ? ` (${latest.name})` : ''} is not a PDF. A PDF, up to ${formatBytes(maxPdfBytes)}.`
-              }
-              error={refused.errors.pdf}
-              reminder={kept ? 'If you chose a PDF, please choose it again.' : undefined}
-            />
-            {fullText?.figures.length ? (
-              <fieldset className="desk-fulltext__alts">
-                <legend>Alt text of the full text's figures</legend>
-                <p className="field__hint">
-                  What each figure shows, for readers who cannot see it. Every figure needs one before
-                  publishing.
-                </p>
-                <FigureAltFields
-                  figures={fullText.figures}
-                  idPrefix="publish-alt"
-                  figureUrl={(name) => `/api/editor/submissions/${s.id}/fulltext/figures/${name}`}
-                  values={refused.values}
-                  errors={refused.errors}
-                />
-              </fieldset>
-            ) : null}
-            <button type="submit" name="intent" value="publish" className="button button--primary">
-              {fullText ? 'Publish the article with its full text' : 'Publish the article'}
-            </button>
-          </Form>
-        )}
-      </section>
-    </>
   );
 }
 

@@ -1,6 +1,7 @@
 import { MESSAGES } from '../../common/messages.ts';
 import {
   ADDITIONAL_RULE,
+  COPYRIGHT_FORM_RULE,
   MANUSCRIPT_RULE,
   type UploadLimits,
   fileLimit,
@@ -31,16 +32,20 @@ export function manuscriptFormOptions(limits: UploadLimits): ReadFormOptions {
     files: {
       [MANUSCRIPT_RULE.field]: fileLimit(MANUSCRIPT_RULE, limits.manuscript),
       [ADDITIONAL_RULE.field]: fileLimit(ADDITIONAL_RULE, limits.additional),
+      [COPYRIGHT_FORM_RULE.field]: fileLimit(COPYRIGHT_FORM_RULE, limits.manuscript),
     },
     tooLarge: `The files are too large: the limit is ${formatBytes(limits.manuscript)} for the manuscript and ${formatBytes(limits.additional)} for the ZIP.`,
   };
 }
 
-/** The manuscript and optional ZIP of a posted form, checked by content as the API checks them. */
+/**
+ * The manuscript, optional ZIP and (with a submission) the signed copyright form of a posted form, checked by
+ * content as the API checks them.
+ */
 export async function checkedManuscriptFiles(
   form: PostedForm,
   limits: UploadLimits,
-): Promise<{ manuscript: CheckedUpload; additional?: CheckedUpload }> {
+): Promise<{ manuscript: CheckedUpload; additional?: CheckedUpload; copyrightForm?: CheckedUpload }> {
   const main = form.file(MANUSCRIPT_RULE.field);
   if (!main) throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   const zip = form.file(ADDITIONAL_RULE.field);
@@ -48,5 +53,9 @@ export async function checkedManuscriptFiles(
   const additional = zip
     ? await checkUpload(zip, { ...ADDITIONAL_RULE, maxBytes: limits.additional })
     : undefined;
-  return { manuscript, additional };
+  const signed = form.file(COPYRIGHT_FORM_RULE.field);
+  const copyrightForm = signed
+    ? await checkUpload(signed, { ...COPYRIGHT_FORM_RULE, maxBytes: limits.manuscript })
+    : undefined;
+  return { manuscript, additional, copyrightForm };
 }

@@ -9,6 +9,7 @@ import {
 } from '../components/submission/SubmissionForm.tsx';
 import type { UploadLimits } from '../../common/upload-rules.ts';
 import {
+  type AuthorDraft,
   authorsFromForm,
   blankAuthor,
   checkFields,
@@ -53,7 +54,24 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     const found = mine.find((s) => s.id === submittedId);
     if (found) submitted = { id: found.id, reference: found.reference };
   }
-  return { allowed: true as const, limits: uploadLimits(context), submitted };
+  // Author 1 starts as the signed-in account (issue 22): the author edits it if someone else leads the paper.
+  const [profile, journal] = await Promise.all([
+    context.services.myAccount.profile(user.id),
+    context.services.settings.journal(),
+  ]);
+  return {
+    allowed: true as const,
+    limits: uploadLimits(context),
+    submitted,
+    firstAuthor: {
+      name: profile.fullName,
+      email: profile.email,
+      affiliation: profile.institution,
+      superscript: '',
+      orcid: profile.orcid ?? '',
+    },
+    copyrightRequired: journal.copyrightFormRequired,
+  };
 }
 
 type ActionResult = SubmissionFormState & { ok: false };
@@ -114,6 +132,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       checked.data,
       files.manuscript,
       files.additional,
+      files.copyrightForm,
     );
     return redirect(`/submission?submitted=${created.id}`);
   } catch (err) {
@@ -130,6 +149,8 @@ export default function Submission({ loaderData, actionData }: Route.ComponentPr
       limits={loaderData.limits}
       submitted={loaderData.submitted}
       actionData={actionData ?? null}
+      firstAuthor={loaderData.firstAuthor}
+      copyrightRequired={loaderData.copyrightRequired}
     />
   );
 }
@@ -138,10 +159,14 @@ function SubmissionPage({
   limits,
   submitted: submittedByPost,
   actionData,
+  firstAuthor,
+  copyrightRequired,
 }: {
   limits: UploadLimits;
   submitted: Submitted | null;
   actionData: ActionResult | null;
+  firstAuthor: AuthorDraft;
+  copyrightRequired: boolean;
 }) {
   const [submitted, setSubmitted] = useState<Submitted | null>(submittedByPost);
   // A new key after each submission: the form starts again empty.
@@ -156,7 +181,7 @@ function SubmissionPage({
         <p className="lead">
           Send your manuscript to the editorial board for peer review. Please read the{' '}
           <Link to="/instructions">instructions for authors</Link> first, and complete the{' '}
-          <Link to="/copyright">copyright form</Link>. Every manuscript is checked for similarity on arrival;
+          <Link to="/copyright">copyright form</Link>: attach it, signed, as a PDF under Files. Every manuscript is checked for similarity on arrival;
           you can <Link to="/plagiarism">check yours for similarity and grammar</Link> before you send it.
         </p>
       </header>
@@ -165,6 +190,8 @@ function SubmissionPage({
         key={formKey}
         limits={limits}
         initial={formKey === 0 ? actionData : null}
+        firstAuthor={firstAuthor}
+        copyrightRequired={copyrightRequired}
         onSubmitted={(created) => {
           setSubmitted(created);
           setFormKey((k) => k + 1);

@@ -6,7 +6,8 @@ import { idParamSchema } from '../../common/schemas.ts';
 import { ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { Api } from '../http/api.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { type HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { inlineText } from './document.ts';
 import { readMultipart } from '../http/multipart.ts';
 import type { Services } from '../services.ts';
 import { checkUpload } from '../files/uploads.ts';
@@ -32,6 +33,10 @@ export const fullTextResponse = z.object({
     }),
   ),
   problems: z.array(z.object({ kind: z.string(), message: z.string() })),
+  /** The reference list: a DOI can be given where the Word file had none (PATCH …/references). */
+  references: z.array(
+    z.object({ number: z.number(), label: z.string(), text: z.string(), doi: z.string().nullable() }),
+  ),
 });
 
 export function presentFullText(view: FullTextView) {
@@ -47,7 +52,53 @@ export function presentFullText(view: FullTextView) {
       height: f.height,
     })),
     problems: view.problems.map((p) => ({ kind: p.kind, message: p.message })),
+    references: view.document.references.map((r, i) => ({
+      number: i + 1,
+      label: r.label,
+      text: inlineText(r.c).slice(0, 300),
+      doi: r.doi,
+    })),
   };
+}
+
+/** Reference number → DOI, from fields named `doi-N` (the forms' and the API's). */
+export function doiFields(fields: Record<string, string | undefined>): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const [name, value] of Object.entries(fields)) {
+    const m = /^doi-(\d{1,4})$/.exec(name);
+    if (m && value !== undefined) out.set(Number(m[1]), value);
+  }
+  return out;
+}
+
+/**
+ * The editor's fixes from the preview, as posted (page forms and the API alike): alt text (`alt-N`) and
+ * references' DOIs (`doi-N`). Both are tried, so one form shows every refusal at once.
+ */
+export async function saveFixes(
+  services: Services,
+  actor: SessionUser,
+  owner: FullTextOwner,
+  fields: Record<string, string | undefined>,
+): Promise<void> {
+  const alts = altFields(fields);
+  const dois = new Map([...doiFields(fields)].filter(([, v]) => v.trim() !== ''));
+  const errors: Record<string, string> = {};
+  for (const run of [
+    alts.size ? () => services.fulltext.setAltText(actor, owner, alts) : null,
+    dois.size ? () => services.fulltext.setReferenceDois(actor, owner, dois) : null,
+  ]) {
+    if (!run) continue;
+    try {
+      await run();
+    } catch (err) {
+      // By its shape, not `instanceof`: page actions run this from the pages' bundle, with its own HttpError.
+      const refusal = err as Partial<HttpError>;
+      if (refusal?.status !== 400) throw err;
+      Object.assign(errors, refusal.errors ?? {});
+    }
+  }
+  if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);
 }
 
 /** Figure number → alt text, from fields named `alt-N` (the forms' and the API's). */
@@ -97,7 +148,9 @@ export async function knownFront(
       );
     return { title: s.title, abstract: s.abstract, keywords: s.keywords, authors: s.authors };
   }
-  const a = await services.catalog.article(owner.articleId, { includeUnpublished: true });
+  const a = await services.catalog.article('articleId' in owner ? owner.articleId : owner.pendingArticleId, {
+    includeUnpublished: true,
+  });
   return { title: a.title, abstract: a.abstract, keywords: a.keywords, authors: a.authors };
 }
 
@@ -119,54 +172,77 @@ export function fullTextRoutes(api: Api, services: Services) {
   const owners = [
     {
       kind: 'submission',
+      what: "the accepted submission's full text (its preview before publishing)",
       path: '/api/editor/submissions/:id/fulltext',
-      owner: (id: number) => ({ submissionId: id }),
+      owner: (id: number): FullTextOwner => ({ submissionId: id }),
+      // A Word file sent here is the submission's.
+      upload: (id: number): FullTextOwner => ({ submissionId: id }),
     },
     {
       kind: 'article',
+      what: "the article's published full text (what readers see)",
       path: '/api/editor/articles/:id/fulltext',
-      owner: (id: number) => ({ articleId: id }),
+      owner: (id: number): FullTextOwner => ({ articleId: id }),
+      // A new Word file for a published article waits for its preview: the live full text stays (decision 0035).
+      upload: (id: number): FullTextOwner => ({ pendingArticleId: id }),
+    },
+    {
+      kind: 'pending',
+      what: "the article's new full text, waiting for the editor to publish it in place of the live one",
+      path: '/api/editor/articles/:id/fulltext/pending',
+      owner: (id: number): FullTextOwner => ({ pendingArticleId: id }),
+      upload: null,
     },
   ] as const;
-  for (const { kind, path, owner } of owners) {
-    api.route({
-      method: 'POST',
-      path,
-      tag: 'Editorial',
-      summary: `Convert the ${kind}'s final Word file (.docx) into its full text (replacing any earlier one)`,
-      description:
-        'The file is checked by its content and converted at once; a file that cannot be converted (not .docx, protected, damaged) is refused with the reason and nothing is kept. The answer lists what needs a person before publishing.',
-      auth: 'editorial',
-      params: idParamSchema,
-      multipart: [{ name: 'word', description: 'The Word file (.docx)', required: true }],
-      responses: {
-        201: { description: 'Converted', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
-        ...errors,
-        409: { description: 'The submission is not accepted, or already published', schema: messageResponse },
-        ...uploadRefusals,
-      },
-      handler: async ({ auth, params, request, reply }) => {
-        const body = await readMultipart(request, {
-          files: { word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE) },
-        });
-        const o = owner(params.id);
-        const view = await storeWordFile(services, auth!.user, o, body.files.word);
-        reply.code(201);
-        return { message: 'Word file converted.', fulltext: presentFullText(view) };
-      },
-    });
+  for (const { kind, what, path, owner, upload } of owners) {
+    if (upload)
+      api.route({
+        method: 'POST',
+        path,
+        tag: 'Editorial',
+        summary:
+          kind === 'submission'
+            ? "Convert the submission's final Word file (.docx) into its full text, for the preview (replacing any earlier one)"
+            : "Convert a new Word file (.docx) for a published article: kept as its pending full text, the live one stays until POST …/fulltext/pending/publish",
+        description:
+          'The file is checked by its content and converted at once; a file that cannot be converted (not .docx, protected, damaged) is refused with the reason and nothing is kept. The answer lists what needs a person before publishing. Nothing is shown to readers.',
+        auth: 'editorial',
+        params: idParamSchema,
+        multipart: [{ name: 'word', description: 'The Word file (.docx)', required: true }],
+        responses: {
+          201: { description: 'Converted', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
+          ...errors,
+          409: { description: 'The submission is not accepted, or already published', schema: messageResponse },
+          ...uploadRefusals,
+        },
+        handler: async ({ auth, params, request, reply }) => {
+          const body = await readMultipart(request, {
+            files: { word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE) },
+          });
+          const view = await storeWordFile(services, auth!.user, upload(params.id), body.files.word);
+          reply.code(201);
+          return {
+            message:
+              kind === 'submission'
+                ? 'Word file converted.'
+                : 'Word file converted. The published full text stays until you publish this one.',
+            fulltext: presentFullText(view),
+          };
+        },
+      });
 
     api.route({
       method: 'GET',
       path,
       tag: 'Editorial',
-      summary: `The ${kind}'s converted full text: its figures and what needs a person`,
+      summary: `${what[0].toUpperCase()}${what.slice(1)}: its figures, references and what needs a person`,
       auth: 'editorial',
       params: idParamSchema,
       responses: { 200: { description: 'The full text', schema: fullTextResponse }, ...errors },
       handler: async ({ params }) => {
         const view = await services.fulltext.of(owner(params.id));
-        if (!view) throw notFound(`This ${kind} has no full text yet.`);
+        if (!view)
+          throw notFound(kind === 'pending' ? 'This article has no new full text waiting.' : `This ${kind} has no full text yet.`);
         return presentFullText(view);
       },
     });
@@ -175,7 +251,7 @@ export function fullTextRoutes(api: Api, services: Services) {
       method: 'PATCH',
       path: `${path}/alt`,
       tag: 'Editorial',
-      summary: "Describe the full text's figures (alt text)",
+      summary: `Describe the figures of ${what} (alt text)`,
       description: 'A JSON object of figure numbers to alt text, e.g. {"alt-2": "Bar chart of …"}.',
       auth: 'editorial',
       params: idParamSchema,
@@ -193,10 +269,32 @@ export function fullTextRoutes(api: Api, services: Services) {
     });
 
     api.route({
+      method: 'PATCH',
+      path: `${path}/references`,
+      tag: 'Editorial',
+      summary: `Give DOIs to references of ${what} that have none`,
+      description:
+        'A JSON object of reference numbers to DOIs, e.g. {"doi-3": "10.1234/abc.2025.001"} (a doi.org address is taken too); the reference then links to doi.org.',
+      auth: 'editorial',
+      params: idParamSchema,
+      body: z.record(z.string().regex(/^doi-\d{1,4}$/, 'Fields are named doi-N.'), z.string().max(300)),
+      responses: {
+        200: { description: 'Saved', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
+        ...errors,
+      },
+      handler: async ({ auth, params, body }) => {
+        const o = owner(params.id);
+        await services.fulltext.setReferenceDois(auth!.user, o, doiFields(body));
+        const view = await services.fulltext.of(o);
+        return { message: 'DOIs saved.', fulltext: presentFullText(view!) };
+      },
+    });
+
+    api.route({
       method: 'GET',
       path: `${path}/figures/:name`,
       tag: 'Editorial',
-      summary: `A figure of the ${kind}'s full text, for the preview`,
+      summary: `A figure of ${what}, for the preview`,
       auth: 'editorial',
       params: idParamSchema.extend({ name: z.string().regex(FIGURE_NAME, 'No such figure.') }),
       responses: { 200: { description: 'The image', binary: 'image/png' }, ...errors },
@@ -210,6 +308,29 @@ export function fullTextRoutes(api: Api, services: Services) {
       },
     });
   }
+
+  api.route({
+    method: 'POST',
+    path: '/api/editor/articles/:id/fulltext/pending/publish',
+    tag: 'Editorial',
+    summary: "Publish the article's new full text in place of the live one",
+    description:
+      'The new full text (from POST …/fulltext) replaces the one readers see, in one step. Refused while a figure has no alt text (one field error per figure, alt-N); fields alt-N and doi-N sent here are saved first.',
+    auth: 'editorial',
+    params: idParamSchema,
+    body: z
+      .record(z.string().regex(/^(alt|doi)-\d{1,4}$/, 'Fields are named alt-N or doi-N.'), z.string().max(5000))
+      .optional(),
+    responses: {
+      200: { description: 'Published', schema: messageResponse.extend({ fulltext: fullTextResponse }) },
+      ...errors,
+    },
+    handler: async ({ auth, params, body }) => {
+      if (body) await saveFixes(services, auth!.user, { pendingArticleId: params.id }, body);
+      const view = await services.fulltext.publishPending(auth!.user, params.id);
+      return { message: 'The new full text is on the article page.', fulltext: presentFullText(view) };
+    },
+  });
 }
 
 /**

@@ -21,8 +21,11 @@ import { fullTextHtml } from './html.ts';
 import { jatsBody } from './jats.ts';
 import { fullTexts } from './tables.ts';
 
-/** Whose full text: an accepted submission's before publishing, or an article's. */
-export type FullTextOwner = { submissionId: number } | { articleId: number };
+/**
+ * Whose full text: an accepted submission's before publishing, a published article's (what readers see), or the
+ * replacement waiting for the editor's preview beside an article's (decision 0035).
+ */
+export type FullTextOwner = { submissionId: number } | { articleId: number } | { pendingArticleId: number };
 
 /** What the editor sees of a stored full text. */
 export interface FullTextView {
@@ -39,13 +42,18 @@ export interface FullTextView {
 const ownerIs = (owner: FullTextOwner) =>
   'submissionId' in owner
     ? eq(fullTexts.submissionId, owner.submissionId)
-    : eq(fullTexts.articleId, owner.articleId);
+    : 'articleId' in owner
+      ? eq(fullTexts.articleId, owner.articleId)
+      : eq(fullTexts.pendingArticleId, owner.pendingArticleId);
 
 /** The audit log's name for the owner. */
 const auditTarget = (owner: FullTextOwner) =>
   'submissionId' in owner
     ? { type: 'submission' as const, id: owner.submissionId }
-    : { type: 'article' as const, id: owner.articleId };
+    : { type: 'article' as const, id: 'articleId' in owner ? owner.articleId : owner.pendingArticleId };
+
+/** A DOI as the forms take it: bare, or written as a doi.org address or "doi:…". */
+const DOI_IN_FIELD = /^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:\s*)?(10\.\d{4,9}\/\S+)$/i;
 
 /** Alt text may be long enough for a chart's description, not for an essay. */
 export const ALT_TEXT_MAX = 1000;
@@ -114,24 +122,19 @@ export class FullTextService {
           document.figures[i].fileId = f.id;
         });
         const values = { sourceFileId: source.id, document };
-        const [row] =
-          'submissionId' in owner
-            ? await tx
-                .insert(fullTexts)
-                .values({ ...values, submissionId: owner.submissionId })
-                .onConflictDoUpdate({
-                  target: fullTexts.submissionId,
-                  set: { ...values, updatedAt: new Date() },
-                })
-                .returning({ id: fullTexts.id })
-            : await tx
-                .insert(fullTexts)
-                .values({ ...values, articleId: owner.articleId })
-                .onConflictDoUpdate({
-                  target: fullTexts.articleId,
-                  set: { ...values, updatedAt: new Date() },
-                })
-                .returning({ id: fullTexts.id });
+        const [row] = await tx
+          .insert(fullTexts)
+          .values({ ...values, ...owner })
+          .onConflictDoUpdate({
+            target:
+              'submissionId' in owner
+                ? fullTexts.submissionId
+                : 'articleId' in owner
+                  ? fullTexts.articleId
+                  : fullTexts.pendingArticleId,
+            set: { ...values, updatedAt: new Date() },
+          })
+          .returning({ id: fullTexts.id });
         await this.deps.audit.record(tx, actor, 'fulltext.convert', auditTarget(owner), {
           file: { id: source.id, sha256: source.sha256, size: source.size },
           figures: figures.length,
@@ -206,13 +209,69 @@ export class FullTextService {
   }
 
   /**
-   * Inside publishing's transaction: the submission's full text becomes the article's. Refused (400, naming
-   * each field) while a figure has no alt text: a reader must never meet a figure nobody described.
+   * Gives references the DOI the Word file did not have (reference number → DOI; an empty text is left out).
+   * The reference then links to doi.org, in the HTML and the JATS alike. Refusals name the field (`doi-N`).
    */
-  async attach(tx: Tx, submissionId: number, articleId: number): Promise<void> {
-    const [row] = await tx.select().from(fullTexts).where(eq(fullTexts.submissionId, submissionId));
-    if (!row) return;
-    const missing = row.document.figures.flatMap((f, i) => (f.alt.trim() ? [] : [i + 1]));
+  async setReferenceDois(actor: SessionUser, owner: FullTextOwner, dois: Map<number, string>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(fullTexts).where(ownerIs(owner));
+      if (!row) throw notFound('There is no full text to change.');
+      const doc = structuredClone(row.document);
+      const errors: Record<string, string> = {};
+      let changed = 0;
+      for (const [n, text] of dois) {
+        const ref = doc.references[n - 1];
+        const value = text.trim();
+        if (!ref || !value) continue;
+        const doi = DOI_IN_FIELD.exec(value)?.[1];
+        if (!doi || doi.length > 200) {
+          errors[`doi-${n}`] = `The DOI of reference ${n} must look like 10.1234/abc.2025.001.`;
+          continue;
+        }
+        if (ref.doi === doi) continue;
+        // The link this form added before goes; the reference's own text stays as written.
+        const old = ref.doi ? `https://doi.org/${ref.doi}` : null;
+        const kept = ref.c.filter((x) => !(x.t === 'a' && old && x.href === old && x.c.length === 1));
+        while (kept.at(-1)?.t === 'text' && (kept.at(-1) as { v: string }).v === ' ') kept.pop();
+        const href = `https://doi.org/${doi}`;
+        ref.c = [...kept, { t: 'text', v: ' ' }, { t: 'a', href, c: [{ t: 'text', v: href }] }];
+        ref.doi = doi;
+        changed++;
+      }
+      if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);
+      if (!changed) return;
+      await tx.update(fullTexts).set({ document: doc }).where(eq(fullTexts.id, row.id));
+      await this.deps.audit.record(tx, actor, 'fulltext.reference_doi', auditTarget(owner), { references: changed });
+      if ('articleId' in owner) await this.changed(tx, owner.articleId);
+    });
+  }
+
+  /**
+   * The editor publishes an article's pending full text (a replaced Word file, after its preview): it takes
+   * the place of the live one in one transaction. Refused while a figure has no alt text, as at publishing.
+   */
+  async publishPending(actor: SessionUser, articleId: number): Promise<FullTextView> {
+    const id = await this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(fullTexts).where(eq(fullTexts.pendingArticleId, articleId)).for('update');
+      if (!row) throw notFound('There is no new full text to publish: upload the Word file first.');
+      this.assertDescribed(row.document);
+      await tx.delete(fullTexts).where(eq(fullTexts.articleId, articleId));
+      await tx
+        .update(fullTexts)
+        .set({ articleId, pendingArticleId: null, updatedAt: new Date() })
+        .where(eq(fullTexts.id, row.id));
+      await this.deps.audit.record(tx, actor, 'fulltext.publish', auditTarget({ articleId }), {
+        problems: problemsOf(row.document).map((p) => p.kind),
+      });
+      await this.changed(tx, articleId);
+      return row.id;
+    });
+    return this.view(id);
+  }
+
+  /** Refused (400, one field per figure) while a figure has no alt text. */
+  private assertDescribed(doc: FullTextDocument) {
+    const missing = doc.figures.flatMap((f, i) => (f.alt.trim() ? [] : [i + 1]));
     if (missing.length) {
       throw badRequest(
         `Describe ${missing.length === 1 ? `figure ${missing[0]}` : `figures ${missing.join(', ')}`} (alt text) before publishing the full text.`,
@@ -221,6 +280,16 @@ export class FullTextService {
         ),
       );
     }
+  }
+
+  /**
+   * Inside publishing's transaction: the submission's full text becomes the article's. Refused (400, naming
+   * each field) while a figure has no alt text: a reader must never meet a figure nobody described.
+   */
+  async attach(tx: Tx, submissionId: number, articleId: number): Promise<void> {
+    const [row] = await tx.select().from(fullTexts).where(eq(fullTexts.submissionId, submissionId));
+    if (!row) return;
+    this.assertDescribed(row.document);
     await tx.update(fullTexts).set({ articleId }).where(eq(fullTexts.id, row.id));
   }
 

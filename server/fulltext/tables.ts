@@ -8,7 +8,7 @@ import type { FullTextDocument } from './document.ts';
  * An article's full text converted from its Word file (issue 16, decision 0028): the structured document,
  * the Word file it was made from, and (inside the document) the stored figures. Before publishing it belongs
  * to the accepted submission (the editor's preview); publishing gives it its article. One per article and one
- * per submission; uploading another Word file replaces the document.
+ * per submission, and one pending per article; another Word file for an article becomes its pending one.
  */
 export const fullTexts = pgTable(
   'full_texts',
@@ -18,6 +18,13 @@ export const fullTexts = pgTable(
       .unique()
       .references(() => submissions.id, { onDelete: 'cascade' }),
     articleId: integer('article_id')
+      .unique()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    /**
+     * A replacement for a published article's full text, waiting for the editor's preview (decision 0035): the
+     * live one (`articleId`) stays until the editor publishes this one.
+     */
+    pendingArticleId: integer('pending_article_id')
       .unique()
       .references(() => articles.id, { onDelete: 'cascade' }),
     sourceFileId: integer('source_file_id')

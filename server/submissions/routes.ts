@@ -14,9 +14,17 @@ import {
   publishSubmissionSchema,
   revisionFieldsSchema,
 } from '../../common/submissions.ts';
-import { ADDITIONAL_RULE, ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, MANUSCRIPT_RULE, fileLimit } from '../../common/upload-rules.ts';
+import {
+  ADDITIONAL_RULE,
+  ARTICLE_PDF_RULE,
+  ARTICLE_WORD_RULE,
+  COPYRIGHT_FORM_RULE,
+  MANUSCRIPT_RULE,
+  fileLimit,
+} from '../../common/upload-rules.ts';
 import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
-import { altFields, storeWordFile } from '../fulltext/routes.ts';
+import { fullTextResponse, saveFixes, storeWordFile } from '../fulltext/routes.ts';
+import { preparePublication, presentPublication } from './publication.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
 import { badRequest, parseInput } from '../http/errors.ts';
@@ -53,8 +61,17 @@ const readManuscriptForm = (services: Services, request: Parameters<typeof readM
     files: {
       submissionFile: fileLimit(MANUSCRIPT_RULE, services.config.MAX_MANUSCRIPT_SIZE),
       additionalZip: fileLimit(ADDITIONAL_RULE, services.config.MAX_ADDITIONAL_SIZE),
+      copyrightForm: fileLimit(COPYRIGHT_FORM_RULE, services.config.MAX_MANUSCRIPT_SIZE),
     },
   });
+
+/** What the preview answers: the PDF to be published, the full text, the copyright form, the warnings. */
+const publicationResponse = z.object({
+  pdf: z.object({ name: z.string(), size: z.number(), given: z.boolean() }).nullable(),
+  fulltext: fullTextResponse.nullable(),
+  copyrightForm: z.object({ name: z.string(), size: z.number() }).nullable(),
+  warnings: z.array(z.string()),
+});
 
 export function submissionRoutes(api: Api, services: Services) {
   const { submissions } = services;
@@ -70,6 +87,12 @@ export function submissionRoutes(api: Api, services: Services) {
     multipart: [
       { name: 'submissionFile', description: 'The manuscript: .doc, .docx or .pdf (checked by content)', required: true },
       { name: 'additionalZip', description: 'Optional supplementary material as one .zip', required: false },
+      {
+        name: 'copyrightForm',
+        description:
+          "The signed copyright form, a PDF (checked by content); required when the journal's settings say so (copyrightFormRequired)",
+        required: false,
+      },
     ],
     responses: {
       201: { description: MESSAGES.submissionSuccess, schema: submissionCreatedResponse },
@@ -84,7 +107,13 @@ export function submissionRoutes(api: Api, services: Services) {
       const body = await readManuscriptForm(services, request);
       const fields = parseInput(submissionFieldsSchema, body.fields);
       const { manuscript, additional } = await manuscriptFiles(services, body);
-      const created = await submissions.submit(auth!.user, fields, manuscript, additional);
+      const copyrightForm = body.files.copyrightForm
+        ? await checkUpload(body.files.copyrightForm, {
+            ...COPYRIGHT_FORM_RULE,
+            maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
+          })
+        : undefined;
+      const created = await submissions.submit(auth!.user, fields, manuscript, additional, copyrightForm);
       reply.code(201);
       return { message: MESSAGES.submissionSuccess, ...created };
     },
@@ -126,6 +155,24 @@ export function submissionRoutes(api: Api, services: Services) {
     handler: async ({ auth, params, request, reply }) => {
       const { reference, file } = await submissions.file(params.id, params.fileId, auth!.user);
       return sendStoredFile(services.files, request, reply, `${reference}-${file.originalName}`, file);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/submissions/:id/copyright-form',
+    tag: 'Submissions',
+    summary: 'Download the signed copyright form sent with a submission (its author, or editors)',
+    auth: 'submit',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The PDF', binary: 'application/pdf' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, request, reply }) => {
+      const { reference, file } = await submissions.ownFile(params.id, 'copyright', auth!.user);
+      return sendStoredFile(services.files, request, reply, `${reference}-copyright-form.pdf`, file);
     },
   });
 
@@ -199,12 +246,83 @@ export function submissionRoutes(api: Api, services: Services) {
     handler: ({ auth, params, body }) => submissions.decide(auth!.user, params.id, body),
   });
 
+  api.route({
+    method: 'POST',
+    path: '/api/editor/submissions/:id/publication',
+    tag: 'Editorial',
+    summary: 'Prepare an accepted submission for publishing: the final PDF and the Word file, for the preview',
+    description:
+      'Both files are checked (and the Word file converted) before anything is kept; a refused file leaves the earlier preview as it was. Nothing is shown to readers: the article goes live with POST …/publish. The answer is the preview: the PDF to be published, the full text with what needs a person, and warnings (no copyright form).',
+    auth: 'editorial',
+    params: idParamSchema,
+    multipart: [
+      { name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false },
+      { name: 'word', description: 'The final Word file (.docx), converted into the full text (optional)', required: false },
+    ],
+    responses: {
+      201: { description: 'Ready to preview', schema: messageResponse.extend(publicationResponse.shape) },
+      ...refusals,
+      409: { description: 'Not accepted, or already published', schema: messageResponse },
+      413: { description: 'A file is too large', schema: messageResponse },
+      415: { description: 'Not a PDF, or not a Word document (.docx)', schema: messageResponse },
+      422: { description: 'The PDF is encrypted or damaged, or the Word file cannot be converted', schema: messageResponse },
+    },
+    handler: async ({ auth, params, request, reply }) => {
+      const body = await readMultipart(request, {
+        files: {
+          pdf: fileLimit(ARTICLE_PDF_RULE, services.config.MAX_ARTICLE_PDF_SIZE),
+          word: fileLimit(ARTICLE_WORD_RULE, services.config.MAX_MANUSCRIPT_SIZE),
+        },
+      });
+      await preparePublication(services, auth!.user, params.id, {
+        pdf: body.files.pdf,
+        word: body.files.word,
+      });
+      reply.code(201);
+      return {
+        message: 'Ready to preview. Nothing is published until you publish it.',
+        ...(await presentPublication(services, auth!.user, params.id)),
+      };
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/submissions/:id/publication',
+    tag: 'Editorial',
+    summary: "An accepted submission's preview before publishing: its PDF, full text, copyright form and warnings",
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: { 200: { description: 'The preview', schema: publicationResponse }, ...refusals },
+    handler: ({ auth, params }) => presentPublication(services, auth!.user, params.id),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/submissions/:id/final-pdf',
+    tag: 'Editorial',
+    summary: 'The final PDF given for publishing, for the preview',
+    auth: 'editorial',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The PDF', binary: 'application/pdf' },
+      ...partialDownloadResponses,
+      ...refusals,
+    },
+    handler: async ({ auth, params, request, reply }) => {
+      const { reference, file } = await submissions.ownFile(params.id, 'final', auth!.user);
+      return sendStoredFile(services.files, request, reply, `${reference}-${file.originalName}`, file);
+    },
+  });
+
   const publishFields = publishSubmissionSchema;
   api.route({
     method: 'POST',
     path: '/api/editor/submissions/:id/publish',
     tag: 'Editorial',
     summary: 'Publish an accepted submission as an article of an issue, with its metadata and authors',
+    description:
+      'Publishes what POST …/publication prepared (the final PDF, the full text); files sent here are prepared first, so one call can do both. Fields alt-N (figures) and doi-N (references) are saved first. Refused while a figure has no alt text. Warns (does not refuse) when the submission has no copyright form.',
     auth: 'editorial',
     params: idParamSchema,
     body: publishFields,
@@ -213,12 +331,15 @@ export function submissionRoutes(api: Api, services: Services) {
       {
         name: 'word',
         description:
-          'The final Word file (.docx), converted into the full text (optional; one converted before by POST …/fulltext is used otherwise). Fields alt-N give figures their alt text.',
+          'The final Word file (.docx), converted into the full text (optional; one converted before by POST …/publication or …/fulltext is used otherwise).',
         required: false,
       },
     ],
     responses: {
-      201: { description: 'Published', schema: messageResponse.extend({ articleId: z.number() }) },
+      201: {
+        description: 'Published',
+        schema: messageResponse.extend({ articleId: z.number(), warnings: z.array(z.string()) }),
+      },
       ...refusals,
       409: { description: 'Not accepted, already published, or the DOI is taken', schema: messageResponse },
       413: { description: 'The PDF is too large', schema: messageResponse },
@@ -239,8 +360,7 @@ export function submissionRoutes(api: Api, services: Services) {
         : undefined;
       const owner = { submissionId: params.id };
       if (body.files.word) await storeWordFile(services, auth!.user, owner, body.files.word);
-      const alts = altFields(body.fields);
-      if (alts.size) await services.fulltext.setAltText(auth!.user, owner, alts);
+      await saveFixes(services, auth!.user, owner, body.fields);
       const articleId = await submissions.publish(
         auth!.user,
         params.id,
@@ -249,8 +369,9 @@ export function submissionRoutes(api: Api, services: Services) {
         services.catalog,
         services.fulltext,
       );
+      const warnings = submissions.publishWarnings(await submissions.detail(params.id, auth!.user));
       reply.code(201);
-      return { message: 'Published.', articleId };
+      return { message: 'Published.', articleId, warnings };
     },
   });
 }

@@ -14,6 +14,7 @@ import type { CatalogService } from '../catalog/service.ts';
 import { articles } from '../catalog/tables.ts';
 import { storedFiles } from '../files/tables.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { MESSAGES } from '../../common/messages.ts';
 import type { SubmissionFields } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
@@ -61,6 +62,8 @@ export class SubmissionsService {
       mail: MailService;
       editorialEmail: string;
       journalName: () => Promise<string>;
+      /** The journal's setting: a submission must include the signed copyright form (issue 22). */
+      copyrightFormRequired?: () => Promise<boolean>;
       publicUrl: string;
       /** The outbox: `manuscript.arrived` in the transaction that stores versions (decision 0031). */
       events?: Pick<EventBus, 'emit'>;
@@ -76,11 +79,17 @@ export class SubmissionsService {
     fields: SubmissionFields,
     manuscript: CheckedUpload,
     additional?: CheckedUpload,
+    copyrightForm?: CheckedUpload,
   ): Promise<{ id: number; reference: string }> {
-    const uploads = additional ? [manuscript, additional] : [manuscript];
     // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
+    if (!copyrightForm && (await this.deps.copyrightFormRequired?.())) {
+      throw badRequest(MESSAGES.copyrightFormMissing, { copyrightForm: MESSAGES.copyrightFormMissing });
+    }
+    const uploads = [manuscript, ...(additional ? [additional] : []), ...(copyrightForm ? [copyrightForm] : [])];
     const journal = await this.deps.journalName();
-    const created = await this.deps.files.withStoredFiles(uploads, async (tx, files) => {
+    const created = await this.deps.files.withStoredFiles(uploads, async (tx, stored) => {
+      const files = stored.slice(0, additional ? 2 : 1);
+      const copyright = copyrightForm ? stored.at(-1) : undefined;
       const result = await tx.execute<{ id: string | number }>(
         sql`select nextval(pg_get_serial_sequence('submissions', 'id')) as id`,
       );
@@ -97,6 +106,7 @@ export class SubmissionsService {
         conflictOfInterest: fields.conflictOfInterest,
         fundingStatement: fields.fundingStatement,
         dataAvailabilityStatement: fields.dataAvailabilityStatement,
+        copyrightFileId: copyright?.id ?? null,
       });
       await tx
         .insert(submissionAuthors)
@@ -117,7 +127,7 @@ export class SubmissionsService {
         toStatus: 'submitted',
       });
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
-      await this.acknowledge(tx, journal, user, fields, { id, reference }, manuscript, additional);
+      await this.acknowledge(tx, journal, user, fields, { id, reference }, manuscript, additional, copyrightForm);
       await this.deps.events?.emit(tx, 'manuscript.arrived', { submissionId: id });
       return { id, reference };
     });
@@ -133,9 +143,10 @@ export class SubmissionsService {
     { id, reference }: { id: number; reference: string },
     manuscript: CheckedUpload,
     additional?: CheckedUpload,
+    copyrightForm?: CheckedUpload,
   ) {
     const authors = fields.authors.map((a) => `  - ${a.name} (${a.affiliation})`).join('\n');
-    const files = [manuscript, additional]
+    const files = [manuscript, additional, copyrightForm]
       .filter(Boolean)
       .map((f) => `  - ${f!.filename} (${Math.ceil(f!.data.length / 1024)} KB)`)
       .join('\n');
@@ -250,7 +261,8 @@ export class SubmissionsService {
       .where(eq(submissions.id, id));
     if (!row || (row.s.userId !== viewer.id && !can('editorial', viewer)))
       throw notFound('Submission not found.');
-    const [authors, files, events, [article]] = await Promise.all([
+    const s = row.s;
+    const [authors, files, events, [article], copyrightForm, finalPdf] = await Promise.all([
       this.db
         .select()
         .from(submissionAuthors)
@@ -276,8 +288,9 @@ export class SubmissionsService {
         .where(eq(submissionEvents.submissionId, id))
         .orderBy(asc(submissionEvents.id)),
       this.db.select({ id: articles.id }).from(articles).where(eq(articles.submissionId, id)),
+      this.fileSummary(s.copyrightFileId),
+      this.fileSummary(s.finalPdfFileId),
     ]);
-    const s = row.s;
     return {
       id: s.id,
       reference: s.reference,
@@ -311,7 +324,67 @@ export class SubmissionsService {
       })),
       articleId: article?.id ?? null,
       nextStatuses: can('editorial', viewer) ? [...EDITOR_TRANSITIONS[s.status]] : [],
+      copyrightForm,
+      finalPdf,
     };
+  }
+
+  private async fileSummary(fileId: number | null): Promise<{ name: string; size: number } | null> {
+    if (fileId === null) return null;
+    const [f] = await this.db
+      .select({ name: storedFiles.originalName, size: storedFiles.size })
+      .from(storedFiles)
+      .where(eq(storedFiles.id, fileId));
+    return f ?? null;
+  }
+
+  /** The signed copyright form of a submission (its author, or editors), or the final PDF (editors). */
+  async ownFile(id: number, which: 'copyright' | 'final', viewer: SessionUser) {
+    const detail = await this.detail(id, viewer);
+    if (which === 'final' && !can('editorial', viewer)) throw notFound('File not found.');
+    const [row] = await this.db
+      .select({ copyright: submissions.copyrightFileId, final: submissions.finalPdfFileId })
+      .from(submissions)
+      .where(eq(submissions.id, id));
+    const fileId = row?.[which === 'copyright' ? 'copyright' : 'final'];
+    if (!fileId)
+      throw notFound(which === 'copyright' ? 'No copyright form was sent with this submission.' : 'No final PDF yet.');
+    return { reference: detail.reference, file: await this.deps.files.get(fileId) };
+  }
+
+  /**
+   * Before publishing (decision 0035): the editor gives the final PDF, kept with the accepted submission until
+   * the article is published from the preview. Nothing is shown to readers.
+   */
+  async setFinalPdf(actor: SessionUser, id: number, pdf: CheckedUpload): Promise<void> {
+    const detail = await this.detail(id, actor);
+    this.assertPublishable(detail);
+    await this.deps.files.withStoredFiles([pdf], async (tx, [file]) => {
+      await tx.update(submissions).set({ finalPdfFileId: file.id }).where(eq(submissions.id, id));
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'submission.final_pdf',
+        { type: 'submission', id },
+        { reference: detail.reference, file: { id: file.id, sha256: file.sha256, size: file.size } },
+      );
+    });
+  }
+
+  /** Only an accepted submission, not yet published, is prepared and published. */
+  assertPublishable(detail: { status: SubmissionStatus; articleId: number | null }) {
+    if (detail.status !== 'accepted') throw conflict('Only an accepted submission can be published.');
+    if (detail.articleId)
+      throw conflict(`This submission is already published as article ${detail.articleId}.`);
+  }
+
+  /** What publishing should warn about (it does not refuse): a submission without its signed copyright form. */
+  publishWarnings(detail: { copyrightForm: unknown }): string[] {
+    return detail.copyrightForm
+      ? []
+      : [
+          'The author sent no signed copyright form with this submission. You can still publish; ask the author for it if the journal needs it on file.',
+        ];
   }
 
   /** An author's own submissions, newest first, with the latest message from the editors. */
@@ -583,10 +656,19 @@ The editorial office
     fullText?: { attach: (tx: Tx, submissionId: number, articleId: number) => Promise<void> },
   ): Promise<number> {
     const detail = await this.detail(id, actor);
-    if (detail.status !== 'accepted') throw conflict('Only an accepted submission can be published.');
-    if (detail.articleId)
-      throw conflict(`This submission is already published as article ${detail.articleId}.`);
+    this.assertPublishable(detail);
     let pdf = finalPdf;
+    if (!pdf && detail.finalPdf) {
+      // The final PDF given when the publication was prepared (the preview's).
+      const { file } = await this.ownFile(id, 'final', actor);
+      pdf = {
+        field: 'pdf',
+        filename: file.originalName,
+        data: await this.deps.files.bytes(file),
+        kind: 'pdf',
+        mediaType: 'application/pdf',
+      };
+    }
     if (!pdf) {
       const latest = detail.files.find((f) => f.kind === 'manuscript');
       if (latest?.mediaType !== 'application/pdf') {

@@ -19,6 +19,16 @@ export const submissions = pgTable(
     conflictOfInterest: text('conflict_of_interest').notNull().default(''),
     fundingStatement: text('funding_statement').notNull().default(''),
     dataAvailabilityStatement: text('data_availability_statement').notNull().default(''),
+    /**
+     * The author's signed copyright form (a PDF), given with the submission (issue 22); editors only. Kept apart
+     * from the manuscript's versions: reviewers never get it (it names the authors).
+     */
+    copyrightFileId: integer('copyright_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
+    /**
+     * The final PDF the editor gave when preparing the publication (decision 0035): nothing is live until the
+     * editor publishes from the preview.
+     */
+    finalPdfFileId: integer('final_pdf_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
     status: text('status', { enum: SUBMISSION_STATUSES })
       .notNull()
       .default('submitted'),

@@ -78,6 +78,20 @@ let messageId = 0;
 
 /** A fresh submission by a dedicated author (none of the personas), optionally moved on by the admin. */
 async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: number }> {
+  return newSubmissionWith({}, ...moves);
+}
+
+/** An editor acting through the services (for what a route needs to find in place). */
+async function anEditor() {
+  const u = (await t.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
+  return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: 'admin' as const, status: 'approved' as const };
+}
+
+/** The same, with more files (the signed copyright form). */
+async function newSubmissionWith(
+  files: Record<string, { name: string; data: Buffer; type?: string }>,
+  ...moves: string[]
+): Promise<{ id: number; fileId: number }> {
   const body = await multipart(
     {
       title: `Submission ${++seq}`,
@@ -86,7 +100,7 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
       abstract: 'A.',
       authors: author('S. Author'),
     },
-    { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' } },
+    { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' }, ...files },
   );
   const res = await t.app.inject({
     method: 'POST',
@@ -162,45 +176,69 @@ async function withFullText(owner: FullTextOwner) {
   );
 }
 
-/** The full text's editor routes, for an accepted submission's and for the article's. */
-const fullTextRoutes = (kind: 'submissions' | 'articles', owner: () => Promise<{ id: number; owner: FullTextOwner }>) => [
-  {
-    name: `POST /api/editor/${kind}/:id/fulltext`,
-    build: async () => {
-      const { id } = await owner();
-      const body = await multipart({}, { word: { name: 'final.docx', data: wordFile, type: MEDIA_TYPES.docx } });
-      return { method: 'POST' as const, url: `/api/editor/${kind}/${id}/fulltext`, ...body };
+/**
+ * The full text's editor routes: an accepted submission's, the article's (a Word file sent there becomes its
+ * pending one), and the article's pending one.
+ */
+const fullTextRoutes = (
+  kind: 'submissions' | 'articles' | 'articles-pending',
+  owner: () => Promise<{ id: number; owner: FullTextOwner }>,
+) => {
+  const base = kind === 'articles-pending' ? 'articles' : kind;
+  const tail = kind === 'articles-pending' ? 'fulltext/pending' : 'fulltext';
+  const path = (id: number | string) => `/api/editor/${base}/${id}/${tail}`;
+  return [
+    ...(kind === 'articles-pending'
+      ? []
+      : [
+          {
+            name: `POST ${path(':id')}`,
+            build: async () => {
+              const { id } = await owner();
+              const body = await multipart({}, { word: { name: 'final.docx', data: wordFile, type: MEDIA_TYPES.docx } });
+              return { method: 'POST' as const, url: path(id), ...body };
+            },
+            expect: editorial(201),
+          },
+        ]),
+    {
+      name: `GET ${path(':id')}`,
+      build: async () => {
+        const o = await owner();
+        await withFullText(o.owner);
+        return { method: 'GET' as const, url: path(o.id) };
+      },
+      expect: editorial(200),
     },
-    expect: editorial(201),
-  },
-  {
-    name: `GET /api/editor/${kind}/:id/fulltext`,
-    build: async () => {
-      const o = await owner();
-      await withFullText(o.owner);
-      return { method: 'GET' as const, url: `/api/editor/${kind}/${o.id}/fulltext` };
+    {
+      name: `PATCH ${path(':id')}/alt`,
+      build: async () => {
+        const o = await owner();
+        await withFullText(o.owner);
+        return { method: 'PATCH' as const, url: `${path(o.id)}/alt`, payload: { 'alt-2': 'Two bars.' } };
+      },
+      expect: editorial(200),
     },
-    expect: editorial(200),
-  },
-  {
-    name: `PATCH /api/editor/${kind}/:id/fulltext/alt`,
-    build: async () => {
-      const o = await owner();
-      await withFullText(o.owner);
-      return { method: 'PATCH' as const, url: `/api/editor/${kind}/${o.id}/fulltext/alt`, payload: { 'alt-2': 'Two bars.' } };
+    {
+      name: `PATCH ${path(':id')}/references`,
+      build: async () => {
+        const o = await owner();
+        await withFullText(o.owner);
+        return { method: 'PATCH' as const, url: `${path(o.id)}/references`, payload: { 'doi-1': '10.5555/ref.1' } };
+      },
+      expect: editorial(200),
     },
-    expect: editorial(200),
-  },
-  {
-    name: `GET /api/editor/${kind}/:id/fulltext/figures/:name`,
-    build: async () => {
-      const o = await owner();
-      await withFullText(o.owner);
-      return { method: 'GET' as const, url: `/api/editor/${kind}/${o.id}/fulltext/figures/figure-1.png` };
+    {
+      name: `GET ${path(':id')}/figures/:name`,
+      build: async () => {
+        const o = await owner();
+        await withFullText(o.owner);
+        return { method: 'GET' as const, url: `${path(o.id)}/figures/figure-1.png` };
+      },
+      expect: editorial(200),
     },
-    expect: editorial(200),
-  },
-];
+  ];
+};
 
 const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
   ...fullTextRoutes('submissions', async () => {
@@ -208,6 +246,55 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     return { id: s.id, owner: { submissionId: s.id } };
   }),
   ...fullTextRoutes('articles', async () => ({ id: articleId, owner: { articleId } })),
+  ...fullTextRoutes('articles-pending', async () => ({ id: articleId, owner: { pendingArticleId: articleId } })),
+  {
+    name: 'POST /api/editor/articles/:id/fulltext/pending/publish',
+    build: async () => {
+      // A pending full text whose figures all have alt text, for the seed article (each persona's own).
+      await withFullText({ pendingArticleId: articleId });
+      await t.services.fulltext.setAltText(await anEditor(), { pendingArticleId: articleId }, new Map([[2, 'Two bars.']]));
+      return { method: 'POST', url: `/api/editor/articles/${articleId}/fulltext/pending/publish` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/submissions/:id/publication',
+    build: async () => {
+      const s = await newSubmission('under_review', 'accepted');
+      const body = await multipart({}, { pdf: { name: 'final.pdf', data: pdf, type: 'application/pdf' } });
+      return { method: 'POST', url: `/api/editor/submissions/${s.id}/publication`, ...body };
+    },
+    expect: editorial(201),
+  },
+  {
+    name: 'GET /api/editor/submissions/:id/publication',
+    build: async () => {
+      const s = await newSubmission('under_review', 'accepted');
+      return { method: 'GET', url: `/api/editor/submissions/${s.id}/publication` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/submissions/:id/final-pdf',
+    build: async () => {
+      const s = await newSubmission('under_review', 'accepted');
+      await t.services.submissions.setFinalPdf(
+        await anEditor(),
+        s.id,
+        { field: 'pdf', filename: 'final.pdf', data: pdf, kind: 'pdf', mediaType: 'application/pdf' },
+      );
+      return { method: 'GET', url: `/api/editor/submissions/${s.id}/final-pdf` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/submissions/:id/copyright-form',
+    build: async () => {
+      const s = await newSubmissionWith({ copyrightForm: { name: 'form.pdf', data: pdf, type: 'application/pdf' } });
+      return { method: 'GET', url: `/api/submissions/${s.id}/copyright-form` };
+    },
+    expect: ownerOrEditor,
+  },
   {
     name: 'GET /api/articles/public/articles',
     build: () => ({ method: 'GET', url: '/api/articles/public/articles' }),

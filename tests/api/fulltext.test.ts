@@ -186,7 +186,7 @@ describe('a submission published with its Word file', () => {
     expect(res.body).toContain('<ref-list>');
   });
 
-  it('re-makes the full text when the Word file is replaced, and drops the kept page', async () => {
+  it('re-makes the full text when the Word file is replaced and published, and drops the kept page', async () => {
     const page = await t.app.inject({
       method: 'GET',
       url: `/api/editor/articles/${articleId}/fulltext`,
@@ -201,6 +201,13 @@ describe('a submission published with its Word file', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().fulltext.source).toBe('manuscript.docx');
     expect(res.json().fulltext.figures).toEqual([]);
+    // The new one waits for its preview (decision 0035); published, it takes the live one's place.
+    const published = await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/articles/${articleId}/fulltext/pending/publish`,
+      headers: editor,
+    });
+    expect(published.statusCode, published.body).toBe(200);
     const jats = await t.app.inject({ method: 'GET', url: `/article/${articleId}/jats.xml` });
     expect(jats.body).toContain('System model');
     expect(jats.body).not.toContain('<sec id="s1-1-1">');

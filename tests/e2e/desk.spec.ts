@@ -461,7 +461,7 @@ test.describe('submissions desk: one submission', () => {
     await form.getByRole('button', { name: 'Accept without peer review' }).click();
     await expect(page.getByRole('status')).toContainText('Decision recorded: Accepted.');
     await expect(page.getByRole('form', { name: 'Decision' })).toHaveCount(0);
-    await expect(page.getByRole('form', { name: 'Publish as an article' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Publish as an article' })).toBeVisible();
     await outbox.waitFor({ to: author.email, subject: `[${s.reference}] Accepted` });
     await axe(page);
   });
@@ -555,16 +555,35 @@ test.describe('submissions desk: one submission', () => {
 
     await signIn('editor');
     await page.goto(`/editor-dashboard/submissions/${s.id}`);
-    const form = page.getByRole('form', { name: 'Publish as an article' });
+    // Publishing starts with the final files (issue 22): the PDF and the Word file together, then a preview.
+    const files = () => page.getByRole('form', { name: /^(The final files|Replace a file)$/ });
     // The same styled file field as the submission form.
-    await expect(form.getByText('Drag and drop the file here, or choose it:')).toBeVisible();
+    await expect(files().getByText('Drag and drop the file here, or choose it:').first()).toBeVisible();
     // The latest manuscript is the .docx revision: a final PDF is required.
-    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(
-      /Required: the latest manuscript \(manuscript\.docx\) is not a PDF\./,
+    await expect(files().getByLabel('Final PDF')).toHaveAccessibleDescription(
+      /The latest manuscript \(manuscript\.docx\) is not a PDF\./,
     );
     await axe(page);
     await screenshots(page, 'desk-publish');
 
+    // The styled file field checks a chosen file at once, before anything is sent.
+    await files().getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'png-named.pdf'));
+    await expect(files().getByLabel('Final PDF')).toHaveAccessibleDescription(
+      /The article file must be a PDF \(\.pdf\)\. \(The file's content does not match its name "png-named\.pdf"\.\)/,
+    );
+    await expect(files().getByLabel('Final PDF')).toHaveValue('');
+
+    await files().getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'encrypted.pdf'));
+    await files().getByRole('button', { name: /Upload and preview/ }).click();
+    await expect(files().getByLabel('Final PDF')).toHaveAccessibleDescription(/password-protected/);
+
+    await files().getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'manuscript.pdf'));
+    await files().getByRole('button', { name: /Upload and preview/ }).click();
+    await expect(page.getByRole('status')).toContainText('Files received.');
+    // Nothing is on the reader site before Publish.
+    await expect(page.getByRole('region', { name: 'Published' })).toHaveCount(0);
+
+    const form = page.getByRole('form', { name: '3. Fix and publish' });
     const publish = form.getByRole('button', { name: 'Publish the article' });
     await publish.click();
     await expect(page.getByRole('alert')).toBeVisible();
@@ -590,32 +609,13 @@ test.describe('submissions desk: one submission', () => {
     await form.getByLabel('Pages').fill('1-9');
     await form.getByLabel('DOI').fill(doi);
     await publish.click();
-    await expect(page.getByRole('alert')).toHaveText(
-      'Upload the final PDF: the latest manuscript is not a PDF.',
-    );
-    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(/Upload the final PDF\./);
-    await expect(form.getByLabel('Pages')).toHaveValue('1-9');
-
-    // The styled file field checks a chosen file at once, before anything is sent.
-    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'png-named.pdf'));
-    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(
-      /The article file must be a PDF \(\.pdf\)\. \(The file's content does not match its name "png-named\.pdf"\.\)/,
-    );
-    await expect(form.getByLabel('Final PDF')).toHaveValue('');
-    await expect(form.getByLabel('DOI')).toHaveValue(doi);
-
-    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'encrypted.pdf'));
-    await publish.click();
-    await expect(form.getByLabel('Final PDF')).toHaveAccessibleDescription(/password-protected/);
-
-    await form.getByLabel('Final PDF').setInputFiles(path.join(FIXTURES, 'manuscript.pdf'));
-    await publish.click();
     await expect(page.getByRole('status')).toContainText(
       /Published as article \d+\. It is on the reader site now\./,
     );
+    await page.goto(`/editor-dashboard/submissions/${s.id}`);
     const published = page.getByRole('region', { name: 'Published' });
     await expect(published).toContainText(`volume ${number}, issue 1, pages 1-9, DOI ${doi}`);
-    await expect(page.getByRole('form', { name: 'Publish as an article' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Publish as an article' })).toHaveCount(0);
     await axe(page);
     await screenshots(page, 'desk-published');
 
@@ -624,10 +624,11 @@ test.describe('submissions desk: one submission', () => {
     await decide(adminApi, other.id, 'under_review', 'Reviewing.');
     await decide(adminApi, other.id, 'accepted', 'Accepted.');
     await page.goto(`/editor-dashboard/submissions/${other.id}`);
-    const otherForm = page.getByRole('form', { name: 'Publish as an article' });
-    await expect(otherForm.getByLabel('Final PDF (optional)')).toHaveAccessibleDescription(
+    await expect(files().getByLabel('Final PDF (optional)')).toHaveAccessibleDescription(
       /the latest manuscript \(manuscript\.pdf, version 1\) is published as it is/,
     );
+    await page.getByRole('link', { name: 'Open the preview and publish' }).click();
+    const otherForm = page.getByRole('form', { name: '3. Fix and publish' });
     await otherForm.getByLabel('Issue').selectOption({ label: issueLabel });
     await otherForm.getByLabel('Pages').fill('10-19');
     await otherForm.getByLabel('DOI').fill(doi);

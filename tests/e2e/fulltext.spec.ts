@@ -106,49 +106,44 @@ test('an accepted submission is published with its Word file, and readers get it
   const title = `Adaptive sampling for structural health monitoring ${tag}`;
   const id = await acceptedSubmission(request, adminApi, token, title);
 
-  // The editor gives the Word file: the preview lists what needs a person.
+  // The editor gives the Word file (with the final PDF, in one step): the preview lists what needs a person.
   await signIn('editor');
   await page.goto(`/editor-dashboard/submissions/${id}`);
-  const convert = page.getByRole('form', { name: 'Full text from the Word file' });
-  await convert.getByLabel('Word file').setInputFiles(word());
-  await convert.getByRole('button', { name: 'Convert the Word file' }).click();
-  await expect(
-    page.getByText(/^Word file converted: \d+ words\. 3 things need a look before publishing/),
-  ).toBeVisible();
-  const problems = page.getByRole('list', { name: 'Needs a person before publishing' });
+  const files = page.getByRole('form', { name: 'The final files' });
+  await files.getByLabel('Word file').setInputFiles(word());
+  await files.getByRole('button', { name: 'Upload and preview' }).click();
+  await expect(page.getByRole('status')).toContainText('Files received.');
+  const problems = page.getByRole('list', { name: 'Needs a person' });
   await expect(problems.getByRole('listitem')).toHaveText([
     'Figure 2 has no alt text: describe it for readers who cannot see it.',
     /^Reference \[2\] has no DOI/,
     /^Reference \[4\] has no DOI/,
   ]);
   // The preview shows the article as readers will see it.
-  await page.getByText(/^Preview the full text as readers will see it/).click();
   await expect(
-    page.locator('.desk-fulltext__preview').getByRole('heading', { name: '1.1.1 Scope' }),
+    page
+      .getByRole('region', { name: '2. The article as readers will see it' })
+      .getByRole('heading', { name: '1.1.1 Scope' }),
   ).toBeVisible();
   await axe(page);
   await screenshots(page, 'fulltext-desk-preview');
 
   // Publishing without the missing alt text is refused beside its field.
-  const publish = page.getByRole('form', { name: 'Publish as an article' });
+  const publish = page.getByRole('form', { name: '3. Fix and publish' });
   await publish.getByLabel('Issue').selectOption({ label: `Volume ${number}, issue 1: FT issue ${number}` });
   await publish.getByLabel('Pages').fill('1-12');
-  await publish.getByLabel('DOI').fill(`10.5555/ft.${number}`);
+  await publish.getByLabel(/^DOI( \*)?$/).fill(`10.5555/ft.${number}`);
   await expect(publish.getByLabel('Figure 1')).toHaveValue(
     'Bar chart of strain on four spans; span four is highest.',
   );
   await publish.getByRole('button', { name: 'Publish the article with its full text' }).click();
-  await expect(
-    page.getByRole('form', { name: 'Publish as an article' }).getByLabel('Figure 2'),
-  ).toHaveAccessibleDescription(/Please describe figure 2 for readers who cannot see it\./);
+  await expect(publish.getByLabel('Figure 2')).toHaveAccessibleDescription(
+    /Please describe figure 2 for readers who cannot see it\./,
+  );
 
   // With it, the article is published.
-  const again = page.getByRole('form', { name: 'Publish as an article' });
-  await again.getByLabel('Issue').selectOption({ label: `Volume ${number}, issue 1: FT issue ${number}` });
-  await again.getByLabel('Pages').fill('1-12');
-  await again.getByLabel('DOI').fill(`10.5555/ft.${number}`);
-  await again.getByLabel('Figure 2').fill('Two bars: battery life before and after; after is about half.');
-  await again.getByRole('button', { name: 'Publish the article with its full text' }).click();
+  await publish.getByLabel('Figure 2').fill('Two bars: battery life before and after; after is about half.');
+  await publish.getByRole('button', { name: 'Publish the article with its full text' }).click();
   await expect(page.getByText(/^Published as article (\d+)\./)).toBeVisible();
   const articleId = Number(
     /article (\d+)/.exec((await page.getByText(/^Published as article \d+\./).textContent())!)![1],
@@ -231,7 +226,7 @@ test('a demo article shows its full text after a navigation in the browser too',
   await expect(fullText.getByRole('heading', { name: `1. ${second.sections[0].heading}` })).toBeVisible();
 });
 
-test('an article on the dashboard gets its full text from a Word file, shown once every figure has alt text', async ({
+test('an article on the dashboard gets its full text from a Word file, shown once published with every figure described', async ({
   page,
   signIn,
   adminApi,
@@ -265,15 +260,13 @@ test('an article on the dashboard gets its full text from a Word file, shown onc
   const convert = page.getByRole('form', { name: 'Full text from the Word file' });
   await convert.getByLabel('Word file').setInputFiles(word());
   await convert.getByRole('button', { name: 'Convert the Word file' }).click();
-  await expect(
-    page.getByText('Word file converted. The full text is not shown until every figure has alt text.'),
-  ).toBeVisible();
-  // Not on the article page yet, nor its figures.
+  await expect(page.getByRole('status')).toContainText(/^Word file converted: \d+ words\./);
+  // Not on the article page yet, nor its figures: it waits for its preview (decision 0035).
   expect((await request.get(`/article/${articleId}/figures/figure-1.png`)).status()).toBe(404);
-  const alts = page.getByRole('form', { name: 'Alt text of the figures' });
-  await alts.getByLabel('Figure 2').fill('Two bars: battery life before and after.');
-  await alts.getByRole('button', { name: 'Save the alt text' }).click();
-  await expect(page.getByText('Alt text saved.')).toBeVisible();
+  const pending = page.getByRole('region', { name: 'New full text, not published yet' });
+  await pending.getByLabel('Figure 2').fill('Two bars: battery life before and after.');
+  await pending.getByRole('button', { name: 'Publish the new full text' }).click();
+  await expect(page.getByText('The new full text is on the article page.')).toBeVisible();
   await expect(page.getByText(/^Shown on the article page and in its JATS XML/)).toBeVisible();
 
   const reader = await request.get(`/article/${articleId}`);

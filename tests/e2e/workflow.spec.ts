@@ -205,13 +205,17 @@ test('a manuscript from registration to publication', async ({
     editor.getByRole('region', { name: 'Files' }).getByRole('heading', { name: /Version 2/ }),
   ).toBeVisible();
   await decide(editor, 'Accepted', 'Accepted: congratulations.');
-  const publish = editor.getByRole('form', { name: 'Publish as an article' });
+  // The final PDF first, then the preview, then Publish (issue 22).
+  const files = editor.getByRole('form', { name: 'The final files' });
+  await files.getByLabel('Final PDF (optional)').setInputFiles(fixture('manuscript.pdf'));
+  await files.getByRole('button', { name: 'Upload and preview' }).click();
+  await expect(editor.getByRole('status')).toContainText('Files received.');
+  const publish = editor.getByRole('form', { name: '3. Fix and publish' });
   await publish
     .getByLabel('Issue')
     .selectOption({ label: `Volume ${number}, issue 1: Workflow issue ${number}` });
   await publish.getByLabel('Pages').fill('1-14');
   await publish.getByLabel('DOI').fill(`10.5555/cjei.wf.${number}`);
-  await publish.getByLabel('Final PDF (optional)').setInputFiles(fixture('manuscript.pdf'));
   await publish.getByRole('button', { name: 'Publish the article' }).click();
   await expect(editor.getByRole('status')).toContainText(/Published as article \d+/);
   await axe(editor);

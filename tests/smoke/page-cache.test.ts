@@ -185,7 +185,7 @@ describe('a change', () => {
     await editTitle(article.title);
   });
 
-  it('of its full text (a new Word file, alt text) shows at once on the article page, sent once', async () => {
+  it('of its full text (a new Word file, published with its alt text) shows at once on the article page, sent once', async () => {
     const url = `/article/${article.id}`;
     const before = text(await get(url));
     // The demo article's full text is in the page once: not again in the route data.
@@ -204,15 +204,15 @@ describe('a change', () => {
       payload: body.payload,
     });
     expect(res.statusCode, res.body).toBe(201);
-    // Figure 2 has no alt text: the full text is held back from readers at once.
-    expect(text(await get(url))).not.toContain('fulltext-body');
-    const alt = await t.app.inject({
-      method: 'PATCH',
-      url: `/api/editor/articles/${article.id}/fulltext/alt`,
+    // The new one waits for its preview (decision 0035): readers keep the published full text.
+    expect(text(await get(url))).toBe(before);
+    const published = await t.app.inject({
+      method: 'POST',
+      url: `/api/editor/articles/${article.id}/fulltext/pending/publish`,
       headers: { host: HOST, ...admin },
       payload: { 'alt-2': 'Two bars.' },
     });
-    expect(alt.statusCode, alt.body).toBe(200);
+    expect(published.statusCode, published.body).toBe(200);
     const after = text(await get(url));
     expect(after).toContain('1.1.1 Scope');
     expect(after).toContain('alt="Two bars."');

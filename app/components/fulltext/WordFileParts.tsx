@@ -42,17 +42,20 @@ export function ProblemList({
   problems,
   title,
   level,
+  id = 'fulltext-problems-title',
 }: {
   problems: readonly { kind: string; message: string }[];
   title: string;
   level: 3 | 4;
+  /** The heading's id (two lists on one page need two). */
+  id?: string;
 }) {
   const Heading = level === 3 ? 'h3' : 'h4';
   return (
     <>
-      <Heading id="fulltext-problems-title">{title}</Heading>
+      <Heading id={id}>{title}</Heading>
       {problems.length ? (
-        <ul className="fulltext-problems" aria-labelledby="fulltext-problems-title">
+        <ul className="fulltext-problems" aria-labelledby={id}>
           {problems.map((p) => (
             <li key={p.message} className={`fulltext-problems__item fulltext-problems__item--${p.kind}`}>
               {p.message}

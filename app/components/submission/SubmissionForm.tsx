@@ -23,6 +23,7 @@ import { SubmissionAlert } from './SubmissionAlert.tsx';
 import { UploadProgress } from './UploadProgress.tsx';
 import {
   ADDITIONAL_RULE,
+  COPYRIGHT_FORM_RULE,
   MANUSCRIPT_RULE,
   type UploadLimits,
   formatBytes,
@@ -70,10 +71,16 @@ export function SubmissionForm({
   limits,
   initial,
   onSubmitted,
+  firstAuthor,
+  copyrightRequired = false,
 }: {
   limits: UploadLimits;
   initial: SubmissionFormState | null;
   onSubmitted: (submitted: Submitted) => void;
+  /** Author 1 as the signed-in account knows them (name, e-mail, institution, ORCID iD): editable. */
+  firstAuthor?: AuthorDraft;
+  /** The journal's setting: the signed copyright form must come with the submission. */
+  copyrightRequired?: boolean;
 }) {
   const hydrated = useHydrated();
   const keySeq = useRef(0);
@@ -81,10 +88,10 @@ export function SubmissionForm({
 
   const [values, setValues] = useState<SubmissionValues>(() => initial?.values ?? emptyValues());
   const [authors, setAuthors] = useState<KeyedAuthor[]>(() =>
-    (initial?.authors.length ? initial.authors : [blankAuthor()]).map(withKey),
+    (initial?.authors.length ? initial.authors : [firstAuthor ?? blankAuthor()]).map(withKey),
   );
   const { upload, files, chooseFile, fileProblems, errors, setErrors, failure, fail, send, refused } =
-    useManuscriptUpload(initial);
+    useManuscriptUpload(initial, copyrightRequired);
   const [notice, setNotice] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const pendingFocus = useRef<string | null>(null);
@@ -403,6 +410,24 @@ export function SubmissionForm({
           reminder={reminder}
           disabled={uploading}
           onChoose={(file, problem) => chooseFile('additionalZip', file, problem)}
+        />
+        <FileField
+          rule={COPYRIGHT_FORM_RULE}
+          maxBytes={limits.manuscript}
+          label="Signed copyright form"
+          required={copyrightRequired}
+          hint={
+            <>
+              The <a href="/copyright">copyright form</a>, signed by the corresponding author, as a PDF (a scan
+              is fine), up to {formatBytes(limits.manuscript)}.
+              {copyrightRequired ? ' This journal needs it with every submission.' : ''}
+            </>
+          }
+          file={files.copyrightForm}
+          error={errors.copyrightForm}
+          reminder={reminder}
+          disabled={uploading}
+          onChoose={(file, problem) => chooseFile('copyrightForm', file, problem)}
         />
       </section>
 

@@ -1,6 +1,11 @@
 import { useRef, useState } from 'react';
 import { MESSAGES } from '../../../common/messages.ts';
-import { ADDITIONAL_RULE, MANUSCRIPT_RULE, type UploadField } from '../../../common/upload-rules.ts';
+import {
+  ADDITIONAL_RULE,
+  COPYRIGHT_FORM_RULE,
+  MANUSCRIPT_RULE,
+  type UploadField,
+} from '../../../common/upload-rules.ts';
 import { type UploadResult, uploadFailure, useUpload } from './use-upload.ts';
 
 export type FieldErrors = Record<string, string>;
@@ -10,9 +15,17 @@ export type FieldErrors = Record<string, string>;
  * the page before any upload), the field errors and the failure alert (its `attempt` changes on every
  * refusal so the alert is announced again), and the upload with progress and Cancel.
  */
-export function useManuscriptUpload(initial: { errors?: FieldErrors; message?: string } | null) {
+export function useManuscriptUpload(
+  initial: { errors?: FieldErrors; message?: string } | null,
+  /** The journal asks for the signed copyright form with a submission (the submission form only). */
+  copyrightRequired = false,
+) {
   const upload = useUpload();
-  const [files, setFiles] = useState<Record<UploadField, File | null>>({ submissionFile: null, additionalZip: null });
+  const [files, setFiles] = useState<Record<UploadField, File | null>>({
+    submissionFile: null,
+    additionalZip: null,
+    copyrightForm: null,
+  });
   const [refusals, setRefusals] = useState<Partial<Record<UploadField, string>>>({});
   const [errors, setErrors] = useState<FieldErrors>(() => initial?.errors ?? {});
   const [failure, setFailure] = useState<{ message: string; attempt: number } | null>(() =>
@@ -37,6 +50,8 @@ export function useManuscriptUpload(initial: { errors?: FieldErrors; message?: s
     const found: FieldErrors = {};
     if (!files.submissionFile) found.submissionFile = refusals.submissionFile ?? MESSAGES.mainFileMissing;
     if (refusals.additionalZip && !files.additionalZip) found.additionalZip = refusals.additionalZip;
+    if (!files.copyrightForm && (refusals.copyrightForm || copyrightRequired))
+      found.copyrightForm = refusals.copyrightForm ?? MESSAGES.copyrightFormMissing;
     return found;
   }
 
@@ -50,8 +65,13 @@ export function useManuscriptUpload(initial: { errors?: FieldErrors; message?: s
   async function send(url: string, body: FormData): Promise<UploadResult> {
     body.append(MANUSCRIPT_RULE.field, files.submissionFile!);
     if (files.additionalZip) body.append(ADDITIONAL_RULE.field, files.additionalZip);
+    if (files.copyrightForm) body.append(COPYRIGHT_FORM_RULE.field, files.copyrightForm);
     setFailure(null);
-    return upload.start(url, body, (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0));
+    return upload.start(
+      url,
+      body,
+      (files.submissionFile?.size ?? 0) + (files.additionalZip?.size ?? 0) + (files.copyrightForm?.size ?? 0),
+    );
   }
 
   /** Shows the server's refusal (or a network failure) of an upload. */

@@ -1,3 +1,10 @@
 ALTER TABLE "submission_events" ADD COLUMN "note" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "submissions" ADD COLUMN "copyright_file_id" integer;--> statement-breakpoint
+ALTER TABLE "submissions" ADD COLUMN "final_pdf_file_id" integer;--> statement-breakpoint
 ALTER TABLE "review_assignments" ADD COLUMN "attachment_author_file_id" integer;--> statement-breakpoint
-ALTER TABLE "review_assignments" ADD CONSTRAINT "review_assignments_attachment_author_file_id_stored_files_id_fk" FOREIGN KEY ("attachment_author_file_id") REFERENCES "public"."stored_files"("id") ON DELETE restrict ON UPDATE no action;
+ALTER TABLE "full_texts" ADD COLUMN "pending_article_id" integer;--> statement-breakpoint
+ALTER TABLE "submissions" ADD CONSTRAINT "submissions_copyright_file_id_stored_files_id_fk" FOREIGN KEY ("copyright_file_id") REFERENCES "public"."stored_files"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "submissions" ADD CONSTRAINT "submissions_final_pdf_file_id_stored_files_id_fk" FOREIGN KEY ("final_pdf_file_id") REFERENCES "public"."stored_files"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "review_assignments" ADD CONSTRAINT "review_assignments_attachment_author_file_id_stored_files_id_fk" FOREIGN KEY ("attachment_author_file_id") REFERENCES "public"."stored_files"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "full_texts" ADD CONSTRAINT "full_texts_pending_article_id_articles_id_fk" FOREIGN KEY ("pending_article_id") REFERENCES "public"."articles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "full_texts" ADD CONSTRAINT "full_texts_pending_article_id_unique" UNIQUE("pending_article_id");
