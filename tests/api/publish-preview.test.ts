@@ -67,7 +67,7 @@ async function accepted(title: string, files: Record<string, { name: string; dat
       method: 'POST',
       url: `/api/editor/submissions/${id}/decision`,
       headers: editor,
-      payload: { status, message: 'Moved on.' },
+      payload: { status, message: 'Moved on.', confirm: ['accept-without-review'] },
     });
     expect(moved.statusCode, moved.body).toBe(200);
   }

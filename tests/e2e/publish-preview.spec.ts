@@ -58,7 +58,7 @@ async function accepted(api: APIRequestContext, adminApi: APIRequestContext, tok
   const { id } = (await res.json()) as { id: number };
   for (const status of ['under_review', 'accepted']) {
     const moved = await adminApi.post(`/api/editor/submissions/${id}/decision`, {
-      data: { status, message: 'Moved on.' },
+      data: { status, message: 'Moved on.', confirm: ['accept-without-review'] },
     });
     expect(moved.ok(), await moved.text()).toBe(true);
   }
