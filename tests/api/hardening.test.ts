@@ -62,10 +62,10 @@ describe('text that cannot be stored', () => {
 
 describe('text that cannot be stored, inside a field that carries JSON', () => {
   // The escape is in the JSON text: the NUL or the lone surrogate exists only once the field is decoded.
-  const authors = (escape: string) =>
-    `[{"name":"A${escape}B","email":"a@example.org","affiliation":"U${escape}"}]`;
+  const authors = (esc: string) =>
+    `[{"name":"A${esc}B","email":"a@example.org","affiliation":"U${esc}"}]`;
 
-  it.each(['\\u0000', '\\ud800'])('POST /api/submission/submit with %s in authors: 400 beside the field', async (escape) => {
+  it.each(['\\u0000', '\\ud800'])('POST /api/submission/submit with %s in authors: 400 beside the field', async (esc) => {
     const author = await t.createUser({ role: 'author', status: 'approved' });
     const token = await t.login(author.username, author.password);
     const res = await postMultipart(
@@ -77,7 +77,7 @@ describe('text that cannot be stored, inside a field that carries JSON', () => {
         articleType: 'Research Article',
         keywords: 'a, b',
         abstract: 'An abstract.',
-        authors: authors(escape),
+        authors: authors(esc),
       },
       { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } },
     );
@@ -87,8 +87,8 @@ describe('text that cannot be stored, inside a field that carries JSON', () => {
     expect(res.json().errors['authors.0.affiliation']).toBe(UNSTORABLE_TEXT);
   });
 
-  it.each(['\\u0000', '\\ud800'])('POST /api/articles/admin/upload with %s in authors: 400 beside the field', async (escape) => {
-    const number = escape === '\\u0000' ? 31 : 32;
+  it.each(['\\u0000', '\\ud800'])('POST /api/articles/admin/upload with %s in authors: 400 beside the field', async (esc) => {
+    const number = esc === '\\u0000' ? 31 : 32;
     const volume = await json('POST', '/api/editor/volume', JSON.stringify({ title: `Volume ${number}`, volume_number: number, year: 2026 }), admin);
     const issue = await json('POST', '/api/editor/issue', JSON.stringify({ title: 'Issue 1', description: 'The first.', volume_id: volume.json().volume.id }), admin);
     expect(issue.statusCode).toBe(201);
@@ -103,7 +103,7 @@ describe('text that cannot be stored, inside a field that carries JSON', () => {
         pages: '1-10',
         doi: '10.5555/nul.001',
         issue_id: String(issue.json().issue.id),
-        authors: authors(escape),
+        authors: authors(esc),
       },
       { pdf: { name: 'manuscript.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
     );
