@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Clock, DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import { type JobStatus, jobs } from './tables.ts';
@@ -495,11 +496,9 @@ export class JobQueue {
       await def.handler(job.payload as never, ctx);
       clearInterval(heartbeat);
       if (!completed) {
-        const [row] = await this.db
-          .update(jobs)
-          .set(this.doneValues(def))
-          .where(this.mine(job))
-          .returning({ id: jobs.id });
+        const [row] = await this.persist(() =>
+          this.db.update(jobs).set(this.doneValues(def)).where(this.mine(job)).returning({ id: jobs.id }),
+        );
         if (!row)
           log.warn({ job: info }, 'job queue: a job finished after another process had taken it over');
       }
@@ -509,9 +508,29 @@ export class JobQueue {
         log.error({ err, job: info }, 'job queue: a job failed after it had completed; kept as done');
         return;
       }
-      await this.settle(job, def, err).catch((e) =>
+      await this.persist(() => this.settle(job, def, err)).catch((e) =>
         log.error({ err: e, job: info }, 'job queue: recording a failure failed'),
       );
+    }
+  }
+
+  /**
+   * Writes a job's outcome. While the database is briefly unavailable (a restart, a fail-over: its connections
+   * ended under the job) it tries again after 0.5, 1, 2, 4... s, up to half the lease, so that a job whose
+   * outcome was lost in the gap is not left "running" until its lease runs out (issue 22).
+   */
+  private async persist<T>(write: () => Promise<T>): Promise<T> {
+    for (let wait = 500; ; wait *= 2) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || this.stopping || wait > this.leaseMs / 2) throw err;
+        this.opts.log.warn(
+          { err },
+          `job queue: the database is unavailable; writing a job's outcome again in ${wait / 1000} s`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
     }
   }
 
