@@ -54,6 +54,19 @@ export class LeaseLostError extends Error {}
 /** Thrown by a handler for a failure that no retry can mend: the job is kept as failed at once. */
 export class PermanentJobError extends Error {}
 
+/**
+ * Thrown by a handler whose job must wait until `until` (ms since the epoch): put back for then, with the
+ * message as its last error, the attempt not counted (an e-mail held by its recipient's daily limit).
+ */
+export class DeferJobError extends Error {
+  constructor(
+    readonly until: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The reason a stopped job's signal carries: the job is put back as it was, not counted as a failure. */
 export class JobInterruptedError extends Error {}
 
@@ -551,6 +564,22 @@ export class JobQueue {
         })
         .where(this.mine(job));
       log.info({ job: info }, 'job queue: a job was stopped by the shutdown; it resumes on the next start');
+      return;
+    }
+    if (err instanceof DeferJobError) {
+      // Not a failure: the job waits for its time, its attempt not counted.
+      await this.db
+        .update(jobs)
+        .set({
+          status: 'queued',
+          attempts: job.attempts - 1,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: errorText(err),
+          runAt: new Date(Math.max(now, err.until)),
+        })
+        .where(this.mine(job));
+      log.info({ job: info, until: new Date(err.until).toISOString() }, `job ${job.name} deferred: ${err.message}`);
       return;
     }
     const lastError = errorText(err);

@@ -412,7 +412,14 @@ export function reviewRoutes(api: Api, services: Services) {
       summary,
       auth: 'editorial',
       params: idParamSchema,
-      responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+      responses: {
+        200: { description: 'The rounds', schema: editorReviewResponse },
+        ...editorRefusals,
+        // One reminder a day per assignment, and the journal's daily limit of e-mails per person (0038).
+        ...(path === 'remind'
+          ? { 429: { description: 'Already reminded today, or the reviewer has had the day\'s e-mails: wait for Retry-After seconds', schema: messageResponse } }
+          : {}),
+      },
       handler: ({ auth, params }) => run(auth!.user, params.id),
     });
   assignmentAction(
