@@ -24,7 +24,9 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (isDatabaseUnavailable(error) && context && typeof context === 'object') {
     (context as AppLoadContext).databaseUnavailable = true;
   }
-  if (!request.signal.aborted) console.error(isRouteErrorResponse(error) && error.error ? error.error : error);
+  // As React Router's default: an error response keeps the error it wraps (private, but logged).
+  const wrapped = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  if (!request.signal.aborted) console.error(wrapped ?? error);
 };
 
 /**

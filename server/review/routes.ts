@@ -400,6 +400,13 @@ export function reviewRoutes(api: Api, services: Services) {
     handler: ({ auth, params }) => review.withoutNamesForReviewers(auth!.user, params.id),
   });
 
+  // One reminder a day per assignment, and the journal's daily limit of e-mails per person (decision 0038).
+  const remindRefusal: Record<number, { description: string; schema: typeof messageResponse }> = {
+    429: {
+      description: "Already reminded today, or the reviewer has had the day's e-mails: wait for Retry-After seconds",
+      schema: messageResponse,
+    },
+  };
   const assignmentAction = (
     path: string,
     summary: string,
@@ -415,10 +422,7 @@ export function reviewRoutes(api: Api, services: Services) {
       responses: {
         200: { description: 'The rounds', schema: editorReviewResponse },
         ...editorRefusals,
-        // One reminder a day per assignment, and the journal's daily limit of e-mails per person (0038).
-        ...(path === 'remind'
-          ? { 429: { description: 'Already reminded today, or the reviewer has had the day\'s e-mails: wait for Retry-After seconds', schema: messageResponse } }
-          : {}),
+        ...(path === 'remind' ? remindRefusal : {}),
       },
       handler: ({ auth, params }) => run(auth!.user, params.id),
     });
