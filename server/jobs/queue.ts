@@ -266,17 +266,35 @@ export class JobQueue {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.ensureRecurring();
-    await this.startListening();
+    // The poll first: whatever fails below (the database restarting just then) is tried again at each poll,
+    // instead of leaving the process without a queue until it is restarted (issue 22).
     this.poll = setInterval(
       () => {
+        if (!this.recurringReady) void this.registerRecurring();
         if (this.opts.listen && !this.listening) void this.startListening();
         void this.pump();
       },
       this.opts.pollMs ?? 5 * SECOND,
     );
     this.poll.unref();
+    await this.registerRecurring();
+    await this.startListening();
     void this.pump();
+  }
+
+  private recurringReady = false;
+
+  /** `ensureRecurring`, once it has worked; a failure is logged and tried again at the next poll. */
+  private async registerRecurring(): Promise<void> {
+    try {
+      await this.ensureRecurring();
+      this.recurringReady = true;
+    } catch (err) {
+      this.opts.log.warn(
+        { err },
+        'job queue: could not register the recurring passes; trying again at the next poll',
+      );
+    }
   }
 
   /** Stops taking jobs; the jobs running finish (or stop between items and are put back), then it resolves. */
@@ -319,21 +337,30 @@ export class JobQueue {
   }
 
   private async startListening(): Promise<void> {
-    if (!this.opts.listen || this.stopping) return;
+    if (!this.opts.listen || this.stopping || this.connecting) return;
+    this.connecting = true;
+    let lost = false;
     try {
       this.unlisten = await this.opts.listen(
         CHANNEL,
         () => this.nudge([]),
         (err) => {
+          lost = true;
           this.listening = false;
           this.opts.log.warn({ err }, 'job queue: lost its LISTEN connection; polling until it is back');
         },
       );
-      this.listening = true;
+      // Lost already (between the LISTEN and here): the next poll listens again.
+      this.listening = !lost;
     } catch (err) {
       this.opts.log.warn({ err }, 'job queue: could not LISTEN; polling instead');
+    } finally {
+      this.connecting = false;
     }
   }
+
+  /** A LISTEN connection is being made (the poll does not start a second one meanwhile). */
+  private connecting = false;
 
   private followUp: NodeJS.Timeout | null = null;
 
@@ -579,7 +606,10 @@ export class JobQueue {
           runAt: new Date(Math.max(now, err.until)),
         })
         .where(this.mine(job));
-      log.info({ job: info, until: new Date(err.until).toISOString() }, `job ${job.name} deferred: ${err.message}`);
+      log.info(
+        { job: info, until: new Date(err.until).toISOString() },
+        `job ${job.name} deferred: ${err.message}`,
+      );
       return;
     }
     const lastError = errorText(err);
