@@ -2,12 +2,32 @@ import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable } from '@react-router/node';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { type AppLoadContext, type EntryContext, ServerRouter } from 'react-router';
+import {
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+  ServerRouter,
+  isRouteErrorResponse,
+} from 'react-router';
+import { isDatabaseUnavailable } from '../server/db/errors.ts';
 import { DocumentHtmlContext } from './lib/document-html.ts';
 import { NonceContext } from './lib/nonce.ts';
 
 /** How long deferred data may stream before React gives up on it (the render is aborted a second later). */
 export const streamTimeout = 5_000;
+
+/**
+ * React Router's own logging of a loader's or action's error, plus one mark: an error that means the database
+ * is briefly unavailable (a restart, a fail-over) makes the page a 503 with Retry-After (server/http/ssr.ts).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (isDatabaseUnavailable(error) && context && typeof context === 'object') {
+    (context as AppLoadContext).databaseUnavailable = true;
+  }
+  // As React Router's default: an error response keeps the error it wraps (private, but logged).
+  const wrapped = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
+  if (!request.signal.aborted) console.error(wrapped ?? error);
+};
 
 /**
  * Renders a page as React Router's default does, with one addition: every script the page carries gets this

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
 import { MESSAGES } from './messages.ts';
 import { REGISTRABLE_ROLES } from './roles.ts';
+import { unstorableFields } from './validate.ts';
 
 /** Required text: trimmed, not blank, bounded. The messages name the field as the form labels it. */
 export const requiredText = (label: string, max: number) =>
@@ -130,23 +131,38 @@ export const authorSchema = z.object({
 });
 export type AuthorInput = z.infer<typeof authorSchema>;
 
+/**
+ * A form field that carries JSON text (multipart forms have no nesting: authors arrive so). Every such field
+ * is read through this one helper: the text is decoded, then what it decodes to is held to the text rule
+ * every input obeys (`common/validate.ts`) — an escape such as `\u0000` or `\ud800` becomes a NUL or a lone
+ * surrogate only here, after the rule has looked at the raw text — and then to `schema`. A refusal is beside
+ * the decoded value's own path (`authors.0.name`), as it would be in a JSON body.
+ */
+export const jsonTextField = <S extends z.ZodType>(schema: S, messages: { required: string; invalid: string }) =>
+  z
+    .string(messages.required)
+    .transform((text, ctx) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: messages.invalid });
+        return z.NEVER;
+      }
+      const bad = Object.entries(unstorableFields(value));
+      for (const [at, message] of bad) ctx.addIssue({ code: 'custom', message, path: at === '_' ? [] : at.split('.') });
+      return bad.length ? z.NEVER : value;
+    })
+    .pipe(schema);
+
 /** Authors arrive as a JSON text list in multipart forms; this parses and checks them. */
-export const authorsJsonField = z
-  .string('Authors are required.')
-  .transform((text, ctx) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'Authors must be a JSON list of authors.' });
-      return z.NEVER;
-    }
-  })
-  .pipe(
-    z
-      .array(authorSchema, 'Authors must be a JSON list of authors.')
-      .min(1, 'At least one author is required.')
-      .max(LIMITS.authors, `At most ${LIMITS.authors} authors.`),
-  );
+export const authorsJsonField = jsonTextField(
+  z
+    .array(authorSchema, 'Authors must be a JSON list of authors.')
+    .min(1, 'At least one author is required.')
+    .max(LIMITS.authors, `At most ${LIMITS.authors} authors.`),
+  { required: 'Authors are required.', invalid: 'Authors must be a JSON list of authors.' },
+);
 
 export const submissionFieldsSchema = z.object({
   title: requiredText('Title', LIMITS.title),

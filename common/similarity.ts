@@ -43,6 +43,19 @@ export const grammarIssueSchema = z.object({
   suggestions: z.array(z.string()),
 });
 
+/**
+ * What a check was compared against (issue 22): a check against a corpus still being indexed (after a first
+ * start, a reindex, an import or a restore) can miss a copy, and must say so rather than look clean.
+ */
+export const corpusCoverageSchema = z.object({
+  indexed: z.number().describe('Documents in the corpus when the check ran (published articles, manuscript versions)'),
+  expected: z.number().describe('Documents that should be in it: every article PDF and manuscript version with readable text'),
+  complete: z.boolean().describe('false: indexing was still under way, and a copy of a document not yet indexed is not found'),
+  newestIndexedAt: z.string().nullable().describe('When the most recently indexed document was indexed'),
+  unreadable: z.number().describe('Files tried and left out: no text the checker can read (a scanned PDF)'),
+  message: z.string().nullable().describe('Said plainly when the corpus was incomplete; null when it was complete'),
+});
+
 export const similarityReportSchema = z.object({
   plagiarismPercentage: z.number().describe('Matched words / counted words × 100, two decimals'),
   grammarQualityPercentage: z
@@ -71,6 +84,9 @@ export const similarityReportSchema = z.object({
     issues: z.array(grammarIssueSchema),
   }),
   timings: z.record(z.string(), z.number()),
+  corpus: corpusCoverageSchema
+    .nullable()
+    .describe('What the check was compared against; null for a report stored before this was recorded'),
 });
 
 export const submissionReportSchema = z.object({
@@ -88,3 +104,4 @@ export type ReportSourceData = z.infer<typeof reportSourceSchema>;
 export type ReportPassageData = z.infer<typeof reportPassageSchema>;
 export type GrammarIssueData = z.infer<typeof grammarIssueSchema>;
 export type SubmissionReportData = z.infer<typeof submissionReportSchema>;
+export type CorpusCoverage = z.infer<typeof corpusCoverageSchema>;

@@ -6,6 +6,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { citationRoutes } from './catalog/citation-routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
 import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/routes.ts';
+import { isDatabaseUnavailable } from './db/errors.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { HttpError } from './http/errors.ts';
@@ -29,15 +30,6 @@ export interface PagesOptions {
   mode: 'production' | 'development';
   clientDir?: string;
   devMiddleware?: Parameters<typeof registerPages>[2]['devMiddleware'];
-}
-
-/**
- * PostgreSQL's "insufficient resources" class (53: disk full, out of memory, too many connections), a server
- * starting up or shutting down (57P03), or a connection that cannot be made.
- */
-function isDatabaseUnavailable(error: unknown): boolean {
-  const code = String((error as { code?: unknown })?.code ?? '');
-  return /^53\d{3}$/.test(code) || code === '57P03' || code === 'ECONNREFUSED' || code === 'ECONNRESET';
 }
 
 /**

@@ -77,6 +77,9 @@ async function main(argv: string[]) {
         console.log(`       manuscript version ${id}: ${status}`),
       );
       console.log(`Checked ${checked} manuscript version(s) without a stored report.`);
+      // Reports made while the corpus was incomplete are made again now that it is whole (decision 0037).
+      const again = await services.similarity.recheckIncomplete();
+      if (again) console.log(`Checked again ${again} manuscript version(s) first checked against an incomplete corpus.`);
     }
     return 0;
   } finally {

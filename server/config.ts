@@ -122,6 +122,8 @@ export const configSchema = z.object({
   RATE_LIMIT_REGISTER: rate('5/1h'),
   RATE_LIMIT_PASSWORD_RESET: rate('5/1h'),
   RATE_LIMIT_CONTACT: rate('5/1h'),
+  /** E-mails the journal sends one person (its own addresses excepted), automatic and manual (decision 0038). */
+  MAIL_LIMIT_RECIPIENT: rate('30/1d'),
   RATE_LIMIT_PLAGIARISM: rate('30/1h'),
   SIMILARITY_BACKGROUND: z
     .enum(['true', 'false'], 'must be true or false')

@@ -69,6 +69,11 @@ export function createServices(
       outboxDir: path.join(config.dataDir, 'outbox'),
       log,
     });
+  // Rate limits, sign-in, reset and address-change counters (decision 0030): in the database on PostgreSQL,
+  // where any number of processes share them; in this process's memory on PGlite (one process per folder).
+  const counters = database.kind === 'postgres' ? new DbAttemptStore(db) : null;
+  if (counters) defineCounterPruning(jobs, counters, clock);
+  const attempts: AttemptStore = counters ?? new MemoryAttemptStore();
   // Every e-mail goes through it: queued as a job, retried, logged (a submission's communication log).
   const mail = new MailService(db, {
     transport: mailer,
@@ -77,6 +82,12 @@ export function createServices(
     secret: config.sessionSecret,
     domain: new URL(baseUrl).hostname,
     log,
+    // At most MAIL_LIMIT_RECIPIENT e-mails to one person, counted across processes (decision 0038).
+    recipients: {
+      counters: attempts,
+      limit: config.MAIL_LIMIT_RECIPIENT,
+      exempt: [config.MAIL_FROM, config.EDITORIAL_EMAIL],
+    },
   });
   const settings = new SettingsService(db);
   changes.follow((changed) => {
@@ -88,11 +99,6 @@ export function createServices(
   if (!overrides.blobs && configuredKind(config) !== 'local')
     throw new Error('createServices: pass the opened object store');
   const files = new FileService(db, overrides.blobs ?? localBlobStore(config, log), { clock, log });
-  // Rate limits, sign-in, reset and address-change counters (decision 0030): in the database on PostgreSQL,
-  // where any number of processes share them; in this process's memory on PGlite (one process per folder).
-  const counters = database.kind === 'postgres' ? new DbAttemptStore(db) : null;
-  if (counters) defineCounterPruning(jobs, counters, clock);
-  const attempts: AttemptStore = counters ?? new MemoryAttemptStore();
   const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN']) =>
     new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock });
   const throttle = new LoginThrottle(
@@ -143,8 +149,8 @@ export function createServices(
     editorialEmail: config.EDITORIAL_EMAIL,
     // Queued in the transaction of the change it reports (a reminder's claim and its mail commit together:
     // exactly once), logged on the submission, the invitation links' tokens sealed (decisions 0022, 0023).
-    send: async (message, { submissionId, secrets, tx }) => {
-      await mail.queue(tx ?? db, message, { submissionId, secrets });
+    send: async (message, { submissionId, secrets, tx, manual }) => {
+      await mail.queue(tx ?? db, message, { submissionId, secrets, manual });
     },
     jobs,
     changes,

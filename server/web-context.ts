@@ -18,4 +18,9 @@ export interface WebContext {
    * A large server-made block (an article's full text) is then sent once, not twice (as HTML and as data).
    */
   documentHtml: Map<string, string> | null;
+  /**
+   * Set by app/entry.server.tsx `handleError` when a loader or action failed because the database is briefly
+   * unavailable: the bridge (server/http/ssr.ts) answers 503 with Retry-After instead of 500.
+   */
+  databaseUnavailable?: boolean;
 }

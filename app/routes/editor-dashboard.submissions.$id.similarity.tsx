@@ -109,6 +109,7 @@ export default function SubmissionSimilarity({ loaderData }: Route.ComponentProp
             report={loaderData.result.report}
             headingLevel={2}
             checkedAt={loaderData.result.checkedAt}
+            stored={loaderData.result.stored}
           />
         </>
       ) : (

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratchDatabase, testDatabase } from '../testing/harness.ts';
 import { type Database, migrationsFolder, openDatabase, pgliteCopy } from './client.ts';
-import { pgConstraint, pgErrorCode } from './errors.ts';
+import { isDatabaseUnavailable, pgConstraint, pgErrorCode } from './errors.ts';
 import { PgliteThread, PgliteThreadError, pglitePool } from './pglite-link.ts';
 
 const parents = pgTable('t_parents', {
@@ -221,6 +221,79 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several 
       for (const o of opened) await (o as PromiseFulfilledResult<Database>).value.close();
     } finally {
       await scratch.drop();
+    }
+  });
+});
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL ending every connection (a restart, a fail-over)', () => {
+  it('fails the transaction in flight as "unavailable", without an unhandled error, and recovers by itself', async () => {
+    const scratch = await scratchDatabase(process.env.DATABASE_URL!);
+    const database = await openDatabase({ url: scratch.url });
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      await createTables(database);
+      let inside!: () => void;
+      const started = new Promise<void>((resolve) => {
+        inside = resolve;
+      });
+      // A transaction holding its connection (checked out of the pool) when every backend is ended.
+      const tx = database.db.transaction(async (t) => {
+        await t.insert(parents).values({ name: 'lost', at: new Date() });
+        inside();
+        await t.execute(sql`select pg_sleep(30)`);
+      });
+      const outcome = tx.then(
+        () => null,
+        (err: unknown) => err,
+      );
+      await started;
+      // Idle pooled connections too: a few queries at once leave several in the pool.
+      const dbName = new URL(scratch.url).pathname.slice(1);
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [dbName],
+      );
+      const err = await outcome;
+      expect(err).toBeTruthy();
+      expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+      // Whatever the pool kept from before is dropped; the next queries get new connections.
+      for (let i = 0; i < 3; i++) {
+        const found = await rows(database.db.execute(sql`select count(*)::int as n from t_parents`));
+        expect(found[0].n).toBe(0);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await admin.end();
+      await database.close();
+      await scratch.drop();
+    }
+  });
+
+  it('says which errors mean "the database is briefly unavailable", through the ORM\'s wrapping', () => {
+    const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: select 1'), { cause });
+    for (const cause of [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+      Object.assign(new Error('could not extend file'), { code: '53100' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+      new Error('Connection terminated unexpectedly'),
+      new Error('Client has encountered a connection error and is not queryable'),
+    ]) {
+      expect(isDatabaseUnavailable(cause), String(cause)).toBe(true);
+      expect(isDatabaseUnavailable(wrapped(cause)), String(cause)).toBe(true);
+    }
+    for (const other of [
+      Object.assign(new Error('duplicate key'), { code: '23505' }),
+      new Error('Something else'),
+      null,
+    ]) {
+      expect(isDatabaseUnavailable(wrapped(other))).toBe(false);
     }
   });
 });

@@ -232,8 +232,14 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     });
     pool = pglitePool(thread);
   }
-  // A server restart or a dropped connection must not crash the process.
-  pool.on('error', (err) => console.error(`${thread ? 'PGlite' : 'PostgreSQL'} pool error:`, err.message));
+  // A server restart or a dropped connection must not crash the process. The pool listens for errors only
+  // on its idle connections; one checked out (a transaction under way) emits 'error' with no listener, which
+  // ended the process. Its query fails instead ("unavailable": errors.ts), and the pool drops it on release.
+  const kind = thread ? 'PGlite' : 'PostgreSQL';
+  pool.on('error', (err) => console.error(`${kind} pool error:`, err.message));
+  pool.on('connect', (client) => {
+    client.on('error', (err) => console.error(`${kind} connection lost:`, err.message));
+  });
   const db = withCommitHooks(drizzle({ client: pool, schema }) as unknown as Db);
   const close = async () => {
     await pool.end();

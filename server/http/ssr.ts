@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { AuthContext } from '../accounts/service.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { type StoredAnswer, bodyOf, etagHeader, matchesEtag } from '../cache/response-cache.ts';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
@@ -182,6 +183,17 @@ export function pageCacheKey(url: string, auth: AuthContext | null): string {
  * Whether a rendered page may be kept: a 200 HTML page (or its navigation data) whose route says it is the
  * same for everyone who is signed out (`Cache-Control: public`, see app/lib/cache.ts), setting no cookie.
  */
+/**
+ * A page whose loader or action met the database briefly unavailable (app/entry.server.tsx `handleError`
+ * marks the context): 503 with Retry-After, as the API answers, instead of the error page's 500.
+ */
+function unavailable(response: Response, context: WebContext): Response {
+  if (response.status < 500 || !context.databaseUnavailable) return response;
+  const headers = new Headers(response.headers);
+  headers.set('retry-after', '30');
+  return new Response(response.body, { status: 503, headers });
+}
+
 function keepable(response: Response): boolean {
   return (
     response.status === 200 &&
@@ -329,7 +341,7 @@ export async function registerPages(
         nonce = context.nonce;
         // A HEAD is answered from the GET's page; the page is rendered whole, then kept compressed.
         const served = await cache.serve<Response>(key, async () => {
-          const fresh = await handle(toFetchRequest(request, controller.signal, 'GET'), context as never);
+          const fresh = unavailable(await handle(toFetchRequest(request, controller.signal, 'GET'), context as never), context);
           if (!keepable(fresh)) return { pass: fresh };
           const body = Buffer.from(await fresh.arrayBuffer());
           return { keep: { status: fresh.status, headers: keptHeaders(fresh, body, opts.mode), body } };
@@ -349,14 +361,21 @@ export async function registerPages(
         res.once('close', abandon);
         const context = await webContext(services, request, auth);
         nonce = context.nonce;
-        response = await handle(toFetchRequest(request, controller.signal), context as never);
+        response = unavailable(await handle(toFetchRequest(request, controller.signal), context as never), context);
       }
     } catch (err) {
-      request.log.error({ err }, 'page request failed');
-      response = new Response('Something went wrong on our side. Please try again later.', {
-        status: 500,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
+      // The database briefly unavailable (a restart, a fail-over, a full disk): 503 and Retry-After, as the API.
+      const down = isDatabaseUnavailable(err);
+      request.log.error({ err }, down ? 'database unavailable' : 'page request failed');
+      response = down
+        ? new Response('The service is briefly unavailable; please try again in a minute.', {
+            status: 503,
+            headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '30' },
+          })
+        : new Response('Something went wrong on our side. Please try again later.', {
+            status: 500,
+            headers: { 'content-type': 'text/plain; charset=utf-8' },
+          });
     }
     try {
       await sendResponse(request, res, response, headersFor(request, response, nonce));

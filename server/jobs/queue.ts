@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Clock, DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import { type JobStatus, jobs } from './tables.ts';
@@ -52,6 +53,19 @@ export class LeaseLostError extends Error {}
 
 /** Thrown by a handler for a failure that no retry can mend: the job is kept as failed at once. */
 export class PermanentJobError extends Error {}
+
+/**
+ * Thrown by a handler whose job must wait until `until` (ms since the epoch): put back for then, with the
+ * message as its last error, the attempt not counted (an e-mail held by its recipient's daily limit).
+ */
+export class DeferJobError extends Error {
+  constructor(
+    readonly until: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The reason a stopped job's signal carries: the job is put back as it was, not counted as a failure. */
 export class JobInterruptedError extends Error {}
@@ -252,17 +266,35 @@ export class JobQueue {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    await this.ensureRecurring();
-    await this.startListening();
+    // The poll first: whatever fails below (the database restarting just then) is tried again at each poll,
+    // instead of leaving the process without a queue until it is restarted (issue 22).
     this.poll = setInterval(
       () => {
+        if (!this.recurringReady) void this.registerRecurring();
         if (this.opts.listen && !this.listening) void this.startListening();
         void this.pump();
       },
       this.opts.pollMs ?? 5 * SECOND,
     );
     this.poll.unref();
+    await this.registerRecurring();
+    await this.startListening();
     void this.pump();
+  }
+
+  private recurringReady = false;
+
+  /** `ensureRecurring`, once it has worked; a failure is logged and tried again at the next poll. */
+  private async registerRecurring(): Promise<void> {
+    try {
+      await this.ensureRecurring();
+      this.recurringReady = true;
+    } catch (err) {
+      this.opts.log.warn(
+        { err },
+        'job queue: could not register the recurring passes; trying again at the next poll',
+      );
+    }
   }
 
   /** Stops taking jobs; the jobs running finish (or stop between items and are put back), then it resolves. */
@@ -305,21 +337,30 @@ export class JobQueue {
   }
 
   private async startListening(): Promise<void> {
-    if (!this.opts.listen || this.stopping) return;
+    if (!this.opts.listen || this.stopping || this.connecting) return;
+    this.connecting = true;
+    let lost = false;
     try {
       this.unlisten = await this.opts.listen(
         CHANNEL,
         () => this.nudge([]),
         (err) => {
+          lost = true;
           this.listening = false;
           this.opts.log.warn({ err }, 'job queue: lost its LISTEN connection; polling until it is back');
         },
       );
-      this.listening = true;
+      // Lost already (between the LISTEN and here): the next poll listens again.
+      this.listening = !lost;
     } catch (err) {
       this.opts.log.warn({ err }, 'job queue: could not LISTEN; polling instead');
+    } finally {
+      this.connecting = false;
     }
   }
+
+  /** A LISTEN connection is being made (the poll does not start a second one meanwhile). */
+  private connecting = false;
 
   private followUp: NodeJS.Timeout | null = null;
 
@@ -495,11 +536,9 @@ export class JobQueue {
       await def.handler(job.payload as never, ctx);
       clearInterval(heartbeat);
       if (!completed) {
-        const [row] = await this.db
-          .update(jobs)
-          .set(this.doneValues(def))
-          .where(this.mine(job))
-          .returning({ id: jobs.id });
+        const [row] = await this.persist(() =>
+          this.db.update(jobs).set(this.doneValues(def)).where(this.mine(job)).returning({ id: jobs.id }),
+        );
         if (!row)
           log.warn({ job: info }, 'job queue: a job finished after another process had taken it over');
       }
@@ -509,9 +548,29 @@ export class JobQueue {
         log.error({ err, job: info }, 'job queue: a job failed after it had completed; kept as done');
         return;
       }
-      await this.settle(job, def, err).catch((e) =>
+      await this.persist(() => this.settle(job, def, err)).catch((e) =>
         log.error({ err: e, job: info }, 'job queue: recording a failure failed'),
       );
+    }
+  }
+
+  /**
+   * Writes a job's outcome. While the database is briefly unavailable (a restart, a fail-over: its connections
+   * ended under the job) it tries again after 0.5, 1, 2, 4... s, up to half the lease, so that a job whose
+   * outcome was lost in the gap is not left "running" until its lease runs out (issue 22).
+   */
+  private async persist<T>(write: () => Promise<T>): Promise<T> {
+    for (let wait = 500; ; wait *= 2) {
+      try {
+        return await write();
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || this.stopping || wait > this.leaseMs / 2) throw err;
+        this.opts.log.warn(
+          { err },
+          `job queue: the database is unavailable; writing a job's outcome again in ${wait / 1000} s`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
     }
   }
 
@@ -532,6 +591,25 @@ export class JobQueue {
         })
         .where(this.mine(job));
       log.info({ job: info }, 'job queue: a job was stopped by the shutdown; it resumes on the next start');
+      return;
+    }
+    if (err instanceof DeferJobError) {
+      // Not a failure: the job waits for its time, its attempt not counted.
+      await this.db
+        .update(jobs)
+        .set({
+          status: 'queued',
+          attempts: job.attempts - 1,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: errorText(err),
+          runAt: new Date(Math.max(now, err.until)),
+        })
+        .where(this.mine(job));
+      log.info(
+        { job: info, until: new Date(err.until).toISOString() },
+        `job ${job.name} deferred: ${err.message}`,
+      );
       return;
     }
     const lastError = errorText(err);

@@ -1,7 +1,9 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
+import type { RateLimit } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { type JobContext, type JobQueue, PermanentJobError } from '../jobs/queue.ts';
+import { type AttemptStore, tooManyAttempts, waitText } from '../http/rate-limit.ts';
+import { DeferJobError, type JobContext, type JobQueue, PermanentJobError } from '../jobs/queue.ts';
 import type { Logger } from '../services.ts';
 import { describeFsError } from '../storage.ts';
 import type { Mail, Mailer } from './mailer.ts';
@@ -26,7 +28,25 @@ export interface MailOptions {
   secrets?: string[];
   /** Idempotency key of the sending job: a message queued twice with one key is queued (and sent) once. */
   key?: string;
+  /**
+   * A message a person asks for now (an editor's "remind now"): refused with 429 (and Retry-After) when a
+   * recipient has reached the daily limit (`MAIL_LIMIT_RECIPIENT`), so the person is told at once; other
+   * messages over the limit are held until it opens again (decision 0038).
+   */
+  manual?: boolean;
 }
+
+/** The journal-wide limit of e-mails per recipient (decision 0038): counted in the shared counter store. */
+export interface RecipientLimit {
+  /** The shared counter store (the database with PostgreSQL: every process counts in it). */
+  counters: AttemptStore;
+  /** `MAIL_LIMIT_RECIPIENT`: this many e-mails per recipient per window; null: no limit. */
+  limit: RateLimit;
+  /** The journal's own addresses (its sender, the editorial inbox): never limited. */
+  exempt: string[];
+}
+
+const LIMIT_COUNTER = 'mail-recipient';
 
 /** One message of the log, as the desk shows it. */
 export interface MailLogEntry {
@@ -49,6 +69,10 @@ interface MailJob {
 }
 
 export const MAIL_JOB = 'mail.send';
+
+/** "a day", "12 hours": a limit's window, for messages. */
+const windowText = (ms: number) =>
+  ms === 86_400_000 ? 'a day' : ms % 3_600_000 === 0 ? `${ms / 3_600_000} hours` : `${Math.round(ms / 60_000)} minutes`;
 
 const recipientsOf = (mail: Mail) => (Array.isArray(mail.to) ? mail.to.join(', ') : mail.to);
 /** Why an attempt failed, in words: a file-system fault of the outbox (it has a path), or what SMTP said. */
@@ -80,6 +104,8 @@ export class MailService {
       /** The host name in Message-IDs (the journal's public address). */
       domain: string;
       log: Logger;
+      /** The journal-wide limit of e-mails per recipient; none when absent. */
+      recipients?: RecipientLimit;
     },
   ) {
     this.key = mailSecretsKey(deps.secret);
@@ -89,6 +115,7 @@ export class MailService {
   /** Queues a message in the caller's transaction (or on its own with the database itself). */
   async queue(tx: Tx, mail: Mail, opts: MailOptions = {}): Promise<{ logId: number; created: boolean }> {
     const secrets = checkSecrets(mail, opts.secrets);
+    if (opts.manual) await this.refuseOverLimit(mail);
     const payload: MailJob = {
       mail: hideSecrets(mail, secrets),
       ...(secrets.length ? { sealed: sealSecrets(secrets, this.key) } : {}),
@@ -113,8 +140,11 @@ export class MailService {
   }
 
   /** Sends now, once, and logs it; throws when it could not be sent (the caller tells the user). */
-  async send(mail: Mail, opts: Omit<MailOptions, 'key'> = {}): Promise<void> {
+  async send(mail: Mail, opts: Omit<MailOptions, 'key' | 'manual'> = {}): Promise<void> {
     const secrets = checkSecrets(mail, opts.secrets);
+    // Asked for now by a person: over the limit it is refused (429), with the wait.
+    const over = await this.countAgainstLimit(mail);
+    if (over) throw this.overLimitError(over);
     const now = this.deps.clock.date();
     const [row] = await this.db
       .insert(mailLog)
@@ -162,6 +192,49 @@ export class MailService {
     }));
   }
 
+  /** The recipients the limit applies to: every address but the journal's own, lower-cased. */
+  private limited(mail: Mail): string[] {
+    const r = this.deps.recipients;
+    if (!r?.limit) return [];
+    const exempt = new Set(r.exempt.map((a) => a.trim().toLowerCase()));
+    const to = (Array.isArray(mail.to) ? mail.to : [mail.to]).map((a) => a.trim().toLowerCase());
+    return [...new Set(to)].filter((a) => a && !exempt.has(a));
+  }
+
+  /** Refuses (429) a message one of whose recipients has had the limit's number of e-mails in its window. */
+  private async refuseOverLimit(mail: Mail): Promise<void> {
+    const r = this.deps.recipients;
+    if (!r?.limit) return;
+    const now = this.deps.clock.now();
+    for (const to of this.limited(mail)) {
+      const open = await r.counters.get(`${LIMIT_COUNTER}:${to}`, now);
+      if (open && open.count >= r.limit.max) {
+        throw this.overLimitError({ to, max: r.limit.max, resetAt: open.resetAt, windowMs: r.limit.windowSeconds * 1000 });
+      }
+    }
+  }
+
+  /** Counts a message about to go against each recipient's limit; the first recipient it takes past it. */
+  private async countAgainstLimit(mail: Mail) {
+    const r = this.deps.recipients;
+    if (!r?.limit) return null;
+    const now = this.deps.clock.now();
+    const windowMs = r.limit.windowSeconds * 1000;
+    for (const to of this.limited(mail)) {
+      const open = await r.counters.add(`${LIMIT_COUNTER}:${to}`, windowMs, now);
+      if (open.count > r.limit.max) return { to, max: r.limit.max, resetAt: open.resetAt, windowMs };
+    }
+    return null;
+  }
+
+  private overLimitError(o: { to: string; max: number; resetAt: number; windowMs: number }) {
+    const wait = o.resetAt - this.deps.clock.now();
+    return tooManyAttempts(
+      `${o.to} has already had ${o.max} e-mails from the journal in ${windowText(o.windowMs)}, the most it sends one person: try again in ${waitText(wait)}.`,
+      wait,
+    );
+  }
+
   /** One stable Message-ID per logged message: a copy sent twice (see decision 0022) is known as the same. */
   private messageId(logId: number) {
     return `<mail-${logId}@${this.deps.domain}>`;
@@ -182,6 +255,18 @@ export class MailService {
         .set({ status: 'failed', lastError, attempts: ctx.job.attempt })
         .where(where);
       throw new PermanentJobError(lastError);
+    }
+    // Over a recipient's daily limit: held (not sent, not failed) until the limit's window opens again.
+    const over = await this.countAgainstLimit(mail);
+    if (over) {
+      const until = new Date(over.resetAt).toISOString();
+      const lastError = `Held: ${over.to} has had ${over.max} e-mails from the journal in ${windowText(over.windowMs)}, the limit; it is sent after ${until}.`;
+      await this.db.update(mailLog).set({ lastError }).where(where);
+      this.deps.log.warn(
+        { job: ctx.job, to: over.to, until },
+        'mail: held, its recipient has reached the daily limit of e-mails',
+      );
+      throw new DeferJobError(over.resetAt, lastError);
     }
     await this.db.update(mailLog).set({ attempts: ctx.job.attempt }).where(where);
     try {

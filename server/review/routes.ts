@@ -418,6 +418,13 @@ export function reviewRoutes(api: Api, services: Services) {
     handler: ({ auth, params, body }) => review.shareLater(auth!.user, params.id, body.reviews),
   });
 
+  // One reminder a day per assignment, and the journal's daily limit of e-mails per person (decision 0038).
+  const remindRefusal: Record<number, { description: string; schema: typeof messageResponse }> = {
+    429: {
+      description: "Already reminded today, or the reviewer has had the day's e-mails: wait for Retry-After seconds",
+      schema: messageResponse,
+    },
+  };
   const assignmentAction = (
     path: string,
     summary: string,
@@ -430,7 +437,11 @@ export function reviewRoutes(api: Api, services: Services) {
       summary,
       auth: 'editorial',
       params: idParamSchema,
-      responses: { 200: { description: 'The rounds', schema: editorReviewResponse }, ...editorRefusals },
+      responses: {
+        200: { description: 'The rounds', schema: editorReviewResponse },
+        ...editorRefusals,
+        ...(path === 'remind' ? remindRefusal : {}),
+      },
       handler: ({ auth, params }) => run(auth!.user, params.id),
     });
   assignmentAction(

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import {
   type AssignmentState,
   CONFIRMATION_NEEDED,
@@ -37,6 +37,7 @@ import type { CheckedUpload } from '../files/uploads.ts';
 import { MEDIA_TYPES } from '../files/content-type.ts';
 import { PROPERTIES_MESSAGES, describeProperty } from '../files/document-properties.ts';
 import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
+import { tooManyAttempts } from '../http/rate-limit.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { SettingsService } from '../settings/service.ts';
 import type { ReviewHooks } from '../submissions/service.ts';
@@ -83,7 +84,13 @@ export type ReviewerAccess = { token: string } | { user: SessionUser };
  */
 export type ReviewSend = (
   mail: Mail,
-  meta: { submissionId: number; secrets: string[]; tx?: Tx },
+  meta: {
+    submissionId: number;
+    secrets: string[];
+    tx?: Tx;
+    /** Asked for now by an editor: refused (429) rather than held when the recipient is at the daily limit. */
+    manual?: boolean;
+  },
 ) => Promise<void>;
 
 /** The recurring job of the reminder pass. */
@@ -1303,6 +1310,29 @@ export class ReviewService {
       if (!kind || row.r.decidedAt)
         throw conflict('Only a reviewer who has yet to answer or to submit can be reminded.');
       const now = this.deps.clock.date();
+      // At most one reminder a day for one assignment, manual or automatic (decision 0038). The assignment's
+      // row is locked first, so two editors (or two processes) pressing at once send one.
+      await tx.execute(sql`select 1 from ${reviewAssignments} where ${reviewAssignments.id} = ${id} for update`);
+      const [last] = await tx
+        .select({ sentAt: reviewReminders.sentAt })
+        .from(reviewReminders)
+        .where(
+          and(
+            inArray(reviewReminders.kind, ['response', 'review']),
+            eq(reviewReminders.subjectId, id),
+            eq(reviewReminders.mailed, true),
+            gt(reviewReminders.sentAt, new Date(now.getTime() - DAY)),
+          ),
+        )
+        .orderBy(desc(reviewReminders.sentAt))
+        .limit(1);
+      if (last) {
+        const next = last.sentAt.getTime() + DAY;
+        throw tooManyAttempts(
+          `This reviewer was already reminded of this assignment at ${last.sentAt.toISOString().slice(0, 16).replace('T', ' ')} UTC: one reminder a day at most, the next from ${new Date(next).toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
+          next - now.getTime(),
+        );
+      }
       await tx
         .insert(reviewReminders)
         .values({ kind, subjectId: id, offsetDays: null, dueAt: now, sentAt: now });
@@ -1312,6 +1342,7 @@ export class ReviewService {
         a: row.a,
         p: row.p,
         overdue: now >= this.due(row.a, kind, settings.timeZone),
+        manual: true,
       });
     });
   }
@@ -1327,6 +1358,8 @@ export class ReviewService {
       a: Pick<AssignmentRow, 'id' | 'linkNonce' | 'submissionId' | 'responseDue' | 'reviewDue'>;
       p: Pick<ProfileRow, 'name' | 'email'>;
       overdue: boolean;
+      /** An editor's "remind now" (see ReviewSend's `manual`). */
+      manual?: boolean;
     },
   ) {
     const settings = await this.reviewSettings();
@@ -1345,7 +1378,7 @@ export class ReviewService {
         title: facts.title,
         journal: (await this.journal()).name,
       }),
-      { submissionId: o.a.submissionId, secrets: [token], tx },
+      { submissionId: o.a.submissionId, secrets: [token], tx, manual: o.manual },
     );
   }
 

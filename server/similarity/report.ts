@@ -6,6 +6,7 @@
  * held by the journal" with its share, and nothing from it: no title, no author, no text, no id. Editors
  * see everything.
  */
+import type { CorpusCoverage } from '../../common/similarity.ts';
 import type { Passage } from './align.ts';
 import type { GrammarIssue } from './grammar.ts';
 import { type Credit, percentage, round2 } from './score.ts';
@@ -89,6 +90,8 @@ export interface SimilarityReport {
   passages: ReportPassage[];
   grammar: GrammarReport;
   timings: Record<string, number>;
+  /** What the check was compared against (null in reports stored before it was recorded). */
+  corpus: CorpusCoverage | null;
 }
 
 export const GRAMMAR_MEASURE =
@@ -120,6 +123,7 @@ export interface ReportInput {
   sources: MatchedSource[];
   grammar: GrammarReport & { grammarQualityPercentage: number | null };
   timings: Record<string, number>;
+  corpus?: CorpusCoverage | null;
 }
 
 export function buildReport(input: ReportInput): SimilarityReport {
@@ -202,6 +206,7 @@ export function buildReport(input: ReportInput): SimilarityReport {
     passages,
     grammar,
     timings: Object.fromEntries(Object.entries(input.timings).map(([k, v]) => [k, Math.round(v * 10) / 10])),
+    corpus: input.corpus ?? null,
   };
 }
 

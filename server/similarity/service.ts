@@ -13,6 +13,8 @@ import type { ChangeFeed } from '../cache/changes.ts';
 import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { HOUR } from '../clock.ts';
 import { OPTION_DEFAULTS } from '../../common/similarity-rules.ts';
+import type { CorpusCoverage } from '../../common/similarity.ts';
+import { rowsOf } from '../db/client.ts';
 import { articles } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -40,7 +42,7 @@ import { BusyError, WorkerPool, type WorkerErrorShape } from './pool.ts';
 import { GRAMMAR_MEASURE, type GrammarReport, type MatchedSource, type SimilarityReport, type Viewer, buildReport } from './report.ts';
 import { creditWords } from './score.ts';
 import { type CandidateQuery, SimilarityStore } from './store.ts';
-import { type SourceKind, similarityChecks, similarityDocuments } from './tables.ts';
+import { type SourceKind, similarityChecks, similarityDocuments, similarityUnreadable } from './tables.ts';
 import { tokenize } from './text.ts';
 
 export { BusyError } from './pool.ts';
@@ -369,6 +371,8 @@ export class SimilarityService {
       : null;
 
     progress({ stage: 'matching', done: 0, total: 1 });
+    // What this check is compared against, read before the candidates: said in the report (decision 0037).
+    const corpus = await this.coverage();
     const tCandidates = performance.now();
     const { candidates, docs, matches, score, candidatesMs, alignMs } = await matchAgainstCorpus(
       this.store,
@@ -458,7 +462,76 @@ export class SimilarityService {
         workerPid: prepared.ranIn.pid,
         workerThread: prepared.ranIn.threadId,
       },
+      corpus,
     });
+  }
+
+  /**
+   * What the corpus holds against what it should (decision 0037): every article PDF and every manuscript
+   * version, less the files tried and found to have no readable text; a source not indexed yet (or indexed
+   * from an older file) is work still to do, and while there is any the corpus is incomplete. Right after a
+   * first start, a reindex, an import or a restore, a check must say so rather than look clean.
+   */
+  async coverage(): Promise<CorpusCoverage> {
+    const [row] = rowsOf<{ sources: number; pending: number; unreadable: number; newest: string | Date | null }>(
+      await this.db.execute(sql`
+        with sources as (
+          select 'article'::text as kind, a.id, f.sha256 from articles a join stored_files f on f.id = a.pdf_file_id
+          union all
+          select 'submission_version', s.id, f.sha256 from submission_files s join stored_files f on f.id = s.file_id
+          where s.kind = 'manuscript'
+        ), state as (
+          select
+            exists (select 1 from ${similarityUnreadable} u
+                    where u.source_kind = s.kind and u.source_id = s.id and u.content_sha256 = s.sha256) as unreadable,
+            exists (select 1 from ${similarityDocuments} d
+                    where d.source_kind = s.kind and d.source_id = s.id and d.content_sha256 = s.sha256) as indexed
+          from sources s
+        )
+        select count(*)::int as sources,
+          (count(*) filter (where not indexed and not unreadable))::int as pending,
+          (count(*) filter (where unreadable and not indexed))::int as unreadable,
+          (select max(updated_at) from ${similarityDocuments}) as newest
+        from state`),
+    );
+    const expected = row.sources - row.unreadable;
+    const indexed = expected - row.pending;
+    const complete = row.pending === 0;
+    const newest = row.newest === null ? null : new Date(row.newest).toISOString();
+    return {
+      indexed,
+      expected,
+      complete,
+      newestIndexedAt: newest,
+      unreadable: row.unreadable,
+      message: complete
+        ? null
+        : `The journal's corpus was still being indexed: this check compared the text with ${indexed} of ${expected} documents. A copy of a document not indexed yet is not found, so a low score does not mean the text is original: check again in a few minutes.`,
+    };
+  }
+
+  /**
+   * Makes again the stored arrival checks that were made against an incomplete corpus, once it is complete
+   * (at the end of every indexing job, and by the hourly catch-up): a report that could have missed a copy
+   * is not left as the word on that manuscript. Returns how many it made again.
+   */
+  async recheckIncomplete(): Promise<number> {
+    const stale = rowsOf<{ id: number }>(
+      await this.db.execute(sql`
+        select submission_file_id as id from ${similarityChecks}
+        where report is not null and report->'corpus'->>'complete' = 'false'
+        order by submission_file_id`),
+    );
+    if (!stale.length || !(await this.coverage()).complete) return 0;
+    let made = 0;
+    for (const { id } of stale) {
+      if (this.stopping()) break;
+      await this.db.delete(similarityChecks).where(eq(similarityChecks.submissionFileId, id));
+      await this.checkOnArrival(id);
+      made++;
+    }
+    if (made) this.deps.log.info({ made }, 'similarity: reports made against an incomplete corpus made again');
+    return made;
   }
 
   /** Extraction and fingerprinting in a worker. The bytes are copied: the caller's buffer stays usable. */
@@ -590,7 +663,9 @@ export class SimilarityService {
    */
   async catchUp(): Promise<number> {
     if (await this.startupReindex()) return 1;
-    return (await this.staleArticles()) + (await this.startupCatchUp());
+    const queued = (await this.staleArticles()) + (await this.startupCatchUp());
+    // Nothing left to index: reports made against an incomplete corpus are made again now.
+    return queued ? queued : this.recheckIncomplete();
   }
 
   /** Queues the article PDFs the corpus has no text for, or an older file's text (the search text follows it). */
@@ -638,6 +713,8 @@ export class SimilarityService {
           if (r.status !== 'skipped' && r.status !== 'removed') await this.checkOnArrival(id);
         }
       }
+      // The corpus may be complete now: reports made while it was not are made again.
+      if (!this.stopping()) await this.recheckIncomplete();
     } finally {
       this.signal = null;
     }
@@ -832,7 +909,9 @@ export class SimilarityService {
         .from(similarityChecks)
         .where(eq(similarityChecks.submissionFileId, chosen.submissionFileId));
       if (row?.report) {
-        return { ...base, stored: true, checkedAt: row.checkedAt.toISOString(), report: row.report as SimilarityReport };
+        const report = row.report as SimilarityReport;
+        // Reports stored before the corpus was recorded say nothing of it (null).
+        return { ...base, stored: true, checkedAt: row.checkedAt.toISOString(), report: { ...report, corpus: report.corpus ?? null } };
       }
     }
     let report: SimilarityReport;
@@ -880,9 +959,18 @@ export class SimilarityService {
         vocabulary: true,
       });
     } catch (err) {
-      if (err instanceof ExtractionError) return { status: 'failed', reason: err.message };
-      throw err;
+      if (!(err instanceof ExtractionError)) throw err;
+      // Tried, and no text: left out of the corpus, and not counted as work still to do (coverage()).
+      const unreadable = { contentSha256: file.sha256, reason: err.message, at: new Date() };
+      await this.db
+        .insert(similarityUnreadable)
+        .values({ sourceKind: doc.sourceKind, sourceId: doc.sourceId, ...unreadable })
+        .onConflictDoUpdate({ target: [similarityUnreadable.sourceKind, similarityUnreadable.sourceId], set: unreadable });
+      return { status: 'failed', reason: err.message };
     }
+    await this.db
+      .delete(similarityUnreadable)
+      .where(and(eq(similarityUnreadable.sourceKind, doc.sourceKind), eq(similarityUnreadable.sourceId, doc.sourceId)));
     const r = await this.store.upsert({
       sourceKind: doc.sourceKind,
       sourceId: doc.sourceId,

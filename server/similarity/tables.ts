@@ -109,3 +109,21 @@ export const similarityChecks = pgTable(
   },
   (t) => [index('similarity_checks_submission_idx').on(t.submissionId)],
 );
+
+/**
+ * Sources whose file has no text the checker can read (a scanned PDF): tried, and not in the corpus. The
+ * corpus counts them apart from the work still to do, so that it can say it is complete (decision 0037).
+ * Cleared when the source is indexed (a new file with text).
+ */
+export const similarityUnreadable = pgTable(
+  'similarity_unreadable',
+  {
+    sourceKind: text('source_kind', { enum: SOURCE_KINDS }).notNull(),
+    sourceId: integer('source_id').notNull(),
+    /** The file that could not be read: a new file is tried again. */
+    contentSha256: text('content_sha256').notNull(),
+    reason: text('reason').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: 'similarity_unreadable_pk', columns: [t.sourceKind, t.sourceId] })],
+);

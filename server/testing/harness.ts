@@ -165,6 +165,7 @@ export async function createTestContext(
     RATE_LIMIT_REGISTER: 'off',
     RATE_LIMIT_PASSWORD_RESET: 'off',
     RATE_LIMIT_CONTACT: 'off',
+    MAIL_LIMIT_RECIPIENT: 'off',
     RATE_LIMIT_PLAGIARISM: 'off',
     // No background indexing and arrival checks, no grammar (harper.js) unless a test asks for them.
     SIMILARITY_BACKGROUND: 'false',

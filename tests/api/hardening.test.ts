@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSTORABLE_TEXT } from '../../common/validate.ts';
-import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture, postMultipart } from '../../server/testing/harness.ts';
 
 /**
  * The defects the outside review of issue 12 reproduced, each as it was sent: text PostgreSQL cannot store,
@@ -57,6 +57,58 @@ describe('text that cannot be stored', () => {
     const res = await json('POST', '/api/editor/volume', '{"title":"Vol\\u0000","volume_number":7,"year":2026}', admin);
     expect(res.statusCode).toBe(400);
     expect(res.json().errors.title).toBe(UNSTORABLE_TEXT);
+  });
+});
+
+describe('text that cannot be stored, inside a field that carries JSON', () => {
+  // The escape is in the JSON text: the NUL or the lone surrogate exists only once the field is decoded.
+  const authors = (esc: string) =>
+    `[{"name":"A${esc}B","email":"a@example.org","affiliation":"U${esc}"}]`;
+
+  it.each(['\\u0000', '\\ud800'])('POST /api/submission/submit with %s in authors: 400 beside the field', async (esc) => {
+    const author = await t.createUser({ role: 'author', status: 'approved' });
+    const token = await t.login(author.username, author.password);
+    const res = await postMultipart(
+      t.app,
+      '/api/submission/submit',
+      { authorization: `Bearer ${token}` },
+      {
+        title: 'A title',
+        articleType: 'Research Article',
+        keywords: 'a, b',
+        abstract: 'An abstract.',
+        authors: authors(esc),
+      },
+      { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe(UNSTORABLE_TEXT);
+    expect(res.json().errors['authors.0.name']).toBe(UNSTORABLE_TEXT);
+    expect(res.json().errors['authors.0.affiliation']).toBe(UNSTORABLE_TEXT);
+  });
+
+  it.each(['\\u0000', '\\ud800'])('POST /api/articles/admin/upload with %s in authors: 400 beside the field', async (esc) => {
+    const number = esc === '\\u0000' ? 31 : 32;
+    const volume = await json('POST', '/api/editor/volume', JSON.stringify({ title: `Volume ${number}`, volume_number: number, year: 2026 }), admin);
+    const issue = await json('POST', '/api/editor/issue', JSON.stringify({ title: 'Issue 1', description: 'The first.', volume_id: volume.json().volume.id }), admin);
+    expect(issue.statusCode).toBe(201);
+    const res = await postMultipart(
+      t.app,
+      '/api/articles/admin/upload',
+      { authorization: `Bearer ${admin}` },
+      {
+        title: 'A title',
+        abstract: 'An abstract.',
+        keywords: 'a, b',
+        pages: '1-10',
+        doi: '10.5555/nul.001',
+        issue_id: String(issue.json().issue.id),
+        authors: authors(esc),
+      },
+      { pdf: { name: 'manuscript.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors['authors.0.name'], res.body).toBe(UNSTORABLE_TEXT);
   });
 });
 

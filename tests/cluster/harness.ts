@@ -228,7 +228,7 @@ export class ClusterNode {
     method: string,
     url: string,
     opts: { token?: string; json?: unknown; body?: Buffer; headers?: Record<string, string> } = {},
-  ): Promise<{ status: number; json: any; text: string }> {
+  ): Promise<{ status: number; json: any; text: string; headers: Headers }> {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: BodyInit | undefined;
@@ -242,7 +242,7 @@ export class ClusterNode {
     try {
       json = JSON.parse(text);
     } catch {}
-    return { status: res.status, json, text };
+    return { status: res.status, json, text, headers: res.headers };
   }
 }
 

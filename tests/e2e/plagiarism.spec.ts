@@ -113,6 +113,50 @@ test.describe('/plagiarism', () => {
     await screenshots(page, 'plagiarism-result');
   });
 
+  test('says plainly, above the score, when the check ran against a corpus still being indexed', async ({
+    page,
+    signIn,
+    adminApi,
+    axe,
+    screenshots,
+  }) => {
+    const article = await demoArticle(adminApi);
+    await signIn('researcher', 'approved');
+    await openChecker(page);
+    // The server's own answer, as it reads right after a first start or a reindex (issue 22): the browser
+    // receives it with the corpus the server reported then.
+    await page.route('**/api/plagiarism', async (route: Route) => {
+      // The same check, sent by the test in the page's session (a routed multipart upload arrives empty).
+      const origin = new URL(page.url()).origin;
+      const answer = await page.request.post('/api/plagiarism', {
+        headers: { origin },
+        multipart: { file: { name: 'my-paper.pdf', mimeType: 'application/pdf', buffer: article.data } },
+      });
+      expect(answer.status()).toBe(200);
+      const report = await answer.json();
+      report.corpus = {
+        indexed: 1,
+        expected: 6,
+        complete: false,
+        newestIndexedAt: '2026-05-04T09:00:12.000Z',
+        unreadable: 0,
+        message:
+          "The journal's corpus was still being indexed: this check compared the text with 1 of 6 documents. A copy of a document not indexed yet is not found, so a low score does not mean the text is original: check again in a few minutes.",
+      };
+      await route.fulfill({ response: answer, json: report });
+    });
+    await fileInput(page).setInputFiles(article.file);
+    await checkButton(page).click();
+    const result = page.getByRole('region', { name: 'Result for my-paper.pdf' });
+    await expect(result).toBeVisible({ timeout: 60_000 });
+    const notice = result.getByTestId('corpus-incomplete');
+    await expect(notice).toContainText('Incomplete comparison.');
+    await expect(notice).toContainText('a low score does not mean the text is original');
+    await expect(notice).toContainText('Compared with 1 of 6 documents; the newest indexed 2026-05-04 09:00 UTC.');
+    await axe(page);
+    await screenshots(page, 'plagiarism-corpus-incomplete');
+  });
+
   test('a file dropped on the drop zone is chosen, and checked as a Word file', async ({ page, signIn }) => {
     await signIn('researcher', 'approved');
     await openChecker(page);

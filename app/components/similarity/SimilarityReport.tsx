@@ -19,16 +19,20 @@ export function SimilarityReport({
   report,
   headingLevel = 2,
   checkedAt,
+  stored = false,
 }: {
   report: SimilarityReportData;
   /** The level of the report's section headings (its sub-sections get one more). */
   headingLevel?: 2 | 3;
   /** When the report was made (the editor's stored report). */
   checkedAt?: string;
+  /** The report kept for a manuscript version (made again by itself when its corpus was incomplete). */
+  stored?: boolean;
 }) {
   const H = `h${headingLevel}` as 'h2' | 'h3';
   return (
     <div className="sim-report">
+      <CorpusNotice report={report} stored={stored} />
       <ScoreCards report={report} checkedAt={checkedAt} />
       <section aria-labelledby="sim-sources-title" className="sim-section">
         <H id="sim-sources-title">Sources</H>
@@ -77,9 +81,45 @@ export function ScoreCards({ report, checkedAt }: { report: SimilarityReportData
         {checkedAt ? (
           <>
             {' '}
-            Checked <time dateTime={checkedAt}>{new Date(checkedAt).toISOString().slice(0, 16).replace('T', ' ')} UTC</time>.
+            Checked <time dateTime={checkedAt}>{utc(checkedAt)}</time>.
           </>
         ) : null}
+        {report.corpus?.complete ? (
+          <>
+            {' '}
+            Compared with all {report.corpus.indexed.toLocaleString('en')} documents of the journal
+            {report.corpus.newestIndexedAt ? (
+              <>
+                {' '}
+                (the newest indexed <time dateTime={report.corpus.newestIndexedAt}>{utc(report.corpus.newestIndexedAt)}</time>)
+              </>
+            ) : null}
+            .
+          </>
+        ) : null}
+      </p>
+    </div>
+  );
+}
+
+const utc = (iso: string) => `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+/**
+ * A check against a corpus still being indexed (after a first start, a reindex, an import or a restore) may
+ * have missed a copy: said plainly, above the score, so that a low score is never read as a clean result.
+ */
+export function CorpusNotice({ report, stored }: { report: SimilarityReportData; stored: boolean }) {
+  const c = report.corpus;
+  if (!c || c.complete) return null;
+  return (
+    <div role="alert" className="alert alert--error sim-corpus" data-testid="corpus-incomplete">
+      <p>
+        <strong>Incomplete comparison.</strong> {c.message}
+      </p>
+      <p>
+        Compared with {c.indexed.toLocaleString('en')} of {c.expected.toLocaleString('en')} documents
+        {c.newestIndexedAt ? `; the newest indexed ${utc(c.newestIndexedAt)}` : ''}.
+        {stored ? ' This report is made again by itself once indexing is complete.' : ''}
       </p>
     </div>
   );

@@ -1,3 +1,12 @@
+CREATE TABLE "similarity_unreadable" (
+	"source_kind" text NOT NULL,
+	"source_id" integer NOT NULL,
+	"content_sha256" text NOT NULL,
+	"reason" text NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "similarity_unreadable_pk" PRIMARY KEY("source_kind","source_id")
+);
+--> statement-breakpoint
 ALTER TABLE "submission_events" ADD COLUMN "note" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "submissions" ADD COLUMN "copyright_file_id" integer;--> statement-breakpoint
 ALTER TABLE "submissions" ADD COLUMN "final_pdf_file_id" integer;--> statement-breakpoint
