@@ -80,6 +80,9 @@ export const articleResponse = z.object({
   monyr: z.string().describe('Month and year, e.g. March 2025'),
   year: z.number(),
   publication_date: z.string().describe('YYYY-MM-DD'),
+  issue_month: z.number().nullable().describe("The issue's month (1-12) in its volume's year, if it has one"),
+  issue_year: z.number().describe("The issue's year (its volume's)"),
+  issue_date: z.string().describe('The issue as dated: March 2026, or 2026 without a month'),
   volume_id: z.number(),
   volume_number: z.number(),
   volume_title: z.string(),
@@ -95,6 +98,7 @@ export const issueResponse = z.object({
   volume_id: z.number(),
   issue_number: z.number(),
   publication_date: z.string().nullable(),
+  publication_month: z.number().nullable().describe('1-12 in the volume\'s year, or null (dated by year)'),
 });
 
 export const volumeResponse = z.object({
@@ -110,7 +114,12 @@ export const publicTreeResponse = z.array(
 
 export const editorVolumesResponse = z.array(volumeResponse.extend({ issue_count: z.number() }));
 export const editorIssuesResponse = z.array(
-  issueResponse.extend({ volume_number: z.number(), volume_title: z.string(), article_count: z.number() }),
+  issueResponse.extend({
+    volume_number: z.number(),
+    volume_title: z.string(),
+    volume_year: z.number(),
+    article_count: z.number(),
+  }),
 );
 export const editorArticlesResponse = z.array(articleResponse);
 

@@ -21,6 +21,24 @@ export function monthYear(isoDate: string): string {
   return `${MONTHS[m - 1]} ${y}`;
 }
 
+/**
+ * An issue's date as readers see it on /volumes and the article page: "March 2026" when the issue has a
+ * month, else its volume's year alone, "2026" (decision 0039).
+ */
+export function issueDate(year: number, month: number | null): string {
+  return month ? `${MONTHS[month - 1]} ${year}` : String(year);
+}
+
+/**
+ * The date an article is cited by (its citations, the citation line, `monyr`): its issue's month in its
+ * volume's year when the issue has one, else the article's own date of publication. "2026-03" or "2026-11-05".
+ */
+export function citedDate(articleDate: string, issue: IssueRow, volume: VolumeRow): string {
+  return issue.publicationMonth
+    ? `${volume.year}-${String(issue.publicationMonth).padStart(2, '0')}`
+    : articleDate;
+}
+
 /** Pages as "first-last"; the spec's default 1-10 when missing. */
 export function pagesOf(article: Pick<ArticleRow, 'firstPage' | 'lastPage'>): string {
   return `${article.firstPage ?? 1}-${article.lastPage ?? 10}`;
@@ -44,6 +62,7 @@ export function presentArticle(
   baseUrl: string,
 ) {
   const date = publicationDate(a, issue, volume);
+  const cited = citedDate(date, issue, volume);
   const pdfUrl = a.pdfFileId ? `${baseUrl}/api/articles/${a.id}/download` : null;
   return {
     id: a.id,
@@ -58,9 +77,15 @@ export function presentArticle(
     authors: [...authors].sort((x, y) => x.position - y.position).map(presentAuthor),
     pdf_url: pdfUrl,
     public_pdf_url: pdfUrl,
-    monyr: monthYear(date),
-    year: Number(date.slice(0, 4)),
+    monyr: monthYear(cited),
+    year: Number(cited.slice(0, 4)),
     publication_date: date,
+    /** The issue's month (1–12) in its volume's year, or null (decision 0039). */
+    issue_month: issue.publicationMonth,
+    /** The volume's year: the year of the issue. */
+    issue_year: volume.year,
+    /** "March 2026", or "2026" for an issue without a month: as /volumes shows the issue. */
+    issue_date: issueDate(volume.year, issue.publicationMonth),
     volume_id: volume.id,
     volume_number: volume.volumeNumber,
     volume_title: volume.title,
@@ -79,7 +104,13 @@ export function presentIssue(i: IssueRow) {
     volume_id: i.volumeId,
     issue_number: i.issueNumber,
     publication_date: i.publicationDate,
+    publication_month: i.publicationMonth,
   };
+}
+
+/** What an editor is told when an issue is made: "Issue 1 of Volume 3 created." (page and API alike). */
+export function issueCreatedMessage(issue: { issue_number: number; volume_number: number }): string {
+  return `Issue ${issue.issue_number} of Volume ${issue.volume_number} created.`;
 }
 
 export function presentVolume(v: VolumeRow) {
