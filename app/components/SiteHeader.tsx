@@ -16,7 +16,14 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
-  user: { username: string; role?: Role; status?: Status; openReviews?: number } | null;
+  user: {
+    username: string;
+    role?: Role;
+    status?: Status;
+    /** Has a reviewer profile (reviewing is an assignment, not a role): the header links to /reviews. */
+    reviewer?: boolean;
+    openReviews?: number;
+  } | null;
 }
 
 export function SiteHeader({ journalName, issn, user }: HeaderProps) {
@@ -66,11 +73,17 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                       </Link>
                     </li>
                   ) : null}
-                  {user.openReviews ? (
+                  {user.reviewer || user.openReviews ? (
                     <li>
                       <Link to="/reviews" aria-current={current('/reviews')}>
-                        Reviews <span className="nav-count">{user.openReviews}</span>
-                        <span className="visually-hidden"> open</span>
+                        Reviews
+                        {user.openReviews ? (
+                          <>
+                            {' '}
+                            <span className="nav-count">{user.openReviews}</span>
+                            <span className="visually-hidden"> open</span>
+                          </>
+                        ) : null}
                       </Link>
                     </li>
                   ) : null}
@@ -80,12 +93,17 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                     </Link>
                   </li>
                 </ul>
-                <span className="welcome">Welcome, {user.username}</span>
-                <Form method="post" action="/logout" className="logout-form">
-                  <button type="submit" className="button button--on-dark">
-                    Logout
-                  </button>
-                </Form>
+                {/* One unit that never wraps: a long name is cut with an ellipsis, whole in the title. */}
+                <div className="site-nav__session">
+                  <span className="welcome" title={`Welcome, ${user.username}`}>
+                    Welcome, {user.username}
+                  </span>
+                  <Form method="post" action="/logout" className="logout-form">
+                    <button type="submit" className="button button--on-dark">
+                      Logout
+                    </button>
+                  </Form>
+                </div>
               </>
             ) : (
               <ul className="site-nav__list">

@@ -197,7 +197,8 @@ test.describe('login', () => {
       await page.getByLabel('Password').fill(account.password);
       await page.getByRole('button', { name: 'Log in', exact: true }).click();
       // The dashboard is built elsewhere; until then it may be the 404 page: the address is the point.
-      await expect(page).toHaveURL('/editor-dashboard');
+      // Into the dashboard, which opens at the submissions desk (issue 22).
+      await expect(page).toHaveURL('/editor-dashboard/submissions');
     });
   }
 });
