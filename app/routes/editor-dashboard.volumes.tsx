@@ -306,8 +306,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
             <tr>
               <th scope="col">Volume</th>
               <th scope="col">Issue</th>
-              <th scope="col">Title</th>
-              <th scope="col">Dated</th>
+              <th scope="col">Title and date</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
               <th scope="col">Export, edit, alert</th>
@@ -323,8 +322,10 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                 <tr key={i.id}>
                   <td>{i.volume_number}</td>
                   <td>{i.issue_number}</td>
-                  <th scope="row">{i.title}</th>
-                  <td>{issueDate(i.volume_year, i.publication_month)}</td>
+                  <th scope="row">
+                    {i.title}
+                    <span className="dash-table__note">{issueDate(i.volume_year, i.publication_month)}</span>
+                  </th>
                   <td className="dash-table__wrap">
                     <div className="dash-table__clamp">{i.description}</div>
                   </td>
