@@ -51,7 +51,7 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <ActionResult result={actionData} />
       {messages.length === 0 ? (
         <div className="dash-empty">
-          <h2>No messages yet</h2>
+          <h2 className="dash-empty__title">No messages yet</h2>
           <p>
             This is where the messages readers send with the journal's <Link to="/contact">contact form</Link>{' '}
             arrive: questions about submissions, subscriptions or the site, newest first. Each one is also sent to

@@ -123,12 +123,14 @@ describe('an article in an issue with a month', () => {
     const bib = (await inject('GET', `/api/articles/${dated}/citation?format=bibtex`)).body;
     expect(bib).toMatch(/^\s*month = mar,?$/m);
     expect(bib).toMatch(/^\s*year = \{2026\},?$/m);
+    const yearMonth = (csl: object) =>
+      (csl as { issued: { 'date-parts': number[][] } }).issued['date-parts'][0].slice(0, 2);
     const [fromBib] = new Cite(bib).data;
-    expect(fromBib.issued['date-parts'][0].slice(0, 2)).toEqual([2026, 3]);
+    expect(yearMonth(fromBib)).toEqual([2026, 3]);
 
     const ris = (await inject('GET', `/api/articles/${dated}/citation?format=ris`)).body;
     const [fromRis] = new Cite(ris).data;
-    expect(fromRis.issued['date-parts'][0].slice(0, 2)).toEqual([2026, 3]);
+    expect(yearMonth(fromRis)).toEqual([2026, 3]);
 
     const mla = (await inject('GET', `/api/articles/${dated}/citation?format=mla`)).body;
     expect(mla).toContain('Mar. 2026');
