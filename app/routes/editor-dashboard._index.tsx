@@ -10,3 +10,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
   throw redirect('/editor-dashboard/submissions');
 }
+
+/** Never shown (the loader always redirects or refuses); a page route, so a refusal is the dashboard's page. */
+export default function DashboardFrontDoor() {
+  return null;
+}

@@ -111,7 +111,7 @@ test.describe('editorial dashboard', () => {
     await issueForm.getByLabel('Issue title').fill(`Issue of ${number}`);
     await issueForm.getByLabel('Description').fill('A dashboard-made issue.');
     await issueForm.getByRole('button', { name: 'Create issue' }).click();
-    await expect(page.getByRole('status')).toHaveText('Issue 1 created.');
+    await expect(page.getByRole('status')).toHaveText(`Issue 1 of Volume ${number} created.`);
     await expect(page.getByRole('table', { name: /Issues/ })).toContainText(`Issue of ${number}`);
 
     // Edit the volume's title.
