@@ -95,7 +95,7 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                 </ul>
                 {/* One unit that never wraps: a long name is cut with an ellipsis, whole in the title. */}
                 <div className="site-nav__session">
-                  <span className="welcome" title={`Welcome, ${user.username}`}>
+                  <span className="welcome" title={user.username}>
                     Welcome, {user.username}
                   </span>
                   <Form method="post" action="/logout" className="logout-form">

@@ -90,8 +90,6 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       public_pdf_url: article.public_pdf_url,
       publication_date: article.publication_date,
       monyr: article.monyr,
-      // The issue as /volumes dates it (decision 0039).
-      issue_date: article.issue_date,
       volume_number: article.volume_number,
       issue_number: article.issue_number,
       full_text: Boolean(fullTextHtml),
@@ -193,7 +191,7 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           <div>
             <dt>Issue</dt>
             <dd>
-              {issueLink} ({article.issue_date})
+              {issueLink} ({article.monyr})
             </dd>
           </div>
           <div>

@@ -79,11 +79,10 @@ type CitingJournal = Pick<JournalSettings, 'name' | 'abbreviation' | 'issnOnline
 /** The article as CSL-JSON: the one record every format is made from. */
 export function articleCsl(article: CitedArticle, journal: CitingJournal): CslData {
   const { first, last } = pageRange(article.pages);
-  // Cited by its issue's month when the issue has one (decision 0039), else by its own date.
-  const [year, month, day] =
-    article.issue_month && article.issue_year
-      ? [article.issue_year, article.issue_month]
-      : article.publication_date.split('-').map(Number);
+  // Cited by its issue (decision 0039): the volume's year and the issue's month when it has one.
+  const [year, month, day] = article.issue_year
+    ? [article.issue_year, article.issue_month ?? 0]
+    : article.publication_date.split('-').map(Number);
   const authors = article.authors.map(({ name }) => {
     const { given, surname, suffix } = splitName(name);
     if (!given) return { literal: surname };

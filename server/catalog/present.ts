@@ -6,7 +6,6 @@ type IssueRow = typeof issues.$inferSelect;
 type VolumeRow = typeof volumes.$inferSelect;
 type AuthorRow = typeof articleAuthors.$inferSelect;
 
-
 /**
  * One publication date per article, used everywhere (pages, listings, metadata): its own date, else its
  * issue's, else 1 January of its volume's year.
@@ -15,28 +14,12 @@ export function publicationDate(article: ArticleRow, issue: IssueRow, volume: Vo
   return article.publicationDate ?? issue.publicationDate ?? `${volume.year}-01-01`;
 }
 
-/** "March 2025" from "2025-03-01". */
-export function monthYear(isoDate: string): string {
-  const [y, m] = isoDate.split('-').map(Number);
-  return `${MONTHS[m - 1]} ${y}`;
-}
-
 /**
- * An issue's date as readers see it on /volumes and the article page: "March 2026" when the issue has a
- * month, else its volume's year alone, "2026" (decision 0039).
+ * An issue's date as readers see it on /volumes, the article page and its citations: "March 2026" when the
+ * issue has a month, else its volume's year alone, "2026" (decision 0039).
  */
 export function issueDate(year: number, month: number | null): string {
   return month ? `${MONTHS[month - 1]} ${year}` : String(year);
-}
-
-/**
- * The date an article is cited by (its citations, the citation line, `monyr`): its issue's month in its
- * volume's year when the issue has one, else the article's own date of publication. "2026-03" or "2026-11-05".
- */
-export function citedDate(articleDate: string, issue: IssueRow, volume: VolumeRow): string {
-  return issue.publicationMonth
-    ? `${volume.year}-${String(issue.publicationMonth).padStart(2, '0')}`
-    : articleDate;
 }
 
 /** Pages as "first-last"; the spec's default 1-10 when missing. */
@@ -62,7 +45,6 @@ export function presentArticle(
   baseUrl: string,
 ) {
   const date = publicationDate(a, issue, volume);
-  const cited = citedDate(date, issue, volume);
   const pdfUrl = a.pdfFileId ? `${baseUrl}/api/articles/${a.id}/download` : null;
   return {
     id: a.id,
@@ -77,15 +59,14 @@ export function presentArticle(
     authors: [...authors].sort((x, y) => x.position - y.position).map(presentAuthor),
     pdf_url: pdfUrl,
     public_pdf_url: pdfUrl,
-    monyr: monthYear(cited),
-    year: Number(cited.slice(0, 4)),
+    // The article is dated and cited by its issue (decision 0039): "March 2026", or "2026" without a month.
+    monyr: issueDate(volume.year, issue.publicationMonth),
+    year: volume.year,
     publication_date: date,
-    /** The issue's month (1–12) in its volume's year, or null (decision 0039). */
+    /** The issue's month (1–12) in its volume's year, or null. */
     issue_month: issue.publicationMonth,
-    /** The volume's year: the year of the issue. */
+    /** The issue's year: its volume's. */
     issue_year: volume.year,
-    /** "March 2026", or "2026" for an issue without a month: as /volumes shows the issue. */
-    issue_date: issueDate(volume.year, issue.publicationMonth),
     volume_id: volume.id,
     volume_number: volume.volumeNumber,
     volume_title: volume.title,

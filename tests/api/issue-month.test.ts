@@ -2,6 +2,7 @@ import { Cite } from '@citation-js/core';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { citationFile } from '../../server/catalog/citation.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 import { SETUP_TIMEOUT, publishArticle } from './discovery-helpers.ts';
 
@@ -109,14 +110,11 @@ describe('an article in an issue with a month', () => {
     });
   }, SETUP_TIMEOUT);
 
-  it('is presented with the issue as dated: month and year, or the year alone', async () => {
+  it('is dated by its issue: month and year, or the year alone', async () => {
     const a = (await inject('GET', `/api/articles/public/article/${dated}`)).json();
-    expect(a).toMatchObject({ issue_month: 3, issue_year: 2026, issue_date: 'March 2026', monyr: 'March 2026' });
-    expect(a.year).toBe(2026);
+    expect(a).toMatchObject({ issue_month: 3, issue_year: 2026, monyr: 'March 2026', year: 2026 });
     const b = (await inject('GET', `/api/articles/public/article/${undated}`)).json();
-    expect(b).toMatchObject({ issue_month: null, issue_year: 2026, issue_date: '2026' });
-    // Without an issue month the citation keeps the article's own month.
-    expect(b.monyr).toMatch(/^[A-Z][a-z]+ \d{4}$/);
+    expect(b).toMatchObject({ issue_month: null, issue_year: 2026, monyr: '2026', year: 2026 });
   });
 
   it('is cited by the issue month: BibTeX writes `month = mar`, and RIS the year and month', async () => {
@@ -136,9 +134,36 @@ describe('an article in an issue with a month', () => {
     expect(mla).toContain('Mar. 2026');
   });
 
-  it("writes the month as BibTeX's macro for an article dated by its own day, too", async () => {
+  it('cites an article of an issue without a month by the year alone: no month in BibTeX', async () => {
     const bib = (await inject('GET', `/api/articles/${undated}/citation?format=bibtex`)).body;
-    expect(bib).toMatch(/^\s*month = (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec),?$/m);
-    expect(bib).not.toMatch(/month = \{/);
+    expect(bib).toMatch(/^\s*year = \{2026\},?$/m);
+    expect(bib).not.toMatch(/^\s*month = /m);
+  });
+});
+
+describe('BibTeX months', () => {
+  it("are BibTeX's macros, never Citation.js's `{mar 1}`, whatever date the record has", () => {
+    const article = {
+      id: 3,
+      title: 'Rate limits in practice',
+      abstract: 'A.',
+      keywords: 'a',
+      pages: '3-12',
+      doi: '10.5555/abc.1',
+      authors: [{ name: 'Meera Iyer' }],
+      publication_date: '2025-03-15',
+      volume_number: 1,
+      issue_number: 2,
+      url: 'http://journal.test/article/3',
+    };
+    const journal = { name: 'J', abbreviation: 'J', issnOnline: '', publisher: '', language: 'en' };
+    const byDay = citationFile(article, journal, 'bibtex').body;
+    expect(byDay).toMatch(/^\s*month = mar,$/m);
+    expect(byDay).not.toMatch(/month = \{/);
+    const byMonth = citationFile({ ...article, issue_year: 2025, issue_month: 11 }, journal, 'bibtex').body;
+    expect(byMonth).toMatch(/^\s*month = nov,$/m);
+    // Read back by a BibTeX reader to the same year and month.
+    const [csl] = new Cite(byMonth).data;
+    expect((csl as { issued: { 'date-parts': number[][] } }).issued['date-parts'][0].slice(0, 2)).toEqual([2025, 11]);
   });
 });
