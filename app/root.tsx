@@ -51,8 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
           role: auth.user.role,
           status: auth.user.status,
           expiresAt: auth.expiresAt,
-          reviewer: reviewing?.reviewer ?? false,
-          openReviews: reviewing?.open ?? 0,
+          // Reviewers' open assignments (0 or more), or null for an account that does not review.
+          reviews: reviewing?.reviewer ? reviewing.open : null,
         }
       : null,
     year: now.getFullYear(),

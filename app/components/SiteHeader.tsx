@@ -20,9 +20,11 @@ export interface HeaderProps {
     username: string;
     role?: Role;
     status?: Status;
-    /** Has a reviewer profile (reviewing is an assignment, not a role): the header links to /reviews. */
-    reviewer?: boolean;
-    openReviews?: number;
+    /**
+     * A reviewer's open assignments, or null when the account has no reviewer profile (reviewing is an
+     * assignment, not a role): every reviewer gets the "Reviews" link, with its count when it is not 0.
+     */
+    reviews?: number | null;
   } | null;
 }
 
@@ -73,20 +75,20 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                       </Link>
                     </li>
                   ) : null}
-                  {user.reviewer || user.openReviews ? (
+                  {user.reviews == null ? null : (
                     <li>
                       <Link to="/reviews" aria-current={current('/reviews')}>
                         Reviews
-                        {user.openReviews ? (
+                        {user.reviews ? (
                           <>
                             {' '}
-                            <span className="nav-count">{user.openReviews}</span>
+                            <span className="nav-count">{user.reviews}</span>
                             <span className="visually-hidden"> open</span>
                           </>
                         ) : null}
                       </Link>
                     </li>
-                  ) : null}
+                  )}
                   <li>
                     <Link to="/account" aria-current={current('/account')}>
                       Account
