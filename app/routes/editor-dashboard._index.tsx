@@ -1,4 +1,4 @@
-import { redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import type { Route } from './+types/editor-dashboard._index';
 
@@ -11,7 +11,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   throw redirect('/editor-dashboard/submissions');
 }
 
-/** Never shown (the loader always redirects or refuses); a page route, so a refusal is the dashboard's page. */
+/**
+ * Never shown in practice (the loader redirects, or refuses): a page route, so a refusal is the dashboard's
+ * 403 page, not a bare answer. Its link and the shared script chunks stay as for every other section.
+ */
 export default function DashboardFrontDoor() {
-  return null;
+  return (
+    <p>
+      <Link to="/editor-dashboard/submissions">Go to the submissions</Link>
+    </p>
+  );
 }

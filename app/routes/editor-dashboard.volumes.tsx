@@ -33,6 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     volumes,
     issues: issues.map((i) => ({
       ...i,
+      dated: issueDate(i.volume_year, i.publication_month),
       exports: {
         crossref: i.exportable.crossref ? `/api/editor/export/crossref/issue/${i.id}` : null,
         doaj: i.exportable.doaj ? `/api/editor/export/doaj/issue/${i.id}` : null,
@@ -324,7 +325,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <td>{i.issue_number}</td>
                   <th scope="row">
                     {i.title}
-                    <span className="dash-table__note">{issueDate(i.volume_year, i.publication_month)}</span>
+                    <span className="dash-table__note">{i.dated}</span>
                   </th>
                   <td className="dash-table__wrap">
                     <div className="dash-table__clamp">{i.description}</div>
