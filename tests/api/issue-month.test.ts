@@ -164,6 +164,7 @@ describe('BibTeX months', () => {
     expect(byMonth).toMatch(/^\s*month = nov,$/m);
     // Read back by a BibTeX reader to the same year and month.
     const [csl] = new Cite(byMonth).data;
-    expect((csl as { issued: { 'date-parts': number[][] } }).issued['date-parts'][0].slice(0, 2)).toEqual([2025, 11]);
+    const { issued } = csl as unknown as { issued: { 'date-parts': number[][] } };
+    expect(issued['date-parts'][0].slice(0, 2)).toEqual([2025, 11]);
   });
 });
