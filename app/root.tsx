@@ -33,9 +33,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   // carries the server's time for the session's expiry, so it is made again after a minute.
   validUntil(new Date(now.getFullYear() + 1, 0, 1));
   if (auth) validUntil(now.getTime() + 60_000);
-  // The header's "Reviews (n)": a signed-in reader's kept pages are dropped when an assignment changes.
+  // The header's "Reviews (n)", for every reviewer: a signed-in reader's kept pages are dropped when an
+  // assignment or a reviewer profile changes.
   if (auth) dependsOn(REVIEWS);
-  const openReviews = auth ? await context.services.review.openCount(auth.user.id) : 0;
+  const reviewing = auth ? await context.services.review.reviewing(auth.user.id) : null;
   return {
     journal: {
       name: journal.name,
@@ -50,7 +51,8 @@ export async function loader({ context }: Route.LoaderArgs) {
           role: auth.user.role,
           status: auth.user.status,
           expiresAt: auth.expiresAt,
-          openReviews,
+          // Reviewers' open assignments (0 or more), or null for an account that does not review.
+          reviews: reviewing?.reviewer ? reviewing.open : null,
         }
       : null,
     year: now.getFullYear(),

@@ -52,7 +52,9 @@ export default [
   route('reviews/:id/attachment', 'routes/reviews.$id.files.ts', { id: 'review-attachment' }),
   // The editorial dashboard (issue 4): one guarded layout, one child route per section.
   route('editor-dashboard', 'routes/editor-dashboard.tsx', [
+    // The front door sends editors to the submissions desk; pending users are a section of their own.
     index('routes/editor-dashboard._index.tsx'),
+    route('pending-users', 'routes/editor-dashboard.pending-users.tsx'),
     route('submissions', 'routes/editor-dashboard.submissions.tsx'),
     route('submissions/:id', 'routes/editor-dashboard.submissions.$id.tsx'),
     // Publishing an accepted submission: its files, the preview as readers will see it, Publish (issue 22).

@@ -77,9 +77,11 @@ export const articleResponse = z.object({
   authors: z.array(authorResponse),
   pdf_url: z.string().nullable(),
   public_pdf_url: z.string().nullable(),
-  monyr: z.string().describe('Month and year, e.g. March 2025'),
-  year: z.number(),
+  monyr: z.string().describe("The issue's month and year, e.g. March 2025, or its year alone"),
+  year: z.number().describe("The issue's year (its volume's)"),
   publication_date: z.string().describe('YYYY-MM-DD'),
+  issue_month: z.number().nullable().describe("The issue's month (1-12) in its volume's year, if it has one"),
+  issue_year: z.number().describe("The issue's year (its volume's)"),
   volume_id: z.number(),
   volume_number: z.number(),
   volume_title: z.string(),
@@ -95,6 +97,7 @@ export const issueResponse = z.object({
   volume_id: z.number(),
   issue_number: z.number(),
   publication_date: z.string().nullable(),
+  publication_month: z.number().nullable().describe('1-12 in the volume\'s year, or null (dated by year)'),
 });
 
 export const volumeResponse = z.object({
@@ -110,7 +113,12 @@ export const publicTreeResponse = z.array(
 
 export const editorVolumesResponse = z.array(volumeResponse.extend({ issue_count: z.number() }));
 export const editorIssuesResponse = z.array(
-  issueResponse.extend({ volume_number: z.number(), volume_title: z.string(), article_count: z.number() }),
+  issueResponse.extend({
+    volume_number: z.number(),
+    volume_title: z.string(),
+    volume_year: z.number(),
+    article_count: z.number(),
+  }),
 );
 export const editorArticlesResponse = z.array(articleResponse);
 

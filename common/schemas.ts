@@ -257,10 +257,24 @@ export const volumeSchema = z.object({
 });
 export type VolumeInput = z.infer<typeof volumeSchema>;
 
+const MONTH_INVALID = 'Publication month must be a month from 1 (January) to 12 (December).';
+
+/**
+ * An issue's month of publication (1–12, in its volume's year): optional, and cleared by null or an empty
+ * field; issues dated by year alone have none.
+ */
+export const publicationMonthField = z
+  .union([z.null(), z.literal(''), wholeNumber({ required: MONTH_INVALID, invalid: MONTH_INVALID })], {
+    error: MONTH_INVALID,
+  })
+  .transform((v) => (v === '' ? null : v))
+  .pipe(z.number().min(1, MONTH_INVALID).max(12, MONTH_INVALID).nullable());
+
 export const issueSchema = z.object({
   title: requiredText('Title', LIMITS.title),
   description: requiredText('Description', LIMITS.description),
   volume_id: idField('Volume'),
+  publication_month: publicationMonthField.optional(),
 });
 export type IssueInput = z.infer<typeof issueSchema>;
 

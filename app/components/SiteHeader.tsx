@@ -16,7 +16,16 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
-  user: { username: string; role?: Role; status?: Status; openReviews?: number } | null;
+  user: {
+    username: string;
+    role?: Role;
+    status?: Status;
+    /**
+     * A reviewer's open assignments, or null when the account has no reviewer profile (reviewing is an
+     * assignment, not a role): every reviewer gets the "Reviews" link, with its count when it is not 0.
+     */
+    reviews?: number | null;
+  } | null;
 }
 
 export function SiteHeader({ journalName, issn, user }: HeaderProps) {
@@ -66,26 +75,37 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                       </Link>
                     </li>
                   ) : null}
-                  {user.openReviews ? (
+                  {user.reviews == null ? null : (
                     <li>
                       <Link to="/reviews" aria-current={current('/reviews')}>
-                        Reviews <span className="nav-count">{user.openReviews}</span>
-                        <span className="visually-hidden"> open</span>
+                        Reviews
+                        {user.reviews ? (
+                          <>
+                            {' '}
+                            <span className="nav-count">{user.reviews}</span>
+                            <span className="visually-hidden"> open</span>
+                          </>
+                        ) : null}
                       </Link>
                     </li>
-                  ) : null}
+                  )}
                   <li>
                     <Link to="/account" aria-current={current('/account')}>
                       Account
                     </Link>
                   </li>
                 </ul>
-                <span className="welcome">Welcome, {user.username}</span>
-                <Form method="post" action="/logout" className="logout-form">
-                  <button type="submit" className="button button--on-dark">
-                    Logout
-                  </button>
-                </Form>
+                {/* One unit that never wraps: a long name is cut with an ellipsis, whole in the title. */}
+                <div className="site-nav__session">
+                  <span className="welcome" title={user.username}>
+                    Welcome, {user.username}
+                  </span>
+                  <Form method="post" action="/logout" className="logout-form">
+                    <button type="submit" className="button button--on-dark">
+                      Logout
+                    </button>
+                  </Form>
+                </div>
               </>
             ) : (
               <ul className="site-nav__list">

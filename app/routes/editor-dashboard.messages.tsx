@@ -1,4 +1,4 @@
-import { Form, useLocation } from 'react-router';
+import { Form, Link, useLocation } from 'react-router';
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
@@ -50,7 +50,14 @@ export default function Messages({ loaderData, actionData }: Route.ComponentProp
       <h1 id="messages-title">Messages</h1>
       <ActionResult result={actionData} />
       {messages.length === 0 ? (
-        <p>No messages yet.</p>
+        <div className="dash-empty">
+          <h2 className="dash-empty__title">No messages yet</h2>
+          <p>
+            This is where the messages readers send with the journal's <Link to="/contact">contact form</Link>{' '}
+            arrive: questions about submissions, subscriptions or the site, newest first. Each one is also sent to
+            the editorial e-mail address; mark it as handled here once it has been answered.
+          </p>
+        </div>
       ) : (
         <TableScroll labelledBy="messages-caption">
           <table className="dash-table">

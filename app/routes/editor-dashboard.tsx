@@ -18,14 +18,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     isAdmin: can('admin', auth.user),
     username: auth.user.username,
-    // Shown on the link to the pending list, so a new registration is seen from any section.
+    // Shown on the links to the pending list and the desk, so new work is seen from any section.
     pending: await context.services.accounts.pendingCount(),
+    attention: await context.services.submissions.attentionCount(),
   };
 }
 
-const SECTIONS = [
-  { to: '/editor-dashboard', label: 'Pending users', end: true },
-  { to: '/editor-dashboard/submissions', label: 'Submissions' },
+/** The sections, in order; `count` names the loader's figure shown beside the link. */
+const SECTIONS: { to: string; label: string; admin?: boolean; count?: 'attention' | 'pending' }[] = [
+  { to: '/editor-dashboard/submissions', label: 'Submissions', count: 'attention' },
+  { to: '/editor-dashboard/pending-users', label: 'Pending users', count: 'pending' },
   { to: '/editor-dashboard/reviewers', label: 'Reviewers' },
   { to: '/editor-dashboard/volumes', label: 'Volumes & issues' },
   { to: '/editor-dashboard/articles', label: 'Articles' },
@@ -48,12 +50,14 @@ export default function EditorDashboard({ loaderData }: Route.ComponentProps) {
         <ul>
           {SECTIONS.filter((s) => !s.admin || loaderData.isAdmin).map((s) => (
             <li key={s.to}>
-              <NavLink to={s.to} end={s.end}>
+              <NavLink to={s.to}>
                 {s.label}
-                {s.to === '/editor-dashboard' && loaderData.pending > 0 ? (
+                {s.count && loaderData[s.count] > 0 ? (
                   <span className="nav-count">
-                    {loaderData.pending}
-                    <span className="visually-hidden"> waiting</span>
+                    {loaderData[s.count]}
+                    <span className="visually-hidden">
+                      {s.count === 'pending' ? ' waiting' : ' need your attention'}
+                    </span>
                   </span>
                 ) : null}
               </NavLink>

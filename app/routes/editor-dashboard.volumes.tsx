@@ -1,5 +1,7 @@
 import { Form } from 'react-router';
+import { MONTHS } from '../../common/dates.ts';
 import { issueSchema, parseId, volumeSchema } from '../../common/schemas.ts';
+import { issueCreatedMessage, issueDate } from '../../server/catalog/present.ts';
 import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
 import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
@@ -31,6 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     volumes,
     issues: issues.map((i) => ({
       ...i,
+      dated: issueDate(i.volume_year, i.publication_month),
       exports: {
         crossref: i.exportable.crossref ? `/api/editor/export/crossref/issue/${i.id}` : null,
         doaj: i.exportable.doaj ? `/api/editor/export/doaj/issue/${i.id}` : null,
@@ -41,7 +44,11 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-const issueEditSchema = issueSchema.pick({ title: true, description: true });
+const issueEditSchema = issueSchema.pick({ title: true, description: true, publication_month: true });
+
+/** The month an issue is dated by (decision 0039): none, or January to December of its volume's year. */
+const MONTH_OPTIONS = MONTHS.map((m, i) => ({ value: String(i + 1), label: m }));
+const NO_MONTH = 'No month (the year alone)';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
@@ -49,7 +56,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const values: Record<string, string> = {};
-  for (const key of ['id', 'title', 'volume_number', 'year', 'description', 'volume_id']) {
+  for (const key of ['id', 'title', 'volume_number', 'year', 'description', 'volume_id', 'publication_month']) {
     values[key] = form.text(key);
   }
   // Empty fields are absent, so each says "… is required." rather than failing a number check.
@@ -76,10 +83,11 @@ export async function action({ context, request }: Route.ActionArgs) {
         const parsed = validateForm(issueSchema, input);
         if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
         const issue = await catalog.createIssue(auth.user, parsed.data);
-        return done(`Issue ${issue.issue_number} created.`);
+        return done(issueCreatedMessage(issue));
       }
       case 'edit-issue': {
-        const parsed = validateForm(issueEditSchema, input);
+        // The month's "No month" is an empty field that clears it, not one left out.
+        const parsed = validateForm(issueEditSchema, { ...input, publication_month: values.publication_month });
         if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
         const issue = await catalog.updateIssue(auth.user, id!, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
@@ -165,7 +173,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
         >
           <h2 id="new-issue-title">Create an issue</h2>
           <p className="field__hint">
-            All fields are required. The issue number is the next one in its volume.
+            All fields but the month are required. The issue number is the next one in its volume.
           </p>
           <input type="hidden" name="intent" value="create-issue" />
           <SelectField
@@ -200,6 +208,16 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
             rows={3}
             defaultValue={newIssue.values.description}
             error={newIssue.errors.description}
+          />
+          <SelectField
+            id="new-issue-month"
+            name="publication_month"
+            label="Publication month"
+            hint="Optional: the month the issue is dated by, in its volume's year."
+            placeholder={NO_MONTH}
+            defaultValue={newIssue.values.publication_month ?? ''}
+            error={newIssue.errors.publication_month}
+            options={MONTH_OPTIONS}
           />
           <button type="submit" className="button button--primary">
             Create issue
@@ -289,7 +307,7 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
             <tr>
               <th scope="col">Volume</th>
               <th scope="col">Issue</th>
-              <th scope="col">Title</th>
+              <th scope="col">Title and date</th>
               <th scope="col">Description</th>
               <th scope="col">Articles</th>
               <th scope="col">Export, edit, alert</th>
@@ -305,7 +323,10 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                 <tr key={i.id}>
                   <td>{i.volume_number}</td>
                   <td>{i.issue_number}</td>
-                  <th scope="row">{i.title}</th>
+                  <th scope="row">
+                    {i.title}
+                    <span className="dash-table__note">{i.dated}</span>
+                  </th>
                   <td className="dash-table__wrap">
                     <div className="dash-table__clamp">{i.description}</div>
                   </td>
@@ -372,6 +393,15 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                           rows={3}
                           defaultValue={val('description', i.description)}
                           error={errs.description}
+                        />
+                        <SelectField
+                          id={`${p}-month`}
+                          name="publication_month"
+                          label="Publication month"
+                          placeholder={NO_MONTH}
+                          defaultValue={val('publication_month', i.publication_month ? String(i.publication_month) : '')}
+                          error={errs.publication_month}
+                          options={MONTH_OPTIONS}
                         />
                         <button type="submit" className="button button--small">
                           Save issue {i.issue_number}

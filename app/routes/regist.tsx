@@ -3,6 +3,7 @@ import { Form, Link, data, useNavigation } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { registerSchema } from '../../common/schemas.ts';
+import { registrationNotice } from '../../server/accounts/notices.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { ChoiceField, TextField } from '../components/FormField.tsx';
 import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
@@ -45,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return failed(parsed.refusal, values);
   try {
     await context.services.accounts.register(parsed.data, { ip: context.clientIp });
-    return data({ ok: true as const, message: MESSAGES.registrationNotice }, { status: 201 });
+    return data({ ok: true as const, message: registrationNotice(parsed.data.role) }, { status: 201 });
   } catch (err) {
     const refused = asClientError(err);
     if (refused) return failed(refused, values, refused.message || MESSAGES.registrationFailed);

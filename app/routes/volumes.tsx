@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Form, type NavigateOptions, redirect, useNavigate, useNavigation } from 'react-router';
 import { formatPages } from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
-import { monthYear } from '../../server/catalog/present.ts';
+import { issueDate } from '../../server/catalog/present.ts';
 import { feedLinks } from '../../server/discovery/links.ts';
 import { ArticleListItem, type ListedArticle } from '../components/ArticleListItem.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
@@ -78,8 +78,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const articles = issue ? await catalog.issueArticles(issue.id) : [];
   const selected = volume && issue ? { volume: volume.volume_number, issue: issue.issue_number } : null;
-  const issueDate = (i: { publication_date: string | null }, year: number) =>
-    i.publication_date ? monthYear(i.publication_date) : String(year);
+  const dateOf = (i: { publication_month: number | null }, year: number) => issueDate(year, i.publication_month);
 
   return {
     journalName: journal.name,
@@ -101,7 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             number: issue.issue_number,
             title: issue.title,
             description: issue.description,
-            date: issueDate(issue, volume.year),
+            date: dateOf(issue, volume.year),
           }
         : null,
     // Only what each entry shows: a long issue sends hundreds of these.
@@ -123,7 +122,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       issues: v.issues.map((i) => ({
         number: i.issue_number,
         title: i.title,
-        date: issueDate(i, v.year),
+        date: dateOf(i, v.year),
         articleCount: i.article_count,
       })),
     })),

@@ -48,7 +48,7 @@ describe("the editors' digest of accounts waiting for approval", () => {
     expect(sent[0].text).toContain(
       `- Test grace_pending (${waiting.username}), author, Test University  [new]`,
     );
-    expect(sent[0].text).toContain('http://journal.test/editor-dashboard\n');
+    expect(sent[0].text).toContain('http://journal.test/editor-dashboard/pending-users\n');
 
     // The same day: not again, even with a new account, and not from a second process or after a restart.
     await t.createUser({ role: 'researcher', status: 'pending', username: 'alan_pending' });

@@ -88,7 +88,7 @@ export class PendingDigest {
             to: editor.email,
             journal: journal.name,
             accounts,
-            link: `${this.deps.publicUrl}/editor-dashboard`,
+            link: `${this.deps.publicUrl}/editor-dashboard/pending-users`,
             settingsLink: `${this.deps.publicUrl}/editor-dashboard/settings`,
           }),
         );

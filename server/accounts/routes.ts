@@ -7,6 +7,7 @@ import {
   userResponse,
 } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
+import { registrationNotice } from './notices.ts';
 import { ROLES, STATUSES } from '../../common/roles.ts';
 import { countField, idParamSchema, loginSchema, registerSchema } from '../../common/schemas.ts';
 import type { Api } from '../http/api.ts';
@@ -41,7 +42,7 @@ export function accountRoutes(api: Api, services: Services) {
     handler: async ({ body, request, reply }) => {
       await accounts.register(body, requestMeta(request));
       reply.code(201);
-      return { message: MESSAGES.registrationNotice };
+      return { message: registrationNotice(body.role) };
     },
   });
 

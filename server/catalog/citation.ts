@@ -72,13 +72,17 @@ type CitedArticle = Pick<
   | 'volume_number'
   | 'issue_number'
   | 'url'
-> & { authors: readonly { name: string }[] };
+> &
+  Partial<Pick<PublicArticle, 'issue_month' | 'issue_year'>> & { authors: readonly { name: string }[] };
 type CitingJournal = Pick<JournalSettings, 'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'language'>;
 
 /** The article as CSL-JSON: the one record every format is made from. */
 export function articleCsl(article: CitedArticle, journal: CitingJournal): CslData {
   const { first, last } = pageRange(article.pages);
-  const [year, month, day] = article.publication_date.split('-').map(Number);
+  // Cited by its issue (decision 0039): the volume's year and the issue's month when it has one.
+  const [year, month, day] = article.issue_year
+    ? [article.issue_year, article.issue_month ?? 0]
+    : article.publication_date.split('-').map(Number);
   const authors = article.authors.map(({ name }) => {
     const { given, surname, suffix } = splitName(name);
     if (!given) return { literal: surname };
@@ -173,6 +177,19 @@ export function citationFilename(
   return `${journal}-v${article.volume_number}i${article.issue_number}-${article.id}.${CITATION_FILES[format].extension}`;
 }
 
+const BIBTEX_MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * The month as BibTeX's own macro, `month = mar`: what BibTeX styles and reference managers read. Citation.js
+ * writes `{mar 1}` for a full date (a day inside the month, which BibTeX prints as it is) and `{3}` for a month.
+ */
+function bibtexMonth(body: string, record: CslData): string {
+  const month = (record.issued as { 'date-parts': number[][] } | undefined)?.['date-parts']?.[0]?.[1];
+  const name = month ? BIBTEX_MONTHS[month - 1] : undefined;
+  if (!name) return body;
+  return body.replace(/^(\s*month = )\{[^}\n]*\}(,?)$/m, `$1${name}$2`);
+}
+
 /** The BibTeX or RIS file of an article. */
 export function citationFile(
   article: CitedArticle,
@@ -182,7 +199,7 @@ export function citationFile(
   const record = articleCsl(article, journal);
   let body: string;
   if (format === 'bibtex') {
-    body = new Cite([record]).format('bibtex', { format: 'text' });
+    body = bibtexMonth(new Cite([record]).format('bibtex', { format: 'text' }), record);
   } else {
     // plugin-ris breaks values every 70 characters, and readers join the pieces with a space (a long
     // title comes back with a space inside a word). Values here have no line breaks, so every line that

@@ -6,7 +6,6 @@ type IssueRow = typeof issues.$inferSelect;
 type VolumeRow = typeof volumes.$inferSelect;
 type AuthorRow = typeof articleAuthors.$inferSelect;
 
-
 /**
  * One publication date per article, used everywhere (pages, listings, metadata): its own date, else its
  * issue's, else 1 January of its volume's year.
@@ -15,10 +14,12 @@ export function publicationDate(article: ArticleRow, issue: IssueRow, volume: Vo
   return article.publicationDate ?? issue.publicationDate ?? `${volume.year}-01-01`;
 }
 
-/** "March 2025" from "2025-03-01". */
-export function monthYear(isoDate: string): string {
-  const [y, m] = isoDate.split('-').map(Number);
-  return `${MONTHS[m - 1]} ${y}`;
+/**
+ * An issue's date as readers see it on /volumes, the article page and its citations: "March 2026" when the
+ * issue has a month, else its volume's year alone, "2026" (decision 0039).
+ */
+export function issueDate(year: number, month: number | null): string {
+  return month ? `${MONTHS[month - 1]} ${year}` : String(year);
 }
 
 /** Pages as "first-last"; the spec's default 1-10 when missing. */
@@ -58,9 +59,14 @@ export function presentArticle(
     authors: [...authors].sort((x, y) => x.position - y.position).map(presentAuthor),
     pdf_url: pdfUrl,
     public_pdf_url: pdfUrl,
-    monyr: monthYear(date),
-    year: Number(date.slice(0, 4)),
+    // The article is dated and cited by its issue (decision 0039): "March 2026", or "2026" without a month.
+    monyr: issueDate(volume.year, issue.publicationMonth),
+    year: volume.year,
     publication_date: date,
+    /** The issue's month (1–12) in its volume's year, or null. */
+    issue_month: issue.publicationMonth,
+    /** The issue's year: its volume's. */
+    issue_year: volume.year,
     volume_id: volume.id,
     volume_number: volume.volumeNumber,
     volume_title: volume.title,
@@ -79,7 +85,13 @@ export function presentIssue(i: IssueRow) {
     volume_id: i.volumeId,
     issue_number: i.issueNumber,
     publication_date: i.publicationDate,
+    publication_month: i.publicationMonth,
   };
+}
+
+/** What an editor is told when an issue is made: "Issue 1 of Volume 3 created." (page and API alike). */
+export function issueCreatedMessage(issue: { issue_number: number; volume_number: number }): string {
+  return `Issue ${issue.issue_number} of Volume ${issue.volume_number} created.`;
 }
 
 export function presentVolume(v: VolumeRow) {

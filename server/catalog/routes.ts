@@ -27,13 +27,14 @@ import { HttpError, badRequest, parseInput } from '../http/errors.ts';
 import { readMultipart } from '../http/multipart.ts';
 import { downloadRequest, partialDownloadResponses } from '../files/download.ts';
 import type { Services } from '../services.ts';
+import { issueCreatedMessage } from './present.ts';
 
-/** Editing an issue: its title and description (it stays in its volume, under its number). */
 export const articleStatusSchema = z.object({
   status: z.enum(['published', 'unpublished'], "Status must be 'published' or 'unpublished'."),
 });
 
-export const issueEditSchema = issueSchema.pick({ title: true, description: true });
+/** Editing an issue: its title, description and month (it stays in its volume, under its number). */
+export const issueEditSchema = issueSchema.pick({ title: true, description: true, publication_month: true });
 
 /** The page of GET /api/articles/public/list: `page` from 1, `size` 1 to 100 (50 unless given). */
 export const publicListQuery = z.object({
@@ -256,7 +257,10 @@ export function catalogRoutes(api: Api, services: Services) {
     auth: 'editorial',
     body: issueSchema,
     responses: {
-      201: { description: 'Created', schema: messageResponse.extend({ issue: issueResponse }) },
+      201: {
+        description: 'Created',
+        schema: messageResponse.extend({ issue: issueResponse.extend({ volume_number: z.number() }) }),
+      },
       400: errors[400],
       401: errors[401],
       403: errors[403],
@@ -264,7 +268,7 @@ export function catalogRoutes(api: Api, services: Services) {
     handler: async ({ auth, body, reply }) => {
       const issue = await catalog.createIssue(auth!.user, body);
       reply.code(201);
-      return { message: `Issue ${issue.issue_number} created.`, issue };
+      return { message: issueCreatedMessage(issue), issue };
     },
   });
 
@@ -294,7 +298,7 @@ export function catalogRoutes(api: Api, services: Services) {
     method: 'PATCH',
     path: '/api/editor/issues/:id',
     tag: 'Editorial',
-    summary: "Edit an issue's title and description (its volume and number stay)",
+    summary: "Edit an issue's title, description and month (its volume and number stay)",
     auth: 'editorial',
     params: idParamSchema,
     body: issueEditSchema,

@@ -260,6 +260,7 @@ export class CatalogService {
       ...presentIssue(r.issue),
       volume_number: r.volume.volumeNumber,
       volume_title: r.volume.title,
+      volume_year: r.volume.year,
       article_count: r.articleCount,
       exportable: { crossref: r.withDoi > 0, doaj: r.withPdf > 0 },
     }));
@@ -322,6 +323,7 @@ export class CatalogService {
               issueNumber: next,
               title: input.title,
               description: input.description,
+              publicationMonth: input.publication_month ?? null,
             })
             .returning();
           await this.deps.audit.record(
@@ -332,7 +334,7 @@ export class CatalogService {
             { ...input },
           );
           await this.changed(tx, CATALOG_INDEX, issueTag(row.id));
-          return presentIssue(row);
+          return { ...presentIssue(row), volume_number: volume.volumeNumber };
         });
         return created;
       } catch (err) {
@@ -388,14 +390,22 @@ export class CatalogService {
     }
   }
 
-  /** Changes an issue's title and description (its volume and number stay); 404 when it does not exist. */
-  async updateIssue(actor: SessionUser, id: number, input: { title: string; description: string }) {
+  /**
+   * Changes an issue's title, description and month (its volume and number stay; a month left out stays as it
+   * is, null clears it); 404 when it does not exist.
+   */
+  async updateIssue(
+    actor: SessionUser,
+    id: number,
+    input: { title: string; description: string; publication_month?: number | null },
+  ) {
     const updated = await this.db.transaction(async (tx) => {
       const [before] = await tx.select().from(issues).where(eq(issues.id, id));
       if (!before) throw notFound('No such issue.');
+      const month = input.publication_month === undefined ? before.publicationMonth : input.publication_month;
       const [row] = await tx
         .update(issues)
-        .set({ title: input.title, description: input.description })
+        .set({ title: input.title, description: input.description, publicationMonth: month })
         .where(eq(issues.id, id))
         .returning();
       await tx.update(articles).set({ updatedAt: new Date() }).where(eq(articles.issueId, id));
@@ -405,8 +415,8 @@ export class CatalogService {
         'issue.update',
         { type: 'issue', id },
         {
-          from: { title: before.title, description: before.description },
-          to: { title: input.title, description: input.description },
+          from: { title: before.title, description: before.description, publication_month: before.publicationMonth },
+          to: { title: input.title, description: input.description, publication_month: month },
         },
       );
       await this.changed(tx, CATALOG_INDEX, issueTag(id));

@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
+  check,
   date,
   index,
   integer,
   pgTable,
   serial,
+  smallint,
   text,
   timestamp,
   unique,
@@ -37,6 +39,11 @@ export const issues = pgTable(
     description: text('description').notNull(),
     /** The issue's date of publication; articles without their own date fall back to it. */
     publicationDate: date('publication_date'),
+    /**
+     * The issue's month (1–12) in its volume's year, as readers and citations name it ("March 2026"); null
+     * for an issue dated by its year alone (decision 0039).
+     */
+    publicationMonth: smallint('publication_month'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()
@@ -44,7 +51,10 @@ export const issues = pgTable(
       // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
       .$onUpdate(() => new Date()),
   },
-  (t) => [unique('issues_volume_number_unique').on(t.volumeId, t.issueNumber)],
+  (t) => [
+    unique('issues_volume_number_unique').on(t.volumeId, t.issueNumber),
+    check('issues_publication_month_check', sql`${t.publicationMonth} between 1 and 12`),
+  ],
 );
 
 export const articles = pgTable(

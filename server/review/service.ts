@@ -765,21 +765,22 @@ export class ReviewService {
     }));
   }
 
-  /** How many of the account's assignments wait for them (the header's "Reviews" count). */
-  async openCount(userId: number): Promise<number> {
+  /**
+   * The header's "Reviews" link: shown to every reviewer, that is every account with a reviewer profile (made
+   * when they are first invited, or when they fill it in), with a count of the assignments that wait for them
+   * (invited or accepted, in a round not yet decided). One query: the root layout asks on every page.
+   */
+  async reviewing(userId: number): Promise<{ reviewer: boolean; open: number }> {
     const [row] = await this.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(reviewAssignments)
-      .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
-      .innerJoin(reviewRounds, eq(reviewRounds.id, reviewAssignments.roundId))
-      .where(
-        and(
-          eq(reviewerProfiles.userId, userId),
-          inArray(reviewAssignments.state, ['invited', 'accepted']),
-          isNull(reviewRounds.decidedAt),
-        ),
-      );
-    return row.n;
+      .select({
+        profiles: sql<number>`count(distinct ${reviewerProfiles.id})::int`,
+        open: sql<number>`count(${reviewAssignments.id}) filter (where ${reviewAssignments.state} in ('invited', 'accepted') and ${reviewRounds.decidedAt} is null)::int`,
+      })
+      .from(reviewerProfiles)
+      .leftJoin(reviewAssignments, eq(reviewAssignments.profileId, reviewerProfiles.id))
+      .leftJoin(reviewRounds, eq(reviewRounds.id, reviewAssignments.roundId))
+      .where(eq(reviewerProfiles.userId, userId));
+    return { reviewer: row.profiles > 0, open: row.open };
   }
 
   /** Moves an assignment by the state machine, under a row lock; refuses (409) a move it does not allow. */

@@ -117,6 +117,7 @@ export async function seedDemo(services: Services): Promise<{ added: number }> {
           title: demoIssue.title,
           description: demoIssue.description,
           publicationDate: demoIssue.publicationDate,
+          publicationMonth: Number(demoIssue.publicationDate.slice(5, 7)),
         })
         .returning({ id: issues.id });
       const started: DemoMarker = { state: 'started', volumeId: volume.id, issueId: issue.id, at };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import { can } from '../../common/roles.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
 import {
@@ -245,6 +245,31 @@ export class SubmissionsService {
         authors: authors.filter((a) => a.submissionId === r.id).map((a) => a.name),
       })),
     };
+  }
+
+  /**
+   * How many submissions wait for an editor's move (the dashboard's count beside "Submissions", decision
+   * 0039): new ones, revised ones, those under review whose current round's reviews are all in, and accepted
+   * ones not yet published.
+   */
+  async attentionCount(): Promise<number> {
+    const reviewsIn = this.reviewHooks ? await this.reviewHooks.deskCondition('reviews-complete') : sql`false`;
+    const [{ n }] = await this.db
+      .select({ n: count() })
+      .from(submissions)
+      .where(
+        or(
+          inArray(submissions.status, ['submitted', 'revised']),
+          and(eq(submissions.status, 'under_review'), reviewsIn),
+          and(
+            eq(submissions.status, 'accepted'),
+            notExists(
+              this.db.select({ one: sql`1` }).from(articles).where(eq(articles.submissionId, submissions.id)),
+            ),
+          ),
+        ),
+      );
+    return n;
   }
 
   /** One submission with its authors, files (every version), history and article; for its author or editors. */

@@ -83,6 +83,17 @@ describe('registration', () => {
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
   });
 
+  it('tells a researcher what a researcher waits for: nothing about uploading manuscripts (issue 22)', async () => {
+    const res = await post(
+      '/api/auth/register',
+      registration({ username: 'reader22', email: 'reader22@example.org', role: 'researcher' }),
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const { message } = res.json();
+    expect(message).toMatch(/^Registration successful\. Access to published articles requires approval/);
+    expect(message).not.toMatch(/upload|manuscript|Authors/i);
+  });
+
   it('refuses a taken username or e-mail, whatever the case, with 409', async () => {
     const again = await post(
       '/api/auth/register',

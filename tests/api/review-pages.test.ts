@@ -6,7 +6,7 @@ import { type Person, caller, decide, linkToken, person, submitManuscript } from
 
 /**
  * What the reviewer's pages read beside the API (issue 14): `mine` says when a round is decided (the page's
- * "Done" group), `openCount` is the header's count, and every change of who reviews what drops the kept
+ * "Done" group), `reviewing` is the header's link and count, and every change of who reviews what drops the kept
  * pages of signed-in readers (decision 0018), whose header shows that count.
  */
 
@@ -35,7 +35,7 @@ describe("the reviewer pages' reads", () => {
     const { review, cache } = t.services;
     const dropped = vi.spyOn(cache, 'invalidate');
     const me = { id: rex.id } as Parameters<typeof review.mine>[0];
-    expect(await review.openCount(rex.id)).toBe(0);
+    expect(await review.reviewing(rex.id)).toEqual({ reviewer: false, open: 0 });
 
     const invited = await api('POST', `/api/editor/submissions/${submissionId}/review/invitations`, {
       token: editor.token,
@@ -43,7 +43,7 @@ describe("the reviewer pages' reads", () => {
     });
     expect(invited.status).toBe(201);
     expect(dropped).toHaveBeenLastCalledWith([REVIEWS]);
-    expect(await review.openCount(rex.id)).toBe(1);
+    expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 1 });
     expect((await review.mine(me))[0]).toMatchObject({ state: 'invited', roundDecided: false });
 
     dropped.mockClear();
@@ -52,12 +52,12 @@ describe("the reviewer pages' reads", () => {
       (await api('POST', `/api/reviews/${invited.json.assignmentId}/accept?token=${token}`)).status,
     ).toBe(200);
     expect(dropped).toHaveBeenCalledWith([REVIEWS]);
-    expect(await review.openCount(rex.id)).toBe(1);
+    expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 1 });
 
     dropped.mockClear();
     await decide(t, editor.token, submissionId, { status: 'rejected' });
     expect(dropped).toHaveBeenCalledWith([REVIEWS]);
-    expect(await review.openCount(rex.id)).toBe(0);
+    expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 0 });
     expect((await review.mine(me))[0]).toMatchObject({ state: 'accepted', roundDecided: true });
   });
 });

@@ -366,7 +366,8 @@ test.describe('editors and admins', () => {
     const banner = page.getByRole('banner');
     await expect(banner.getByRole('link', { name: 'Account' })).toBeVisible();
     await banner.getByRole('link', { name: 'Dashboard' }).click();
-    await expect(page).toHaveURL('/editor-dashboard');
+    // The dashboard opens at the submissions desk (issue 22).
+    await expect(page).toHaveURL('/editor-dashboard/submissions');
     await expect(banner.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     const pending = page
       .getByRole('navigation', { name: 'Dashboard sections' })

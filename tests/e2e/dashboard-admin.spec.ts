@@ -6,6 +6,7 @@ import { expect, test } from './fixtures.ts';
 /** Every section of the dashboard, and the pages under them, that only editors and admins may open. */
 const DASHBOARD_URLS = [
   '/editor-dashboard',
+  '/editor-dashboard/pending-users',
   '/editor-dashboard/volumes',
   '/editor-dashboard/articles',
   '/editor-dashboard/messages',

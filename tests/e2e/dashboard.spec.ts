@@ -31,7 +31,7 @@ test.describe('editorial dashboard', () => {
   test('an editor approves a pending user', async ({ page, signIn, createAccount, axe, screenshots }) => {
     const pending = await createAccount('researcher', 'pending');
     await signIn('editor');
-    await page.goto('/editor-dashboard');
+    await page.goto('/editor-dashboard/pending-users');
     await expect(page).toHaveTitle(/Pending users/);
     const row = page.getByRole('row', { name: new RegExp(pending.username) });
     await expect(row).toContainText(pending.email);
@@ -50,7 +50,7 @@ test.describe('editorial dashboard', () => {
   }) => {
     const pending = await createAccount('author', 'pending');
     await signIn('editor');
-    await page.goto('/editor-dashboard');
+    await page.goto('/editor-dashboard/pending-users');
     const row = page.getByRole('row', { name: new RegExp(pending.username) });
     await row.getByRole('button', { name: `Reject ${pending.username}` }).click();
     await expect(page.getByRole('status')).toContainText(`${pending.username} was rejected`);
@@ -58,7 +58,7 @@ test.describe('editorial dashboard', () => {
     const mail = await outbox.waitFor({ to: pending.email, subject: 'registration' });
     expect(mail.from).toMatch(/editorial@/);
     // The same decision posted again (a second tab, a replay): the account is no longer waiting.
-    const again = await page.request.post('/editor-dashboard?index', {
+    const again = await page.request.post('/editor-dashboard/pending-users', {
       form: { intent: 'reject', id: String(pending.id) },
       headers: { origin: new URL(page.url()).origin },
     });
@@ -111,7 +111,7 @@ test.describe('editorial dashboard', () => {
     await issueForm.getByLabel('Issue title').fill(`Issue of ${number}`);
     await issueForm.getByLabel('Description').fill('A dashboard-made issue.');
     await issueForm.getByRole('button', { name: 'Create issue' }).click();
-    await expect(page.getByRole('status')).toHaveText('Issue 1 created.');
+    await expect(page.getByRole('status')).toHaveText(`Issue 1 of Volume ${number} created.`);
     await expect(page.getByRole('table', { name: /Issues/ })).toContainText(`Issue of ${number}`);
 
     // Edit the volume's title.

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { MESSAGES } from '../../common/messages.ts';
+import { registrationNotice } from '../../server/accounts/notices.ts';
 import { SESSION_COOKIE, SHORT_SESSION_TTL_SECONDS, SHORT_TTL_SERVER, expect, test } from './fixtures.ts';
 
 /**
@@ -197,7 +198,8 @@ test.describe('login', () => {
       await page.getByLabel('Password').fill(account.password);
       await page.getByRole('button', { name: 'Log in', exact: true }).click();
       // The dashboard is built elsewhere; until then it may be the 404 page: the address is the point.
-      await expect(page).toHaveURL('/editor-dashboard');
+      // Into the dashboard, which opens at the submissions desk (issue 22).
+      await expect(page).toHaveURL('/editor-dashboard/submissions');
     });
   }
 });
@@ -420,7 +422,8 @@ test.describe('without JavaScript', () => {
     await axe(page);
     await fillRegistration(page, { username: freshName('nojs') });
     await page.getByRole('button', { name: 'Register', exact: true }).click();
-    await expect(page.getByRole('status')).toHaveText(MESSAGES.registrationNotice);
+    // A researcher's notice: the authors' sentence about uploading is not theirs (issue 22).
+    await expect(page.getByRole('status')).toHaveText(registrationNotice('researcher'));
 
     const existing = await createAccount('researcher');
     await page.goto('/regist');

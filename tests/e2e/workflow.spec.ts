@@ -101,7 +101,7 @@ test('a manuscript from registration to publication', async ({
   // 2. The admin approves the account on the dashboard's Pending users page; the author is told by e-mail.
   const admin = await newPage(browser, baseURL!);
   await logIn(admin, ADMIN.username, ADMIN.password);
-  await admin.goto('/editor-dashboard');
+  await admin.goto('/editor-dashboard/pending-users');
   const row = admin.getByRole('row', { name: new RegExp(username) });
   await expect(row).toContainText(email);
   await row.getByRole('button', { name: `Approve ${username}` }).click();
