@@ -7,8 +7,8 @@ import { Dependencies, collectDependencies } from './dependencies.ts';
  * The cache of rendered answers (anonymous and per-session pages, public JSON): decision 0018.
  *
  * An answer is kept compressed (brotli and gzip, made once when it is stored; the plain bytes are unzipped
- * on the first request that takes neither and kept with it from then on, counted in the budget: decision
- * 0040), with a strong ETag of its plain bytes, the names of what it
+ * for a request that takes neither, and kept with the answer from the second such request on, counted in the
+ * budget: decision 0040), with a strong ETag of its plain bytes, the names of what it
  * shows (server/cache/dependencies.ts) and how long it may live. `invalidate` drops every answer that shows
  * a name that changed, before the request that changed it returns. An answer whose render began before an
  * invalidation of something it shows is sent but not kept (it may show the old state). Entries beyond the memory budget
@@ -25,8 +25,10 @@ export interface StoredAnswer {
   gzip: Buffer;
   /** Length of the plain bytes. */
   length: number;
-  /** The plain bytes, once a client that takes no encoding asked for them (or being unzipped for one). */
+  /** The plain bytes, once clients that take no encoding asked for them twice (or being unzipped to keep). */
   plain?: Buffer | Promise<Buffer>;
+  /** How many requests took no encoding before the plain bytes were kept. */
+  plainAsked?: number;
   /** The key it is kept under (none while it is not kept). */
   key?: string;
   tags: ReadonlySet<string>;
@@ -198,15 +200,19 @@ export class ResponseCache {
   }
 
   /**
-   * The bytes of an answer in an encoding, or plain. Brotli and gzip are at hand (synchronously); the plain
-   * bytes are unzipped once, on the first request that takes neither, and kept with the answer (their size
-   * counted in the budget while it is kept): later ones are answered as fast as the compressed ones.
+   * The bytes of an answer in an encoding, or plain. Brotli and gzip are at hand (synchronously). The plain
+   * bytes (unzipping them costs more than sending a kept page) are unzipped for the first request that takes
+   * neither, and from the second one on kept with the answer, their size counted in the budget while it is
+   * kept: an answer asked for plain again and again is sent as fast as a compressed one, and one asked for
+   * plain once (a crawler going through every page) costs no memory (decision 0040).
    */
   bodyOf(answer: StoredAnswer, encoding: Encoding | null): Buffer | Promise<Buffer> {
     if (encoding === 'br') return answer.br;
     if (encoding === 'gzip') return answer.gzip;
     if (answer.plain) return answer.plain;
+    answer.plainAsked = (answer.plainAsked ?? 0) + 1;
     const unzipping = gunzipBody(answer.gzip);
+    if (answer.plainAsked < 2) return unzipping;
     answer.plain = unzipping;
     void unzipping.then(
       (plain) => {
