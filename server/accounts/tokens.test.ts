@@ -5,7 +5,7 @@ const claims = {
   sub: '7',
   username: 'reader',
   role: 'researcher' as const,
-  status: 'active' as const,
+  status: 'approved' as const,
   sid: '00000000-0000-4000-8000-000000000000',
 };
 
