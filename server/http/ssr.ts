@@ -325,8 +325,12 @@ export async function registerPages(
     const secure = isSecure(services, request);
     const credentials = hasCredentials(request.headers);
     const kind = `${secure ? 's' : '-'}${credentials ? 'c' : '-'}`;
-    const sent = sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind, cache);
-    if (sent) sent.catch((err) => answerFailed(request, res, err));
+    try {
+      const sent = sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind, cache);
+      if (sent) sent.catch((err) => answerFailed(request, res, err));
+    } catch (err) {
+      answerFailed(request, res, err);
+    }
     return true;
   };
 
