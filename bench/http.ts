@@ -22,6 +22,8 @@
  *   npm run bench:http -- --db=pglite --sizes=full      # one database, 2,000 articles only
  *   npm run bench:http -- --targets=article,signed-in --duration=5 --connections=50
  *   npm run bench:http -- --lighthouse=off --no-build   # no Lighthouse, the current build as it is
+ *   npm run bench:http -- --db=pglite --sizes=demo --targets=article,home,volumes --lighthouse=off \
+ *     --memory=off --no-build --duration=1                # the short run of .ci/run (under a minute)
  *
  * Prints tables and writes the figures to bench/results/http-<date>.json (or --out=FILE).
  */
@@ -82,6 +84,8 @@ const options = {
   sizes: listFlag('sizes', SIZES, SIZES),
   targets: listFlag('targets', TARGETS, TARGETS),
   lighthouse: listFlag('lighthouse', LIGHTHOUSE_PAGES, LIGHTHOUSE_PAGES),
+  /** `--memory=off`: no idle memory (a minute or more of waiting per size) and no plagiarism check. */
+  memory: flags.get('memory') !== 'off',
   /** Seconds per measured phase, and per warm-up run (whole seconds: autocannon stops on its 1 s tick). */
   duration: Math.ceil(numberFlag(flags, 'duration', 2)),
   warmup: Math.ceil(numberFlag(flags, 'warmup', 1)),
@@ -503,11 +507,13 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
     };
     const measure = async (size: Size, s: BenchServer) => {
       const pid = s.pid!;
-      await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
+      // Without the idle wait, the start's background work (the demo PDFs indexed by the similarity worker
+      // process) is let finish before measuring.
+      await waitQuiet(pid, { windowMs: 1000, threshold: 0.02, descendantsToo: !options.memory });
       const settled = memoryMiB(pid).rss;
-      const idle = await idleMemory(pid);
+      const idle = options.memory ? await idleMemory(pid) : Number.NaN;
       log(
-        `${kind}, ${size === 'full' ? '2,000 articles' : 'demo size'}: ${settled.toFixed(0)} MiB once quiet, idle ${idle.toFixed(0)} MiB`,
+        `${kind}, ${size === 'full' ? '2,000 articles' : 'demo size'}: ${settled.toFixed(0)} MiB once quiet, idle ${fmt(idle)} MiB`,
       );
       out.sizes[size] = await measureTargets(load, s, pid);
       await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
@@ -526,10 +532,12 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
       server = await start('existing');
       await measure('full', server);
     }
-    out.afterCheckMiB = await checkMemory(server.url, server.pid!);
-    log(
-      `${kind}: after a plagiarism check (${(out.afterCheckMiB.checkMs / 1000).toFixed(1)} s): ${out.afterCheckMiB.settled.toFixed(0)} MiB once quiet, ${out.afterCheckMiB.idle.toFixed(0)} MiB once idle`,
-    );
+    if (options.memory) {
+      out.afterCheckMiB = await checkMemory(server.url, server.pid!);
+      log(
+        `${kind}: after a plagiarism check (${(out.afterCheckMiB.checkMs / 1000).toFixed(1)} s): ${out.afterCheckMiB.settled.toFixed(0)} MiB once quiet, ${out.afterCheckMiB.idle.toFixed(0)} MiB once idle`,
+      );
+    }
     const article = (await findTargets(server.url, '')).find((t) => t.name === 'article')!.path;
     const pages = { home: '/', volumes: '/volumes', article };
     for (const page of options.lighthouse) {
@@ -679,6 +687,16 @@ console.log(
   `\n## bench:http, ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${commit}: ${options.connections} connections, ${options.duration} s phases (A B B A × ${options.rounds}), warm-up ${options.warmup} s`,
 );
 for (const r of results) printDatabase(r);
+// One line per database and size: the kept pages' ratios (what .ci/run prints).
+console.log('');
+for (const r of results)
+  for (const size of SIZES) {
+    const measured = r.sizes[size];
+    if (measured)
+      console.log(
+        `ratios ${r.database} ${size}: ${measured.map((t) => `${t.name} ${t.ratio === undefined ? '–' : t.ratio.toFixed(2)}`).join(', ')}; cold start ${fmt(size === 'full' ? r.coldStartMs.existing : r.coldStartMs.fresh)} ms`,
+      );
+  }
 const report = {
   date: startedAt.toISOString(),
   commit,

@@ -58,10 +58,11 @@ export async function buildApp(
     childLoggerFactory: requestLogger,
   });
   // The id goes back in X-Request-Id, and is carried (AsyncLocalStorage) through everything the request does,
-  // a body that arrives later included (tests/api/operations.test.ts).
+  // a body that arrives later included (tests/api/operations.test.ts). The page bridge writes its hijacked
+  // answers itself and names the request there (server/http/ssr.ts): nothing is set on the raw answer, whose
+  // own headers would make every `writeHead` merge and check each line twice (decision 0040).
   app.addHook('onRequest', (request, reply, done) => {
-    // On the raw answer: pages are written by the page bridge (hijacked), which Fastify's headers never reach.
-    reply.raw.setHeader('x-request-id', request.id);
+    reply.header('x-request-id', request.id);
     requestContext.run({ requestId: request.id }, done);
   });
   // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.
@@ -73,11 +74,13 @@ export async function buildApp(
   // Several processes on one PostgreSQL: a change committed through any of them before this request arrived
   // is applied to what this one keeps before anything is read (decision 0031; nothing to do on PGlite). Not
   // for built assets, nor for the health probes (/healthz touches no database: server/http/health.ts).
-  app.addHook('onRequest', async (request) => {
-    const url = request.url;
-    if (url.startsWith('/assets/') || url.startsWith('/healthz') || url.startsWith('/readyz')) return;
-    await services.changes.sync();
-  });
+  // A hook only where there is something to read: on PGlite a request pays nothing for it.
+  if (services.changes.shared)
+    app.addHook('onRequest', (request, _reply, done) => {
+      const url = request.url;
+      if (url.startsWith('/assets/') || url.startsWith('/healthz') || url.startsWith('/readyz')) return done();
+      services.changes.sync().then(() => done(), done);
+    });
   app.addHook('onReady', () => services.changes.start());
   app.addHook('onClose', () => services.changes.stop());
 

@@ -79,18 +79,31 @@ export function memoryMiB(pid: number): { rss: number; peak: number; workers: nu
 
 /**
  * Waits until the process has been quiet (under `threshold` of one core over `windowMs`), at most
- * `timeoutMs`: requests a load left in its queue are finished, background work after a start has settled.
+ * `timeoutMs` (with `descendantsToo`, the sum of it and its worker processes): requests a load left in its
+ * queue are finished, background work after a start has settled.
  * Returns how long it waited.
  */
 export async function waitQuiet(
   pid: number,
-  { windowMs = 500, threshold = 0.05, timeoutMs = 60_000 } = {},
+  { windowMs = 500, threshold = 0.05, timeoutMs = 60_000, descendantsToo = false } = {},
 ): Promise<number> {
   const start = performance.now();
-  let before = cpuMs(pid);
+  const cpu = () => {
+    let ms = cpuMs(pid);
+    if (descendantsToo)
+      for (const child of descendants(pid)) {
+        try {
+          ms += cpuMs(child);
+        } catch {
+          // ended meanwhile
+        }
+      }
+    return ms;
+  };
+  let before = cpu();
   while (performance.now() - start < timeoutMs) {
     await new Promise((r) => setTimeout(r, windowMs));
-    const now = cpuMs(pid);
+    const now = cpu();
     if (now - before <= threshold * windowMs) break;
     before = now;
   }

@@ -35,6 +35,8 @@ export class ChangeFeed {
   /** Versions above `seen` applied already (this process's own changes, heard before an earlier one). */
   private readonly ahead = new Set<number>();
   private reading: Promise<void> | null = null;
+  /** The version's read, built once (it runs before nearly every request: decision 0040). */
+  private versionQuery: { execute(): Promise<{ version: string | number | bigint }[]> } | null = null;
   private queued: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private connection = 0;
@@ -132,7 +134,12 @@ export class ChangeFeed {
   private async readVersion(): Promise<void> {
     let version: number;
     try {
-      const [row] = await this.opts.db.select({ version: cacheVersion.version }).from(cacheVersion).limit(1);
+      this.versionQuery ??= this.opts.db
+        .select({ version: cacheVersion.version })
+        .from(cacheVersion)
+        .limit(1)
+        .prepare('colophon_cache_version');
+      const [row] = await this.versionQuery.execute();
       version = Number(row?.version ?? 0);
     } catch (err) {
       // Whether anything changed cannot be told: nothing kept is trusted.

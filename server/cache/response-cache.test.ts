@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
 import { negotiateEncoding } from '../http/compression.ts';
 import { dependsOn, validUntil } from './dependencies.ts';
-import { ResponseCache, bodyOf, matchesEtag } from './response-cache.ts';
+import { ResponseCache, matchesEtag } from './response-cache.ts';
 
 const clock = () => new ManualClock(new Date('2026-01-01T00:00:00Z'));
 const cacheOf = (c = clock(), maxBytes = 1 << 20) =>
@@ -32,9 +32,51 @@ describe('ResponseCache', () => {
     expect(rendered).toBe(false);
     expect('answer' in second && 'answer' in first && second.answer.etag === first.answer.etag).toBe(true);
     if (!('answer' in second)) throw new Error('not kept');
-    const plain = (await bodyOf(second.answer, null)).toString();
+    const plain = (await cache.bodyOf(second.answer, null)).toString();
     expect(plain).toBe('<p>hello</p>'.repeat(100));
     expect(second.answer.br.length).toBeLessThan(plain.length);
+  });
+
+  it('keeps the plain bytes once clients without compression asked for them twice, counted in the budget', async () => {
+    const cache = cacheOf();
+    const text = '<p>plain</p>'.repeat(400);
+    const served = await cache.serve('a', page(text, 'x'));
+    if (!('answer' in served)) throw new Error('not kept');
+    const answer = served.answer;
+    // Brotli and gzip are at hand at once (no promise); the plain bytes are unzipped on first demand.
+    expect(Buffer.isBuffer(cache.bodyOf(answer, 'br'))).toBe(true);
+    expect(Buffer.isBuffer(cache.bodyOf(answer, 'gzip'))).toBe(true);
+    const before = cache.size.bytes;
+    // Asked for once (a crawler going through every page): unzipped for it, not kept.
+    expect((await cache.bodyOf(answer, null)).toString()).toBe(text);
+    expect(cache.bodyOf(answer, null)).toBeInstanceOf(Promise);
+    // Asked for again: kept, and the requests meanwhile share the one unzipping.
+    const [one, two] = await Promise.all([cache.bodyOf(answer, null), cache.bodyOf(answer, null)]);
+    expect(one.toString()).toBe(text);
+    expect(two).toBe(one);
+    // Kept from then on: the next plain request is answered from memory, and the budget knows it.
+    const again = cache.bodyOf(answer, null);
+    expect(Buffer.isBuffer(again) && again === one).toBe(true);
+    expect(cache.size.bytes).toBe(before + text.length);
+    // Dropped with its answer.
+    cache.invalidate(['x']);
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('lets the plain bytes push older answers out when they overflow the budget', async () => {
+    const text = (n: number) => `<p>${n}</p>`.repeat(600);
+    const cache = cacheOf(clock(), 5_000);
+    const a = await cache.serve('a', page(text(1), 'x'));
+    await cache.serve('b', page(text(2), 'y'));
+    if (!('answer' in a)) throw new Error('not kept');
+    expect(cache.size.entries).toBe(2);
+    // The 4.8 KB of plain bytes do not fit beside both: the least recently used answer goes (here, itself).
+    await cache.bodyOf(a.answer, null);
+    expect(cache.size.entries).toBe(2);
+    await cache.bodyOf(a.answer, null);
+    expect(cache.size.bytes).toBeLessThanOrEqual(5_000);
+    expect(cache.size.entries).toBe(1);
+    expect(cache.get('b')).toBeDefined();
   });
 
   it('drops exactly the answers that show a changed name', async () => {

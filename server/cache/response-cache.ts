@@ -7,7 +7,8 @@ import { Dependencies, collectDependencies } from './dependencies.ts';
  * The cache of rendered answers (anonymous and per-session pages, public JSON): decision 0018.
  *
  * An answer is kept compressed (brotli and gzip, made once when it is stored; the plain bytes are unzipped
- * on the rare request that takes neither), with a strong ETag of its plain bytes, the names of what it
+ * for a request that takes neither, and kept with the answer from the second such request on, counted in the
+ * budget: decision 0040), with a strong ETag of its plain bytes, the names of what it
  * shows (server/cache/dependencies.ts) and how long it may live. `invalidate` drops every answer that shows
  * a name that changed, before the request that changed it returns. An answer whose render began before an
  * invalidation of something it shows is sent but not kept (it may show the old state). Entries beyond the memory budget
@@ -24,13 +25,22 @@ export interface StoredAnswer {
   gzip: Buffer;
   /** Length of the plain bytes. */
   length: number;
+  /** The plain bytes, once clients that take no encoding asked for them twice (or being unzipped to keep). */
+  plain?: Buffer | Promise<Buffer>;
+  /** How many requests took no encoding before the plain bytes were kept. */
+  plainAsked?: number;
+  /** The key it is kept under (none while it is not kept). */
+  key?: string;
   tags: ReadonlySet<string>;
   /** Epoch ms after which it is made again. */
   expiresAt: number;
   /** Bytes held. */
   size: number;
-  /** The header lines as sent to each kind of request, put together on first use (server/http/ssr.ts). */
-  sendHeaders: Map<string, string[]>;
+  /**
+   * The header lines as sent to each kind of request, put together on first use (server/http/ssr.ts): for a
+   * 304, and for the answer in full (its encoding and length included). The request's id is added to them.
+   */
+  sendHeaders: Map<string, { notModified: string[]; full: string[] }>;
 }
 
 /** What a render hands the cache to keep. */
@@ -169,6 +179,7 @@ export class ResponseCache {
     if (answer.size > this.opts.maxBytes / 2) return;
     this.remove(key);
     this.entries.set(key, answer);
+    answer.key = key;
     this.bytes += answer.size;
     for (const tag of answer.tags) {
       const keys = this.byTag.get(tag) ?? new Set<string>();
@@ -176,6 +187,11 @@ export class ResponseCache {
       keys.add(key);
     }
     this.stats.stored++;
+    this.evict();
+  }
+
+  /** Least recently used first, until the answers fit the budget. */
+  private evict() {
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.opts.maxBytes) break;
       this.remove(oldest);
@@ -183,10 +199,42 @@ export class ResponseCache {
     }
   }
 
+  /**
+   * The bytes of an answer in an encoding, or plain. Brotli and gzip are at hand (synchronously). The plain
+   * bytes (unzipping them costs more than sending a kept page) are unzipped for the first request that takes
+   * neither, and from the second one on kept with the answer, their size counted in the budget while it is
+   * kept: an answer asked for plain again and again is sent as fast as a compressed one, and one asked for
+   * plain once (a crawler going through every page) costs no memory (decision 0040).
+   */
+  bodyOf(answer: StoredAnswer, encoding: Encoding | null): Buffer | Promise<Buffer> {
+    if (encoding === 'br') return answer.br;
+    if (encoding === 'gzip') return answer.gzip;
+    if (answer.plain) return answer.plain;
+    answer.plainAsked = (answer.plainAsked ?? 0) + 1;
+    const unzipping = gunzipBody(answer.gzip);
+    if (answer.plainAsked < 2) return unzipping;
+    answer.plain = unzipping;
+    void unzipping.then(
+      (plain) => {
+        answer.plain = plain;
+        answer.size += plain.length;
+        if (answer.key !== undefined && this.entries.get(answer.key) === answer) {
+          this.bytes += plain.length;
+          this.evict();
+        }
+      },
+      () => {
+        answer.plain = undefined;
+      },
+    );
+    return unzipping;
+  }
+
   private remove(key: string) {
     const found = this.entries.get(key);
     if (!found) return;
     this.entries.delete(key);
+    found.key = undefined;
     this.bytes -= found.size;
     for (const tag of found.tags) {
       const keys = this.byTag.get(tag);
@@ -217,13 +265,6 @@ export class ResponseCache {
     this.changedAt.clear();
     for (const key of [...this.entries.keys()]) this.remove(key);
   }
-}
-
-/** The bytes of a stored answer in an encoding, or plain. */
-export async function bodyOf(answer: StoredAnswer, encoding: Encoding | null): Promise<Buffer> {
-  if (encoding === 'br') return answer.br;
-  if (encoding === 'gzip') return answer.gzip;
-  return gunzipBody(answer.gzip);
 }
 
 /**

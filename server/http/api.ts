@@ -4,7 +4,7 @@ import { PERMISSIONS, type PermissionName, allows } from '../../common/roles.ts'
 import { messageResponse } from '../../common/api.ts';
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import type { AuthContext } from '../accounts/service.ts';
-import { type ResponseCache, type StoredAnswer, bodyOf, etagHeader, matchesEtag } from '../cache/response-cache.ts';
+import { type ResponseCache, type StoredAnswer, etagHeader, matchesEtag } from '../cache/response-cache.ts';
 import { negotiateEncoding } from './compression.ts';
 import { forbidden, parseInput, unauthorized } from './errors.ts';
 
@@ -104,7 +104,7 @@ export class Api {
             const json = Buffer.from(JSON.stringify(result));
             return { keep: { status: 200, headers: [['content-type', 'application/json; charset=utf-8']], body: json } };
           });
-          if ('answer' in served) return sendKept(request, reply, served.answer);
+          if ('answer' in served) return sendKept(request, reply, served.answer, this.cache);
           if (reply.sent) return reply;
           return served.pass;
         }
@@ -204,7 +204,12 @@ export class Api {
 export const PUBLIC_ANSWER_CACHE = 'public, max-age=60, stale-while-revalidate=600';
 
 /** A kept answer: 304 when `If-None-Match` names it, else its bytes in the best encoding the client takes. */
-async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: StoredAnswer) {
+async function sendKept(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: StoredAnswer,
+  cache: ResponseCache,
+) {
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   for (const [key, value] of answer.headers) reply.header(key, value);
   reply.header('cache-control', PUBLIC_ANSWER_CACHE);
@@ -212,7 +217,7 @@ async function sendKept(request: FastifyRequest, reply: FastifyReply, answer: St
   reply.header('etag', etagHeader(answer.etag, encoding));
   if (matchesEtag(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   if (encoding) reply.header('content-encoding', encoding);
-  return reply.code(answer.status).send(await bodyOf(answer, encoding));
+  return reply.code(answer.status).send(await cache.bodyOf(answer, encoding));
 }
 
 function impliedResponses(def: AnyRoute): AnyRoute['responses'] {

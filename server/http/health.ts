@@ -42,28 +42,46 @@ export class Drain {
     return new Promise((done) => this.waiting.push({ left: new Set(this.answers), done }));
   }
 
-  /** The onRequest hook: counts the request until its answer ends; while draining, closes its connection. */
+  /**
+   * The onRequest hook: counts the request until its answer ends; while draining, closes its connection.
+   * Synchronous, and one listener shared by every answer: a kept page pays a set insertion for it.
+   */
   install(app: FastifyInstance): void {
-    app.addHook('onRequest', async (request, reply) => {
-      if (this.draining) reply.header('connection', 'close');
-      if (PROBES.has(request.url.split('?')[0])) return;
+    const drain = this;
+    // 'close' comes once per answer: sent in full, or cut off by the client.
+    function ended(this: ServerResponse) {
+      drain.answers.delete(this);
+      if (drain.waiting.length) drain.ended(this);
+    }
+    app.addHook('onRequest', (request, reply, done) => {
       const res = reply.raw;
-      this.answers.add(res);
-      // 'close' comes once per answer: sent in full, or cut off by the client.
-      res.once('close', () => {
-        this.answers.delete(res);
-        this.waiting = this.waiting.filter((w) => {
-          w.left.delete(res);
-          if (w.left.size) return true;
-          w.done();
-          return false;
-        });
-      });
+      // Set on the raw answer, so that the pages' hijacked answers close their connection too.
+      if (this.draining) res.shouldKeepAlive = false;
+      if (!isProbe(request.url)) {
+        this.answers.add(res);
+        res.on('close', ended);
+      }
+      done();
+    });
+  }
+
+  private ended(res: ServerResponse): void {
+    this.waiting = this.waiting.filter((w) => {
+      w.left.delete(res);
+      if (w.left.size) return true;
+      w.done();
+      return false;
     });
   }
 }
 
 const PROBES = new Set(['/healthz', '/readyz']);
+
+function isProbe(url: string): boolean {
+  if (url.charCodeAt(1) !== 104 && url.charCodeAt(1) !== 114) return false; // neither /h… nor /r…
+  const query = url.indexOf('?');
+  return PROBES.has(query < 0 ? url : url.slice(0, query));
+}
 
 const healthResponse = z.object({ status: z.literal('ok') });
 const check = z.enum(['ok', 'failing']);

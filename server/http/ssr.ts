@@ -10,7 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerBuild, createRequestHandler } from 'react-router';
 import type { AuthContext } from '../accounts/service.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { type StoredAnswer, bodyOf, etagHeader, matchesEtag } from '../cache/response-cache.ts';
+import { type ResponseCache, type StoredAnswer, etagHeader, matchesEtag } from '../cache/response-cache.ts';
+import { sessionTokenFromCookieHeader } from '../accounts/cookie.ts';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
 import { authenticate, fastifyCredentials } from './auth.ts';
@@ -98,7 +99,8 @@ async function sendResponse(
   request: FastifyRequest,
   res: ServerResponse,
   response: Response,
-  extra: Record<string, string> = {},
+  extra: Record<string, string>,
+  requestId: string,
 ): Promise<void> {
   const contentType = response.headers.get('content-type');
   const encoding =
@@ -108,9 +110,10 @@ async function sendResponse(
     !response.headers.has('content-encoding')
       ? negotiateEncoding(request.headers['accept-encoding'])
       : null;
-  const rawHeaders: string[] = [];
+  const rawHeaders: string[] = ['x-request-id', requestId];
   for (const [key, value] of response.headers) {
-    if (key in extra || key === 'vary' || (encoding && key === 'content-length')) continue;
+    if (key in extra || key === 'vary' || key === 'x-request-id' || (encoding && key === 'content-length'))
+      continue;
     rawHeaders.push(key, value);
   }
   for (const [key, value] of Object.entries(extra)) rawHeaders.push(key, value);
@@ -135,37 +138,49 @@ async function sendResponse(
 /**
  * Sends a kept answer (server/cache): 304 when the client's `If-None-Match` names it, else its bytes in the
  * best encoding the client takes, with a strong ETag for that encoding. The header lines of each kind of
- * request (encoding, https, credentials) are put together once per answer and reused.
+ * request (encoding, https, credentials) are put together once per answer and reused: an answer costs one
+ * `writeHead` with a prepared list and the request's id. Synchronous when the bytes are in memory (always for
+ * brotli and gzip): a kept page is answered without a promise (decision 0040).
  */
-async function sendStored(
+function sendStored(
   request: FastifyRequest,
   res: ServerResponse,
   answer: StoredAnswer,
   extraFor: () => Record<string, string>,
   kind: string,
-): Promise<void> {
+  cache: ResponseCache,
+): void | Promise<void> {
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const memo = `${kind} ${encoding}`;
-  let headers = answer.sendHeaders.get(memo);
-  if (!headers) {
+  let lines = answer.sendHeaders.get(memo);
+  if (!lines) {
     const extra = extraFor();
-    headers = [];
+    const headers: string[] = [];
     for (const [key, value] of answer.headers) if (!(key in extra)) headers.push(key, value);
     for (const [key, value] of Object.entries(extra)) headers.push(key, value);
     headers.push('vary', 'Accept-Encoding, Cookie', 'etag', etagHeader(answer.etag, encoding));
-    answer.sendHeaders.set(memo, headers);
+    const length = String(encoding ? answer[encoding].length : answer.length);
+    lines = {
+      notModified: headers,
+      full: encoding
+        ? [...headers, 'content-encoding', encoding, 'content-length', length]
+        : [...headers, 'content-length', length],
+    };
+    answer.sendHeaders.set(memo, lines);
   }
   if (matchesEtag(request.headers['if-none-match'], answer.etag)) {
-    res.writeHead(304, headers);
+    res.writeHead(304, ['x-request-id', request.id, ...lines.notModified]);
     res.end();
     return;
   }
-  const body = await bodyOf(answer, encoding);
-  const sent = encoding
-    ? [...headers, 'content-encoding', encoding, 'content-length', String(body.length)]
-    : [...headers, 'content-length', String(body.length)];
-  res.writeHead(answer.status, sent);
-  res.end(request.method === 'HEAD' ? undefined : body);
+  const full = lines.full;
+  const write = (body: Buffer) => {
+    res.writeHead(answer.status, ['x-request-id', request.id, ...full]);
+    res.end(request.method === 'HEAD' ? undefined : body);
+  };
+  const body = cache.bodyOf(answer, encoding);
+  if (Buffer.isBuffer(body)) write(body);
+  else return body.then(write);
 }
 
 /**
@@ -306,13 +321,43 @@ export async function registerPages(
     });
   }
 
+  /**
+   * A page kept for readers who are not signed in, answered at once if there is one (true): no promise, no
+   * lookup beyond the cache's map, the header lines prepared when it was first sent (decision 0040). A request
+   * with a session cookie, or for a page not kept, goes on to `render`.
+   */
+  const sendKeptPage = (request: FastifyRequest, res: ServerResponse): boolean => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const cookie = request.headers.cookie;
+    if (cookie && sessionTokenFromCookieHeader(cookie)) return false;
+    // Only an address that is not an account page (nor has a NUL) is ever kept under this key.
+    const kept = cache.get(pageCacheKey(request.url, null));
+    if (!kept) return false;
+    cache.stats.hits++;
+    const secure = isSecure(services, request);
+    const credentials = hasCredentials(request.headers);
+    const kind = `${secure ? 's' : '-'}${credentials ? 'c' : '-'}`;
+    try {
+      const sent = sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind, cache);
+      if (sent) sent.catch((err) => answerFailed(request, res, err));
+    } catch (err) {
+      answerFailed(request, res, err);
+    }
+    return true;
+  };
+
+  const answerFailed = (request: FastifyRequest, res: ServerResponse, err: unknown) => {
+    if (!res.destroyed) request.log.warn({ err }, 'page response interrupted');
+    res.destroy();
+  };
+
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
     const res = reply.raw;
     let response: Response;
     // A NUL in the address cannot be anything a page reads (nor stored): refuse it before any loader runs.
     if (/%00|\0/i.test(request.raw.url ?? '')) {
       const refused = badAddress();
-      await sendResponse(request, res, refused, headersFor(request, refused));
+      await sendResponse(request, res, refused, headersFor(request, refused), request.id);
       return;
     }
     // A render stops when the client goes away.
@@ -333,7 +378,7 @@ export async function registerPages(
         const kept = cache.get(key);
         if (kept) {
           cache.stats.hits++;
-          await sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind);
+          await sendStored(request, res, kept, storedHeaders(kept, secure, credentials), kind, cache);
           return;
         }
         res.once('close', abandon);
@@ -341,7 +386,10 @@ export async function registerPages(
         nonce = context.nonce;
         // A HEAD is answered from the GET's page; the page is rendered whole, then kept compressed.
         const served = await cache.serve<Response>(key, async () => {
-          const fresh = unavailable(await handle(toFetchRequest(request, controller.signal, 'GET'), context as never), context);
+          const fresh = unavailable(
+            await handle(toFetchRequest(request, controller.signal, 'GET'), context as never),
+            context,
+          );
           if (!keepable(fresh)) return { pass: fresh };
           const body = Buffer.from(await fresh.arrayBuffer());
           return { keep: { status: fresh.status, headers: keptHeaders(fresh, body, opts.mode), body } };
@@ -353,6 +401,7 @@ export async function registerPages(
             served.answer,
             storedHeaders(served.answer, secure, credentials),
             kind,
+            cache,
           );
           return;
         }
@@ -361,7 +410,10 @@ export async function registerPages(
         res.once('close', abandon);
         const context = await webContext(services, request, auth);
         nonce = context.nonce;
-        response = unavailable(await handle(toFetchRequest(request, controller.signal), context as never), context);
+        response = unavailable(
+          await handle(toFetchRequest(request, controller.signal), context as never),
+          context,
+        );
       }
     } catch (err) {
       // The database briefly unavailable (a restart, a fail-over, a full disk): 503 and Retry-After, as the API.
@@ -378,10 +430,9 @@ export async function registerPages(
           });
     }
     try {
-      await sendResponse(request, res, response, headersFor(request, response, nonce));
+      await sendResponse(request, res, response, headersFor(request, response, nonce), request.id);
     } catch (err) {
-      if (!res.destroyed) request.log.warn({ err }, 'page response interrupted');
-      res.destroy();
+      answerFailed(request, res, err);
     }
   };
 
@@ -395,13 +446,13 @@ export async function registerPages(
       if (opts.devMiddleware) {
         // Development: what Vite serves itself (modules, HMR client) gets the headers of a static file; a
         // request Vite passes on gets its own from render (set again there, so none are left on `raw`).
-        const assetHeaders = headersFor(request, null);
+        const assetHeaders = { 'x-request-id': request.id, ...headersFor(request, null) };
         for (const [key, value] of Object.entries(assetHeaders)) reply.raw.setHeader(key, value);
         opts.devMiddleware(request.raw, reply.raw, () => {
           for (const key of Object.keys(assetHeaders)) reply.raw.removeHeader(key);
           void render(request, reply);
         });
-      } else void render(request, reply);
+      } else if (!(caching && sendKeptPage(request, reply.raw))) void render(request, reply);
     };
     scope.route({ method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/*', handler: handOver });
     scope.route({ method: ['GET', 'HEAD', 'POST'], url: '/', handler: handOver });
