@@ -143,7 +143,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         await saveFixes(services, auth.user, { submissionId: id }, values);
       } catch (err) {
         const refused = asClientError(err);
-        if (!refused || refused.status !== 400) throw err;
+        if (refused?.status !== 400) throw err;
         fixRefusal = refused.errors ?? {};
       }
       if (!parsed.ok || Object.keys(fixRefusal).length) {

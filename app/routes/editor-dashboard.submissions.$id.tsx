@@ -144,7 +144,6 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const values: Record<string, string> = {};
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     intentRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => intentDone(intent, message);
 
   const reviewed = await reviewAction(context.services, auth.user, id, intent, form);
   if (reviewed) return reviewed;

@@ -63,7 +63,7 @@ async function decide(id: number, status: string) {
     method: 'POST',
     url: `/api/editor/submissions/${id}/decision`,
     headers: editorAuth,
-    payload: { status, message: 'Decided.' },
+    payload: { status, message: 'Decided.', confirm: ['accept-without-review'] },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
