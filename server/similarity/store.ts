@@ -57,6 +57,9 @@ const rowsOf = <T>(result: unknown) => (result as Rows<T>).rows;
 
 export type CandidateQuery = 'any' | 'unnest';
 
+/** The first key of the advisory lock taken while one source's document is written (any fixed number). */
+const DOCUMENT_LOCK = 51_230;
+
 export class SimilarityStore {
   constructor(
     private readonly db: Db,
@@ -77,6 +80,9 @@ export class SimilarityStore {
     opts: { force?: boolean } = {},
   ): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
     return this.write(async (tx) => {
+      // Two indexers of one source at once (the event's job and a catch-up pass on another process) would both
+      // find no row and both insert it: the second one waits here, then finds the first one's row.
+      await tx.execute(sql`select pg_advisory_xact_lock(${DOCUMENT_LOCK}, hashtext(${`${doc.sourceKind}:${doc.sourceId}`}))`);
       const [existing] = await tx
         .select({ id: similarityDocuments.id, sha: similarityDocuments.contentSha256, text: similarityDocuments.text })
         .from(similarityDocuments)
