@@ -213,7 +213,13 @@ export function HighlightedText({ report }: { report: SimilarityReportData }) {
     at = p.manuscript.end;
   });
   if (at < text.length) parts.push(<Fragment key="end">{text.slice(at)}</Fragment>);
-  return <div className="sim-text">{parts}</div>;
+  // A scrolling box must be reachable from the keyboard even with no passage (and so no link) in it.
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region is focusable so that keys scroll it
+    <section className="sim-text" aria-label="The checked text" tabIndex={0}>
+      {parts}
+    </section>
+  );
 }
 
 /** The text on one side, the matched passages with their source's words on the other. */
