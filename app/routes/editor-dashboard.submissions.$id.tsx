@@ -205,7 +205,7 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
           {s.title}
         </h1>
         <p className="submission-detail__status">
-          Status: <StatusBadge status={s.status} />
+          Status: <StatusBadge status={s.status} published={s.articleId !== null} />
         </p>
         <dl className="meta-list">
           <div>

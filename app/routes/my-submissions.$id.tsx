@@ -129,7 +129,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         <p className="reference">{s.reference}</p>
         <h1 className="submission-detail__title">{s.title}</h1>
         <p className="submission-detail__status">
-          Status: <StatusBadge status={s.status} />
+          Status: <StatusBadge status={s.status} published={s.articleId !== null} />
           <span className="muted">
             {' '}
             · last update <DateText iso={s.updatedAt} />
