@@ -537,7 +537,7 @@ test.describe('submissions desk: one submission', () => {
       data: { title: `Desk issue ${number}`, description: 'For the desk test.', volume_id: volume.volume.id },
     });
     expect(issueRes.ok(), await issueRes.text()).toBe(true);
-    const issueLabel = `Volume ${number}, issue 1: Desk issue ${number}`;
+    const issueLabel = `Volume ${number}, Issue 1: Desk issue ${number}`;
 
     const author = await createAccount('author');
     const token = await tokenOf(baseURL!, author);
