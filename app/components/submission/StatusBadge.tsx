@@ -4,7 +4,13 @@ import { STATUS_LABELS, type SubmissionStatus } from '../../../common/submission
  * A submission's status as a coloured label; the words carry the meaning, the colour only helps. An
  * accepted submission that has become an article (its `articleId`, as on the detail pages) reads "Published".
  */
-export function StatusBadge({ status, published = false }: { status: SubmissionStatus; published?: boolean }) {
+export function StatusBadge({
+  status,
+  published = false,
+}: {
+  status: SubmissionStatus;
+  published?: boolean;
+}) {
   if (status === 'accepted' && published) {
     return <span className="status-badge status-badge--published">Published</span>;
   }
