@@ -618,6 +618,10 @@ test.describe('submissions desk: one submission', () => {
     await expect(page.getByRole('region', { name: 'Publish as an article' })).toHaveCount(0);
     await axe(page);
     await screenshots(page, 'desk-published');
+    // The desk's list says so too, as the submission's page does.
+    await page.goto(`/editor-dashboard/submissions?${new URLSearchParams({ q: s.title })}`);
+    const row = page.getByRole('row').filter({ hasText: s.title });
+    await expect(row.locator('.status-badge')).toHaveText('Published');
 
     // A second accepted submission cannot take the same DOI.
     const other = await submit(request, token, { title: `Same DOI ${tag}` });
