@@ -166,6 +166,8 @@ export const submissionListItem = z.object({
   submitter: z.string(),
   submitterName: z.string(),
   authors: z.array(z.string()),
+  /** The article it was published as, or null: an accepted submission with one reads "Published". */
+  articleId: z.number().nullable(),
 });
 
 export const submissionDetail = z.object({
@@ -226,6 +228,8 @@ export const mySubmission = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   lastMessage: z.object({ at: z.string(), by: z.string(), message: z.string() }).nullable(),
+  /** The article it was published as, or null: an accepted submission with one reads "Published". */
+  articleId: z.number().nullable(),
 });
 
 export const contactMessageResponse = z.object({

@@ -372,7 +372,7 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
               >
                 <input type="hidden" name="id" value={editing.id} />
                 {pending.figures.length ? (
-                  <fieldset>
+                  <fieldset className="form-box">
                     <legend>Alt text of the new figures</legend>
                     <FigureAltFields
                       figures={pending.figures}

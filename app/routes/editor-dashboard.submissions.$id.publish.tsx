@@ -1,4 +1,5 @@
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
+import { issueLabel } from '../../common/issues.ts';
 import { publishSubmissionSchema } from '../../common/submissions.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { fullTextHtml } from '../../server/fulltext/html.ts';
@@ -94,7 +95,7 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
       : null,
     issues: issues.map((i) => ({
       value: String(i.id),
-      label: `Volume ${i.volume_number}, issue ${i.issue_number}: ${i.title}`,
+      label: issueLabel(i),
     })),
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     maxWordBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
@@ -316,7 +317,7 @@ function PublishForm({ data: d, result }: { data: Data; result: FormResult | und
         key={`publish-${fullText?.source ?? ''}-${fullText?.words ?? 0}-${fullText?.figures.length ?? 0}`}
       >
         {fullText?.figures.length ? (
-          <fieldset className="desk-fulltext__alts">
+          <fieldset className="form-box">
             <legend>Alt text of the figures</legend>
             <p className="field__hint">
               What each figure shows, for readers who cannot see it. Every figure needs one before publishing.
@@ -334,14 +335,14 @@ function PublishForm({ data: d, result }: { data: Data; result: FormResult | und
           <ReferenceDoiFields references={missingDoi} idPrefix="publish-doi" values={refused.values} errors={refused.errors} />
         ) : null}
         {fullText?.figures.length || missingDoi.length ? (
-          <p>
+          <p className="form-box__actions">
             <button type="submit" name="intent" value="fix" className="button">
               Save the fixes
             </button>
           </p>
         ) : null}
         {issues.length ? (
-          <fieldset>
+          <fieldset className="form-box">
             <legend>Where it is published</legend>
             <SelectField
               id="publish-issue"

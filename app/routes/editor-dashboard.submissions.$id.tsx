@@ -1,4 +1,3 @@
-import { formatBytes } from '../../common/upload-rules.ts';
 import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
 import { STATUS_LABELS, type SubmissionStatus, decisionSchema } from '../../common/submissions.ts';
 import { PublishPanel } from '../components/desk/PublishPanel.tsx';
@@ -8,6 +7,7 @@ import type { FormResult } from '../lib/form-result.ts';
 import { FieldError, RequiredMark, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { DateText } from '../components/submission/DateText.tsx';
+import { CopyrightFormFile } from '../components/submission/CopyrightFormFile.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
@@ -205,7 +205,7 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
           {s.title}
         </h1>
         <p className="submission-detail__status">
-          Status: <StatusBadge status={s.status} />
+          Status: <StatusBadge status={s.status} published={s.articleId !== null} />
         </p>
         <dl className="meta-list">
           <div>
@@ -314,17 +314,7 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
           <section className="panel" aria-labelledby="files-title">
             <h2 id="files-title">Files</h2>
             <FilesByVersion submissionId={s.id} files={s.files} />
-            <h3 className="version__title">Signed copyright form</h3>
-            {s.copyrightForm ? (
-              <p>
-                <a href={`/api/submissions/${s.id}/copyright-form`} download={s.copyrightForm.name}>
-                  {s.copyrightForm.name}
-                </a>{' '}
-                <span className="muted">({formatBytes(s.copyrightForm.size)})</span>
-              </p>
-            ) : (
-              <p className="muted">None sent with the submission.</p>
-            )}
+            <CopyrightFormFile submissionId={s.id} form={s.copyrightForm} />
           </section>
           <section className="panel" aria-labelledby="history-title">
             <h2 id="history-title">History</h2>

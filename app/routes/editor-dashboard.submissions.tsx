@@ -200,7 +200,7 @@ export default function SubmissionsDesk({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="desk-table__type">{s.articleType}</td>
                   <td>
-                    <StatusBadge status={s.status} />
+                    <StatusBadge status={s.status} published={s.articleId !== null} />
                   </td>
                   <td className="desk-table__dates">
                     Submitted <ShortDate iso={s.createdAt} />

@@ -5,6 +5,7 @@ import { STATUS_LABELS } from '../../common/submissions.ts';
 import { revisionFieldsSchema } from '../../common/submissions.ts';
 import { AuthorReview, dueText } from '../components/review/AuthorReview.tsx';
 import { DateText } from '../components/submission/DateText.tsx';
+import { CopyrightFormFile } from '../components/submission/CopyrightFormFile.tsx';
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
@@ -129,7 +130,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         <p className="reference">{s.reference}</p>
         <h1 className="submission-detail__title">{s.title}</h1>
         <p className="submission-detail__status">
-          Status: <StatusBadge status={s.status} />
+          Status: <StatusBadge status={s.status} published={s.articleId !== null} />
           <span className="muted">
             {' '}
             · last update <DateText iso={s.updatedAt} />
@@ -220,6 +221,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         <section className="panel" aria-labelledby="files-title">
           <h2 id="files-title">Files</h2>
           <FilesByVersion submissionId={s.id} files={s.files} />
+          <CopyrightFormFile submissionId={s.id} form={s.copyrightForm} />
         </section>
       </div>
 

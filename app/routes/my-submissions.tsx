@@ -96,7 +96,7 @@ export default function MySubmissions({ loaderData }: Route.ComponentProps) {
                   <span className="reference">{s.reference}</span>
                   <span>
                     <span className="visually-hidden">Status: </span>
-                    <StatusBadge status={s.status} />
+                    <StatusBadge status={s.status} published={s.articleId !== null} />
                   </span>
                 </div>
                 <h2 id={`submission-${s.id}-title`} className="submission-card__title">

@@ -215,9 +215,11 @@ export class SubmissionsService {
           updatedAt: submissions.updatedAt,
           submitter: users.username,
           submitterName: users.fullName,
+          articleId: articles.id,
         })
         .from(submissions)
         .innerJoin(users, eq(users.id, submissions.userId))
+        .leftJoin(articles, eq(articles.submissionId, submissions.id))
         .where(where)
         .orderBy(desc(submissions.createdAt), desc(submissions.id))
         .limit(filter.limit)
@@ -423,8 +425,10 @@ export class SubmissionsService {
         status: submissions.status,
         createdAt: submissions.createdAt,
         updatedAt: submissions.updatedAt,
+        articleId: articles.id,
       })
       .from(submissions)
+      .leftJoin(articles, eq(articles.submissionId, submissions.id))
       .where(eq(submissions.userId, userId))
       .orderBy(desc(submissions.id));
     const events = rows.length
@@ -550,10 +554,10 @@ ${
     ? `Please upload your revised manuscript from My submissions: ${this.deps.publicUrl}/my-submissions
 
 `
-    : ''
-}You can follow your submissions at ${this.deps.publicUrl}/my-submissions
+    : `You can follow your submissions at ${this.deps.publicUrl}/my-submissions
 
-With best regards,
+`
+}With best regards,
 The editorial office
 `,
         },

@@ -89,6 +89,9 @@ describe('the submissions desk', () => {
       expect.objectContaining({ to: author.email, subject: expect.stringContaining(reference) }),
     ]);
     expect(t.mail.at(-1)!.text).toContain('Please add an energy breakdown per task.');
+    // One link to My submissions, not the upload line followed by a "follow your submissions" line.
+    expect(t.mail.at(-1)!.text.match(/\/my-submissions/g)).toHaveLength(1);
+    expect(t.mail.at(-1)!.text).toContain('Please upload your revised manuscript from My submissions:');
     // Every e-mail about it is in its communication log, newest first, with what became of it.
     const log = await t.services.mail.log(id);
     expect(log.map((m) => [m.recipients, m.subject, m.status])).toEqual([
@@ -189,6 +192,11 @@ describe('the submissions desk', () => {
     expect(again.statusCode).toBe(409);
     const final = (await t.app.inject({ method: 'GET', url: `/api/submissions/${id}`, headers: author.h })).json();
     expect(final.articleId).toBe(articleId);
+    // The lists know it is published too (they read "Published", as the detail pages do).
+    const mineNow = (await t.app.inject({ method: 'GET', url: '/api/submissions/mine', headers: author.h })).json();
+    expect(mineNow).toContainEqual(expect.objectContaining({ id, status: 'accepted', articleId }));
+    const deskNow = await t.app.inject({ method: 'GET', url: `/api/editor/submissions?q=${reference}`, headers: editor });
+    expect(deskNow.json().submissions).toEqual([expect.objectContaining({ id, status: 'accepted', articleId })]);
   });
 
   it('publishes a submission once, even when two editors publish it at the same moment, and tells the author', async () => {

@@ -182,7 +182,7 @@ test.describe('editorial dashboard: articles', () => {
     await form.getByLabel('DOI').fill(`10.5555/dash.${number}`);
     await form
       .getByLabel('Issue')
-      .selectOption({ label: `Volume ${number}, issue 1: Upload issue ${number}` });
+      .selectOption({ label: `Volume ${number}, Issue 1: Upload issue ${number}` });
     await form.getByLabel('Author 1 name').fill('Meera Iyer');
     await form.getByLabel('Author 1 email').fill('meera@example.org');
     await form.getByLabel('Author 1 affiliation').fill('Anna University');

@@ -537,7 +537,7 @@ test.describe('submissions desk: one submission', () => {
       data: { title: `Desk issue ${number}`, description: 'For the desk test.', volume_id: volume.volume.id },
     });
     expect(issueRes.ok(), await issueRes.text()).toBe(true);
-    const issueLabel = `Volume ${number}, issue 1: Desk issue ${number}`;
+    const issueLabel = `Volume ${number}, Issue 1: Desk issue ${number}`;
 
     const author = await createAccount('author');
     const token = await tokenOf(baseURL!, author);
@@ -618,6 +618,10 @@ test.describe('submissions desk: one submission', () => {
     await expect(page.getByRole('region', { name: 'Publish as an article' })).toHaveCount(0);
     await axe(page);
     await screenshots(page, 'desk-published');
+    // The desk's list says so too, as the submission's page does.
+    await page.goto(`/editor-dashboard/submissions?${new URLSearchParams({ q: s.title })}`);
+    const row = page.getByRole('row').filter({ hasText: s.title });
+    await expect(row.locator('.status-badge')).toHaveText('Published');
 
     // A second accepted submission cannot take the same DOI.
     const other = await submit(request, token, { title: `Same DOI ${tag}` });

@@ -36,7 +36,7 @@ async function newIssue(adminApi: APIRequestContext) {
     data: { title: `PP issue ${number}`, description: 'Preview.', volume_id: (await volume.json()).volume.id },
   });
   expect(issue.ok(), await issue.text()).toBe(true);
-  return { number, issueId: (await issue.json()).issue.id as number, label: `Volume ${number}, issue 1: PP issue ${number}` };
+  return { number, issueId: (await issue.json()).issue.id as number, label: `Volume ${number}, Issue 1: PP issue ${number}` };
 }
 
 /** An accepted submission whose manuscript is a Word file (so the final PDF must be given). */
@@ -146,6 +146,20 @@ test('an accepted submission is published from its preview: files together, warn
   ]);
   await axeAtBothWidths(page, axe);
   await screenshots(page, 'publish-preview');
+  // The form's groups (alt text, the references' DOIs, where it is published) are boxed alike.
+  const groups = page.getByRole('form', { name: '3. Fix and publish' }).locator('fieldset');
+  await expect(groups.locator(':scope > legend')).toHaveText([
+    'Alt text of the figures',
+    'DOIs of the references',
+    'Where it is published',
+  ]);
+  const looks = await groups.evaluateAll((sets) =>
+    sets.map((f) => {
+      const c = getComputedStyle(f);
+      return [c.borderTopLeftRadius, c.borderTopStyle, c.borderTopColor, c.backgroundColor, c.marginLeft].join(' ');
+    }),
+  );
+  expect(new Set(looks).size, looks.join(' | ')).toBe(1);
 
   // Publish refused: no issue, pages or DOI, no alt text, a DOI that is not one. Each said beside its field.
   const form = page.getByRole('form', { name: '3. Fix and publish' });
@@ -280,4 +294,14 @@ test('the submission form starts with the signed-in author and takes the signed 
   await expect(page.getByText(/^Submission successful\./)).toBeVisible();
   // The new, empty form starts with the signed-in author again.
   await expect(page.getByRole('group', { name: /Author 1/ }).getByLabel('Full name')).toHaveValue(me.fullName);
+
+  // Its author finds the signed form among the submission's files, and downloads it.
+  await page.goto('/my-submissions');
+  await page.getByRole('link', { name: title }).click();
+  const files = page.getByRole('region', { name: 'Files' });
+  const form = files.getByRole('link', { name: 'signed-form.pdf' });
+  await expect(form).toHaveAttribute('href', /^\/api\/submissions\/\d+\/copyright-form$/);
+  const download = await page.request.get((await form.getAttribute('href'))!);
+  expect(download.status()).toBe(200);
+  expect(download.headers()['content-type']).toContain('application/pdf');
 });

@@ -1,4 +1,5 @@
 import { SelectField, TextAreaField, TextField } from '../FormField.tsx';
+import { issueLabel } from '../../../common/issues.ts';
 
 export interface IssueOption {
   id: number;
@@ -88,7 +89,7 @@ export function ArticleFields({
         error={errors.issue_id}
         options={issues.map((i) => ({
           value: String(i.id),
-          label: `Volume ${i.volume_number}, issue ${i.issue_number}: ${i.title}`,
+          label: issueLabel(i),
         }))}
       />
       <fieldset className="dash-authors">

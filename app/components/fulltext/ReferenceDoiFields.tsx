@@ -24,7 +24,7 @@ export function ReferenceDoiFields({
   errors: Record<string, string>;
 }) {
   return (
-    <fieldset className="fulltext-dois">
+    <fieldset className="form-box fulltext-dois">
       <legend>DOIs of the references</legend>
       <p className="field__hint">
         Optional: a DOI given here links the reference to doi.org on the article page and in JATS XML.
