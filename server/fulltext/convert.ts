@@ -758,7 +758,7 @@ export function sameTitle(text: string, title: string): boolean {
 }
 
 /** A line or heading that opens the abstract or keywords of a title page. */
-const FRONT_LINE = /^(abstract|summary|keywords?|key words|index terms)\b/;
+const FRONT_LINE = /^(abstract|keywords?|key words|index terms)\b/;
 const KEYWORDS_LINE = /^(keywords?|key words|index terms)\b/;
 
 /** A title page's line (a title, names, affiliations with their addresses): short. */
@@ -776,8 +776,7 @@ const titlePageLine = (text: string) => text.split(/\s+/).length <= 40 && !/[.!?
 function frontMatter(items: Item[], known: KnownFront): { head: Item[]; rest: Item[]; front: Set<number> } {
   const text = (it: Item) => (it.k === 'heading' || it.k === 'p' ? it.text : '');
   const marker = (it: Item) => (it.k === 'heading' || it.k === 'p') && FRONT_LINE.test(norm(it.text));
-  const titleLike = (it: Item) =>
-    it.k === 'heading' && (it.level === 0 || sameTitle(it.text, known.title));
+  const titleLike = (it: Item) => it.k === 'heading' && (it.level === 0 || sameTitle(it.text, known.title));
   const candidate = (it: Item) =>
     it.k === 'heading' && it.level > 0 && !titleLike(it) && !DROPPED_SECTION.test(it.text.trim());
   let first = items.findIndex(candidate);
@@ -787,6 +786,7 @@ function frontMatter(items: Item[], known: KnownFront): { head: Item[]; rest: It
     opens > 0 &&
     first >= 0 &&
     first < opens &&
+    items.slice(0, opens).filter(candidate).length === 1 &&
     items.slice(0, opens).every((it) => it.k === 'heading' || (it.k === 'p' && shortLine(it.text)))
   )
     first = items.findIndex((it, i) => i > opens && candidate(it));
@@ -794,7 +794,10 @@ function frontMatter(items: Item[], known: KnownFront): { head: Item[]; rest: It
   const rest = first < 0 ? [] : items.slice(first);
   const front = new Set<number>();
   const start = head.findIndex(marker);
-  if (start >= 0 && head.slice(0, start).every((it) => it.k === 'heading' || (it.k === 'p' && shortLine(it.text)))) {
+  if (
+    start >= 0 &&
+    head.slice(0, start).every((it) => it.k === 'heading' || (it.k === 'p' && shortLine(it.text)))
+  ) {
     let end = head.length;
     const kw = head.findIndex((it, i) => i >= start && KEYWORDS_LINE.test(norm(text(it))));
     if (kw >= 0) {
@@ -823,7 +826,7 @@ function frontMatter(items: Item[], known: KnownFront): { head: Item[]; rest: It
   return { head, rest, front };
 }
 
-const DROPPED_SECTION = /^(abstract|summary|keywords?|key words|index terms)$/i;
+const DROPPED_SECTION = /^(abstract|keywords?|key words|index terms)$/i;
 const REFERENCES = /^(\d+\.?\s*)?(references|reference list|bibliography|literature cited|works cited)$/i;
 
 const DOI = /\b(10\.\d{4,9}\/[^\s"<>]+)/i;

@@ -231,14 +231,14 @@ export function problemsOf(doc: FullTextDocument): Problem[] {
       });
   });
   for (const loss of doc.losses) {
-    if (loss.kind === 'front')
+    if (loss.kind === 'front') {
+      const lines = loss.text.map((t) => `“${excerpt(t)}”`).join(', ');
+      const more = loss.lines > loss.text.length ? ', …' : '';
       out.unshift({
         kind: 'front',
-        message: `The Word file's own title page and abstract were left out (${loss.lines} ${loss.lines === 1 ? 'line' : 'lines'}: ${loss.text
-          .map((t) => `“${excerpt(t)}”`)
-          .join(', ')}${loss.lines > loss.text.length ? ', …' : ''}): the article page shows the journal's title, authors, affiliations, abstract and keywords instead. Check that they are right.`,
+        message: `The Word file's own title page and abstract were left out (${loss.lines} ${loss.lines === 1 ? 'line' : 'lines'}: ${lines}${more}): the article page shows the journal's title, authors, affiliations, abstract and keywords instead. Check that they are right.`,
       });
-    else if (loss.kind === 'drawing') out.push(drawingProblem(loss));
+    } else if (loss.kind === 'drawing') out.push(drawingProblem(loss));
     else if (loss.kind === 'table')
       out.push({
         kind: 'table',
