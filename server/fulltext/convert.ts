@@ -409,7 +409,7 @@ interface Context {
   /** Pictures met in tables' cells: an `img` inline's `-fig` is its place here until figures are numbered. */
   pictures: MImage[];
   /** What was not kept as it was, met since the caller last took them (it knows where they are). */
-  lost: Loss[];
+  lost: Exclude<Loss, { kind: 'front' }>[];
 }
 
 /** Only web and mail links reach readers; anything else in a Word link (file:, javascript:) keeps its text. */
@@ -971,7 +971,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   const { doc, equations } = await readDocx(data);
   const ctx: Context = { equations, noteOrder: [], notes: doc.notes, pictures: [], lost: [] };
   // Where each loss is is known once the headings are (bold lines may become headings): items' indexes first.
-  const pending: { at: number; loss: Loss }[] = [];
+  const pending: { at: number; loss: Exclude<Loss, { kind: 'front' }> }[] = [];
 
   // 1. The body as a flat list of items.
   let items: Item[] = [];
