@@ -409,7 +409,7 @@ interface Context {
   /** Pictures met in tables' cells: an `img` inline's `-fig` is its place here until figures are numbered. */
   pictures: MImage[];
   /** What was not kept as it was, met since the caller last took them (it knows where they are). */
-  lost: Loss[];
+  lost: Exclude<Loss, { kind: 'front' }>[];
 }
 
 /** Only web and mail links reach readers; anything else in a Word link (file:, javascript:) keeps its text. */
@@ -715,8 +715,8 @@ const norm = (s: string) =>
 function isFrontMatter(text: string, known: KnownFront): boolean {
   const t = norm(text);
   if (!t) return true;
-  if (t === norm(known.title)) return true;
-  if (/^(abstract|keywords?|key words|index terms)\b/.test(t)) return true;
+  if (sameTitle(text, known.title)) return true;
+  if (FRONT_LINE.test(t)) return true;
   if (known.abstract && norm(known.abstract).startsWith(t.slice(0, 200))) return true;
   return known.authors.some(
     (a) =>
@@ -724,6 +724,106 @@ function isFrontMatter(text: string, known: KnownFront): boolean {
       (a.email && t.includes(a.email.toLowerCase())) ||
       (norm(a.affiliation).length >= 5 && t.includes(norm(a.affiliation))),
   );
+}
+
+/** A title's words, without case, accents, punctuation or spacing ("Structural-Health Monitoring." → "structural health monitoring"). */
+const titleKey = (s: string) => norm(s).replace(/[.@]/g, ' ').replace(/\s+/g, ' ').trim();
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/**
+ * The file's title is the journal's, or close to it: the same words but for case, punctuation and spacing, a
+ * few letters changed, or a word or two added or left out (a title edited after review).
+ */
+export function sameTitle(text: string, title: string): boolean {
+  const a = titleKey(text);
+  const b = titleKey(title);
+  if (!a || !b) return false;
+  if (a === b) return true;
+  if (a.length > 400 || b.length > 400) return false;
+  if (editDistance(a, b) <= Math.floor(Math.max(a.length, b.length) * 0.15)) return true;
+  const wa = a.split(' ');
+  const wb = new Set(b.split(' '));
+  const common = new Set(wa.filter((w) => wb.has(w))).size;
+  return common >= 3 && (2 * common) / (new Set(wa).size + wb.size) >= 0.8;
+}
+
+/** A line or heading that opens the abstract or keywords of a title page. */
+const FRONT_LINE = /^(abstract|keywords?|key words|index terms)\b/;
+const KEYWORDS_LINE = /^(keywords?|key words|index terms)\b/;
+
+/** A title page's line (a title, names, affiliations with their addresses): short. */
+const shortLine = (text: string) => text.split(/\s+/).length <= 60;
+/** A line of names or affiliations after the title, when no abstract follows to mark the end: not a sentence. */
+const titlePageLine = (text: string) => text.split(/\s+/).length <= 40 && !/[.!?:]$/.test(text.trim());
+
+/**
+ * The items before the first section that are the file's own front matter, by their structure (decision 0041):
+ * before the first heading that is not the title, an abstract or keywords, (1) a title page followed by an
+ * abstract or keywords block is front matter up to the end of that block (the keywords line, else the
+ * section); (2) without one, the title (a close match, or Word's Title style), the short lines that follow it,
+ * and lines that repeat what the journal knows.
+ */
+function frontMatter(items: Item[], known: KnownFront): { head: Item[]; rest: Item[]; front: Set<number> } {
+  const text = (it: Item) => (it.k === 'heading' || it.k === 'p' ? it.text : '');
+  const marker = (it: Item) => (it.k === 'heading' || it.k === 'p') && FRONT_LINE.test(norm(it.text));
+  const titleLike = (it: Item) => it.k === 'heading' && (it.level === 0 || sameTitle(it.text, known.title));
+  const candidate = (it: Item) =>
+    it.k === 'heading' && it.level > 0 && !titleLike(it) && !DROPPED_SECTION.test(it.text.trim());
+  let first = items.findIndex(candidate);
+  const opens = items.findIndex(marker);
+  // A title page before the abstract: its title as a heading (not the journal's words) is not a section.
+  if (
+    opens > 0 &&
+    first >= 0 &&
+    first < opens &&
+    items.slice(0, opens).filter(candidate).length === 1 &&
+    items.slice(0, opens).every((it) => it.k === 'heading' || (it.k === 'p' && shortLine(it.text)))
+  )
+    first = items.findIndex((it, i) => i > opens && candidate(it));
+  const head = first < 0 ? items : items.slice(0, first);
+  const rest = first < 0 ? [] : items.slice(first);
+  const front = new Set<number>();
+  const start = head.findIndex(marker);
+  if (
+    start >= 0 &&
+    head.slice(0, start).every((it) => it.k === 'heading' || (it.k === 'p' && shortLine(it.text)))
+  ) {
+    let end = head.length;
+    const kw = head.findIndex((it, i) => i >= start && KEYWORDS_LINE.test(norm(text(it))));
+    if (kw >= 0) {
+      // "Keywords: a; b" is one line; a Keywords heading has its line after it.
+      const k = head[kw];
+      end = k.k === 'heading' && head[kw + 1]?.k === 'p' ? kw + 2 : kw + 1;
+    }
+    // No section at all: only the abstract (its heading and paragraph, or its one line).
+    if (first < 0 && kw < 0) end = head[start].k === 'heading' ? start + 2 : start + 1;
+    for (let i = 0; i < Math.min(end, head.length); i++) front.add(i);
+  }
+  // The title, and the short lines after it (names, affiliations) up to the first sentence.
+  const title = head.findIndex(titleLike);
+  if (title >= 0 && head.slice(0, title).every((it) => it.k === 'heading' || it.k === 'p')) {
+    front.add(title);
+    for (let i = title + 1; i < head.length; i++) {
+      const it = head[i];
+      if (it.k !== 'p' || !titlePageLine(it.text)) break;
+      front.add(i);
+    }
+  }
+  head.forEach((it, i) => {
+    if (it.k === 'heading' && it.level === 0) front.add(i);
+    if ((it.k === 'heading' || it.k === 'p') && isFrontMatter(it.text, known)) front.add(i);
+  });
+  return { head, rest, front };
 }
 
 const DROPPED_SECTION = /^(abstract|keywords?|key words|index terms)$/i;
@@ -871,7 +971,7 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   const { doc, equations } = await readDocx(data);
   const ctx: Context = { equations, noteOrder: [], notes: doc.notes, pictures: [], lost: [] };
   // Where each loss is is known once the headings are (bold lines may become headings): items' indexes first.
-  const pending: { at: number; loss: Loss }[] = [];
+  const pending: { at: number; loss: Exclude<Loss, { kind: 'front' }> }[] = [];
 
   // 1. The body as a flat list of items.
   let items: Item[] = [];
@@ -897,17 +997,15 @@ export async function convertDocx(data: Buffer, known: KnownFront): Promise<Conv
   });
   items = attachCaptions(items);
 
-  // 3. Front matter before the first section is the journal's: the file's copy of it goes.
-  const firstHeading = items.findIndex(
-    (it) => it.k === 'heading' && it.level > 0 && norm(it.text) !== norm(known.title),
-  );
-  const head = firstHeading < 0 ? items : items.slice(0, firstHeading);
-  const rest = firstHeading < 0 ? [] : items.slice(firstHeading);
-  const leadItems = head.filter((it) => {
-    if (it.k === 'heading') return !(it.level === 0 || isFrontMatter(it.text, known));
-    if (it.k === 'p') return !isFrontMatter(it.text, known);
-    return true;
-  });
+  // 3. Front matter before the first section is the journal's: the file's copy of it goes, and the editor is told.
+  const { head, rest, front } = frontMatter(items, known);
+  const leadItems = head.filter((_, i) => !front.has(i));
+  const dropped = [...front]
+    .sort((a, b) => a - b)
+    .map((i) => head[i])
+    .map((it) => (it.k === 'heading' || it.k === 'p' ? it.text.trim() : ''))
+    .filter(Boolean);
+  if (dropped.length) losses.unshift({ kind: 'front', lines: dropped.length, text: dropped.slice(0, 3) });
 
   // 4. Sections from the headings, their levels counted from the shallowest one used. Figures and tables are
   // numbered as they are met; a picture in a table's cell is a figure too (an `img` inline where it stands).

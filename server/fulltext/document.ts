@@ -103,7 +103,12 @@ export type Loss =
    * after the one it is anchored in), its frame and position are not. `count` of them at that place. A document
    * converted before these were located has `count` alone.
    */
-  | { kind: 'drawing'; what?: Drawing; where?: string; note?: number; count: number };
+  | { kind: 'drawing'; what?: Drawing; where?: string; note?: number; count: number }
+  /**
+   * The file's own front matter (title, authors, affiliations, abstract, keywords), left out because the article
+   * page shows the journal's: `lines` of it, the first of them in `text`. A notice, not a loss of the body.
+   */
+  | { kind: 'front'; lines: number; text: string[] };
 
 export interface FullTextDocument {
   version: 1;
@@ -128,6 +133,8 @@ export type Problem =
   | { kind: 'table'; message: string }
   | { kind: 'equation'; eq: number; message: string }
   | { kind: 'outside'; message: string }
+  /** The file's title page and abstract, left out for the journal's own (a notice). */
+  | { kind: 'front'; message: string }
   | { kind: 'drawing'; message: string }
   /** A text box: its text is kept, its frame and place on the page are not (a notice, not a loss of text). */
   | { kind: 'textbox'; message: string }
@@ -224,7 +231,14 @@ export function problemsOf(doc: FullTextDocument): Problem[] {
       });
   });
   for (const loss of doc.losses) {
-    if (loss.kind === 'drawing') out.push(drawingProblem(loss));
+    if (loss.kind === 'front') {
+      const lines = loss.text.map((t) => `“${excerpt(t)}”`).join(', ');
+      const more = loss.lines > loss.text.length ? ', …' : '';
+      out.unshift({
+        kind: 'front',
+        message: `The Word file's own title page and abstract were left out (${loss.lines} ${loss.lines === 1 ? 'line' : 'lines'}: ${lines}${more}): the article page shows the journal's title, authors, affiliations, abstract and keywords instead. Check that they are right.`,
+      });
+    } else if (loss.kind === 'drawing') out.push(drawingProblem(loss));
     else if (loss.kind === 'table')
       out.push({
         kind: 'table',

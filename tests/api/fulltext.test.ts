@@ -98,7 +98,7 @@ describe('a submission published with its Word file', () => {
     const ft = res.json().fulltext;
     expect(ft.source).toBe('final.docx');
     expect(ft.ready).toBe(false);
-    expect(ft.problems.map((p: { kind: string }) => p.kind)).toEqual(['alt', 'doi', 'doi']);
+    expect(ft.problems.map((p: { kind: string }) => p.kind)).toEqual(['front', 'alt', 'doi', 'doi']);
     expect(ft.figures.map((f: { alt: string }) => f.alt === '')).toEqual([false, true]);
     const figure = await t.app.inject({
       method: 'GET',
@@ -134,7 +134,7 @@ describe('a submission published with its Word file', () => {
       headers: editor,
     });
     expect(ft.json().ready).toBe(true);
-    expect(ft.json().problems.map((p: { kind: string }) => p.kind)).toEqual(['doi', 'doi']);
+    expect(ft.json().problems.map((p: { kind: string }) => p.kind)).toEqual(['front', 'doi', 'doi']);
   });
 
   it('serves the JATS XML, valid against the Journal Publishing DTD, with the body', async () => {

@@ -102,7 +102,9 @@ describe('publishing an accepted submission: files, preview, then Publish', () =
     const p = res.json();
     expect(p.pdf).toMatchObject({ name: 'final.pdf', given: true });
     expect(p.fulltext.source).toBe('final.docx');
-    expect(p.fulltext.problems.map((x: { kind: string }) => x.kind)).toEqual(['alt', 'doi', 'doi']);
+    expect(p.fulltext.problems.map((x: { kind: string }) => x.kind)).toEqual(['front', 'alt', 'doi', 'doi']);
+    // The file's own title page (its authors are not this submission's) is left out, and the editor is told.
+    expect(p.fulltext.problems[0].message).toContain('“Ana Lopes, Ravi Menon”');
     expect(p.fulltext.references.filter((r: { doi: string | null }) => !r.doi)).toHaveLength(2);
     // Sent without a copyright form: publishing warns (it does not refuse).
     expect(p.copyrightForm).toBeNull();
@@ -179,7 +181,7 @@ describe('publishing an accepted submission: files, preview, then Publish', () =
     const ft = (await get(`/api/editor/articles/${articleId}/fulltext`)).json();
     expect(ft.ready).toBe(true);
     expect(ft.references[noDoi - 1].doi).toBe('10.5555/cited.2024.7');
-    expect(ft.problems.map((x: { kind: string }) => x.kind)).toEqual(['doi']);
+    expect(ft.problems.map((x: { kind: string }) => x.kind)).toEqual(['front', 'doi']);
     const jats = await get(`/article/${articleId}/jats.xml`, {});
     expect(jats.body).toContain('10.5555/cited.2024.7');
     // The prepared PDF is the article's.

@@ -115,6 +115,7 @@ test('an accepted submission is published with its Word file, and readers get it
   await expect(page.getByRole('status')).toContainText('Files received.');
   const problems = page.getByRole('list', { name: 'Needs a person' });
   await expect(problems.getByRole('listitem')).toHaveText([
+    /^The Word file's own title page and abstract were left out \(5 lines: “Adaptive sampling for structural health monitoring”, “Ana Lopes, Ravi Menon”/,
     'Figure 2 has no alt text: describe it for readers who cannot see it.',
     /^Reference \[2\] has no DOI/,
     /^Reference \[4\] has no DOI/,

@@ -140,6 +140,7 @@ test('an accepted submission is published from its preview: files together, warn
   await expect(preview.getByRole('link', { name: 'Open the PDF to be published' })).toBeVisible();
   const step = page.getByRole('region', { name: '3. Fix and publish' });
   await expect(step.getByRole('list', { name: 'Needs a person' }).getByRole('listitem')).toHaveText([
+    /^The Word file's own title page and abstract were left out \(5 lines: “Adaptive sampling for structural health monitoring”, “Ana Lopes, Ravi Menon”/,
     'Figure 2 has no alt text: describe it for readers who cannot see it.',
     /^Reference \[2\] has no DOI/,
     /^Reference \[4\] has no DOI/,
