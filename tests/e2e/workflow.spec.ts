@@ -213,7 +213,7 @@ test('a manuscript from registration to publication', async ({
   const publish = editor.getByRole('form', { name: '3. Fix and publish' });
   await publish
     .getByLabel('Issue')
-    .selectOption({ label: `Volume ${number}, issue 1: Workflow issue ${number}` });
+    .selectOption({ label: `Volume ${number}, Issue 1: Workflow issue ${number}` });
   await publish.getByLabel('Pages').fill('1-14');
   await publish.getByLabel('DOI').fill(`10.5555/cjei.wf.${number}`);
   await publish.getByRole('button', { name: 'Publish the article' }).click();
