@@ -230,9 +230,9 @@ test('a manuscript from registration to publication', async ({
   for (const author of AUTHORS) await expect(reader.getByRole('main')).toContainText(author.name);
   await axe(reader);
 
-  // On My submissions, the author sees it accepted.
+  // On My submissions, the author sees it published (not just accepted: the list says so once it is out).
   await page.goto('/my-submissions');
-  await expect(page.getByRole('article').filter({ hasText: reference! })).toContainText('Status: Accepted');
+  await expect(page.getByRole('article').filter({ hasText: reference! })).toContainText('Status: Published');
   // ...and, on its own page, a link to the published article (the e-mail says so too).
   await page.getByRole('article').filter({ hasText: reference! }).getByRole('link', { name: title }).click();
   const published = page.getByRole('region', { name: 'Published' });
