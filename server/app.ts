@@ -1,28 +1,28 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './accounts/routes.ts';
-import { catalogRoutes } from './catalog/routes.ts';
-import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { citationRoutes } from './catalog/citation-routes.ts';
+import { catalogRoutes } from './catalog/routes.ts';
 import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
-import { type DiscoveryOptions, crawlerRoutes, exportRoutes } from './discovery/routes.ts';
+import { journalSettingsRoutes } from './content/routes.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
+import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './discovery/routes.ts';
+import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
-import { HttpError } from './http/errors.ts';
+import { addCompression } from './http/compression.ts';
+import { asHttpError } from './http/errors.ts';
 import { healthRoutes } from './http/health.ts';
 import { openApiRoutes } from './http/openapi.ts';
-import { addCompression } from './http/compression.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
-import { journalSettingsRoutes } from './content/routes.ts';
+import { reviewRoutes } from './review/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './similarity/routes.ts';
 import { submissionRoutes } from './submissions/routes.ts';
-import { reviewRoutes } from './review/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 
 export interface PagesOptions {
@@ -78,7 +78,8 @@ export async function buildApp(
   if (services.changes.shared)
     app.addHook('onRequest', (request, _reply, done) => {
       const url = request.url;
-      if (url.startsWith('/assets/') || url.startsWith('/healthz') || url.startsWith('/readyz')) return done();
+      if (url.startsWith('/assets/') || url.startsWith('/healthz') || url.startsWith('/readyz'))
+        return done();
       services.changes.sync().then(() => done(), done);
     });
   app.addHook('onReady', () => services.changes.start());
@@ -87,14 +88,19 @@ export async function buildApp(
   app.setErrorHandler((error: unknown, request, reply) => {
     // A body left unread (an upload refused part-way) is not drained to keep the connection: it closes.
     if (!request.raw.complete) reply.header('connection', 'close');
-    if (error instanceof HttpError) {
-      if (error.headers) reply.headers(error.headers);
-      return reply.code(error.status).send({ message: error.message, ...(error.errors ? { errors: error.errors } : {}) });
+    const refusal = asHttpError(error);
+    if (refusal) {
+      if (refusal.headers) reply.headers(refusal.headers);
+      return reply
+        .code(refusal.status)
+        .send({ message: refusal.message, ...(refusal.errors ? { errors: refusal.errors } : {}) });
     }
     const e = error as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
       const message =
-        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error instanceof SyntaxError)
+        e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        error instanceof SyntaxError
           ? 'The request body is not valid JSON.'
           : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
             ? 'The request body is too large.'
@@ -121,7 +127,12 @@ export async function buildApp(
   // its limits, as they stream in.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
-  const api = new Api(app, (request) => requestAuth(services.accounts, request), opts.checkResponses, services.cache);
+  const api = new Api(
+    app,
+    (request) => requestAuth(services.accounts, request),
+    opts.checkResponses,
+    services.cache,
+  );
   accountRoutes(api, services);
   catalogRoutes(api, services);
   fullTextRoutes(api, services);

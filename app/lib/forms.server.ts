@@ -1,7 +1,9 @@
 import { data } from 'react-router';
 import type { ZodType, z } from 'zod';
-import { UNSTORABLE_TEXT, isStorableText, validate } from '../../common/validate.ts';
+import { isStorableText, UNSTORABLE_TEXT, validate } from '../../common/validate.ts';
+import { isDomainError } from '../../server/errors.ts';
 import { CROSS_SITE } from '../../server/http/auth.ts';
+import { domainHeaders, STATUS_OF } from '../../server/http/errors.ts';
 import { type FormBodyLimits, type FormFile, readFormBody } from '../../server/http/form-body.ts';
 import { isCrossSite } from './session.server.ts';
 
@@ -139,10 +141,21 @@ function refusal(status: number, message: string, errors: Record<string, string>
 /**
  * A refusal the visitor caused (4xx) thrown by a service, or the file store's 503 when the disk is full or
  * unwritable (server/files/blob-store.ts StorageUnavailableError, marked `storageFault`; its cause is logged
- * there). The services throw the server's HttpError, but this page bundle holds its own copy of that class,
- * so `instanceof` would never match: recognise the shape.
+ * there). Services throw domain errors (server/errors.ts), mapped to a status by the one table the API uses;
+ * the HTTP layer's own refusals are HttpErrors. This page bundle holds its own copy of both classes, so
+ * `instanceof` would never match: recognise the shape.
  */
 export function asClientError(err: unknown): ClientError | null {
+  if (isDomainError(err)) {
+    // A domain refusal (server/errors.ts): its status from the one table of codes.
+    const headers = domainHeaders(err);
+    return {
+      status: STATUS_OF[err.code],
+      message: err.message,
+      errors: err.errors ?? {},
+      ...(headers ? { headers } : {}),
+    };
+  }
   if (!(err instanceof Error)) return null;
   const { status, errors, headers, storageFault } = err as Error & {
     status?: unknown;

@@ -1,6 +1,6 @@
 import { type Clock, systemClock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
-import { HttpError } from './errors.ts';
+import { tooManyAttempts } from '../errors.ts';
 
 /**
  * A fixed-window allowance per key (an address, an account), counted in an `AttemptStore`: in this process's
@@ -100,11 +100,7 @@ export class MemoryAttemptStore implements AttemptStore {
   }
 }
 
-/** 429 with Retry-After in whole seconds (at least 1). */
-export function tooManyAttempts(message: string, retryAfterMs: number): HttpError {
-  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return new HttpError(429, message, undefined, { 'retry-after': String(seconds) });
-}
+export { tooManyAttempts };
 
 /** "40 seconds", "3 minutes", "1 hour": how long to wait, for a refusal message. */
 export function waitText(ms: number): string {

@@ -7,17 +7,17 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ServerBuild, createRequestHandler } from 'react-router';
-import type { AuthContext } from '../accounts/service.ts';
-import { isDatabaseUnavailable } from '../db/errors.ts';
-import { type ResponseCache, type StoredAnswer, etagHeader, matchesEtag } from '../cache/response-cache.ts';
+import { createRequestHandler, type ServerBuild } from 'react-router';
 import { sessionTokenFromCookieHeader } from '../accounts/cookie.ts';
+import type { AuthContext } from '../accounts/service.ts';
+import { etagHeader, matchesEtag, type ResponseCache, type StoredAnswer } from '../cache/response-cache.ts';
+import { isDatabaseUnavailable } from '../db/errors.ts';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
 import { authenticate, fastifyCredentials } from './auth.ts';
-import { isSecure } from './context.ts';
-import { HttpError } from './errors.ts';
 import { compressStream, hasBody, isCompressible, negotiateEncoding, varyOnEncoding } from './compression.ts';
+import { isSecure } from './context.ts';
+import { asHttpError } from './errors.ts';
 import { pullStream } from './form-body.ts';
 import {
   hasCredentials,
@@ -63,7 +63,7 @@ async function pageAuth(services: Services, request: FastifyRequest): Promise<Au
   try {
     return await authenticate(services.accounts, fastifyCredentials(request, false));
   } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
+    if (!asHttpError(err)) throw err;
     return null;
   }
 }

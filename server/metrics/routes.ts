@@ -1,10 +1,10 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { messageResponse } from '../../common/api.ts';
 import { idParamSchema } from '../../common/schemas.ts';
-import type { FastifyRequest } from 'fastify';
 import type { Api } from '../http/api.ts';
 import { fastifyCredentials, isCrossSiteWrite, requestAuth } from '../http/auth.ts';
-import { HttpError } from '../http/errors.ts';
+import { asHttpError } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 
 const totals = z.object({
@@ -50,7 +50,7 @@ export function metricsRoutes(api: Api, services: Services) {
       if (fromOwnPage(request)) {
         // The visitor is the session when signed in; a stale or refused session counts as signed out.
         const auth = await requestAuth(accounts, request).catch((err: unknown) => {
-          if (err instanceof HttpError) return null;
+          if (asHttpError(err)) return null;
           throw err;
         });
         metrics.track('view', params.id, {
