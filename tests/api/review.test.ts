@@ -861,7 +861,7 @@ describe('the reviewer profile', () => {
       await expect(
         review.saveProfile(user, { ...input, unavailableUntil: '2026-03-09' }),
       ).rejects.toMatchObject({
-        status: 400,
+        code: 'invalid', // a 400 at the API edge (server/http/errors.ts STATUS_OF)
         errors: { unavailableUntil: past },
       });
       expect(
