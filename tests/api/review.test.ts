@@ -3,13 +3,13 @@ import { auditLog } from '../../server/audit/tables.ts';
 import { jobs } from '../../server/jobs/tables.ts';
 import { LINK_REMOVED } from '../../server/mail/secrets.ts';
 import { mailLog } from '../../server/mail/tables.ts';
-import { type TestContext, createTestContext, postMultipart } from '../../server/testing/harness.ts';
+import { createTestContext, postMultipart, type TestContext } from '../../server/testing/harness.ts';
 import {
-  type Person,
   bearer,
   caller,
   decide,
   linkToken,
+  type Person,
   pdf,
   person,
   submitManuscript,
