@@ -1,29 +1,31 @@
 import { z } from 'zod';
 import { messageResponse } from '../../../common/api.ts';
 import {
-  authorReviewResponse,
   declineSchema,
   dueDatesSchema,
-  editorReviewResponse,
-  filePropertiesResponse,
-  inviteResponse,
   inviteSchema,
-  myReviewsResponse,
   poolQuerySchema,
-  poolResponse,
-  publicReviewsResponse,
   ratingSchema,
   reviewDraftSchema,
   reviewerFilesSchema,
-  reviewerProfileResponse,
   reviewerProfileSchema,
-  reviewerViewResponse,
-  reviewFormResponse,
   reviewFormSchema,
   reviewModeSchema,
   reviewTokenQuery,
   shareReviewsSchema,
 } from '../../../common/review.ts';
+import {
+  authorReviewResponse,
+  editorReviewResponse,
+  filePropertiesResponse,
+  inviteResponse,
+  myReviewsResponse,
+  poolResponse,
+  publicReviewsResponse,
+  reviewerProfileResponse,
+  reviewerViewResponse,
+  reviewFormResponse,
+} from '../../../common/review-responses.ts';
 import { can } from '../../../common/roles.ts';
 import { idField, idParamSchema } from '../../../common/schemas.ts';
 import { fileLimit, REVIEW_ATTACHMENT_RULE } from '../../../common/upload-rules.ts';
