@@ -38,9 +38,7 @@ import { openRound, setMode, setReviewerFiles } from './rounds.ts';
 import { shareLater } from './share-later.ts';
 import { removeAttachment, saveDraft, submit } from './write-review.ts';
 
-export type { AssignmentState } from '../../common/review.ts';
 export type { ReviewDeps, ReviewerAccess };
-export { REMINDER_PASS };
 
 /**
  * Peer review, as the rest of the journal calls it (`services.review.invite(...)`): a thin facade over one
