@@ -147,11 +147,7 @@ export function createServices(
     secret: config.sessionSecret,
     publicUrl: baseUrl,
     editorialEmail: config.EDITORIAL_EMAIL,
-    // Queued in the transaction of the change it reports (a reminder's claim and its mail commit together:
-    // exactly once), logged on the submission, the invitation links' tokens sealed (decisions 0022, 0023).
-    send: async (message, { submissionId, secrets, tx, manual }) => {
-      await mail.queue(tx ?? db, message, { submissionId, secrets, manual });
-    },
+    mail,
     jobs,
     changes,
   });

@@ -1,10 +1,10 @@
+import { formatDay } from '../../common/dates.ts';
 import {
   RECOMMENDATION_LABELS,
   REVIEW_MODE_LABELS,
   type Recommendation,
   type ReviewMode,
 } from '../../common/review.ts';
-import { formatDay } from '../../common/dates.ts';
 import type { Mail } from '../mail/mailer.ts';
 
 /**

@@ -1,5 +1,10 @@
-import type { AssignmentState, AssignmentStatus, Recommendation, ReviewMode } from '../../common/review.ts';
-import type { Question } from '../../common/review.ts';
+import type {
+  AssignmentState,
+  AssignmentStatus,
+  Question,
+  Recommendation,
+  ReviewMode,
+} from '../../common/review.ts';
 
 /**
  * The one projection of peer review (decision 0023): what a reviewer, an author and the public may see of

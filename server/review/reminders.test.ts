@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SessionUser } from '../accounts/service.ts';
-import { type TestContext, createTestContext } from '../testing/harness.ts';
 import { person, submitManuscript } from '../../tests/api/review-helpers.ts';
-import { REMINDER_PASS } from './service.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import { createTestContext, type TestContext } from '../testing/harness.ts';
+import { REMINDER_PASS } from './reminders.ts';
 import { reviewReminders } from './tables.ts';
 
 /**

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import {
   answerProblems,
   isTimeZone,
-  reviewSettingsSchema,
   REVIEW_SETTINGS_DEFAULTS,
+  reviewSettingsSchema,
 } from '../../common/review.ts';
 import {
-  ReviewLinks,
   addDays,
   assignmentStatus,
   conflicts,
   dayIn,
   dueInstant,
   nextState,
+  ReviewLinks,
   reminderInstant,
   startOfDay,
 } from './rules.ts';

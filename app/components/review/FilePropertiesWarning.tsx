@@ -1,6 +1,6 @@
 import { Form } from 'react-router';
 import type { z } from 'zod';
-import type { filePropertiesResponse } from '../../../common/review.ts';
+import type { filePropertiesResponse } from '../../../common/review-responses.ts';
 
 export type FileProperties = z.infer<typeof filePropertiesResponse>;
 

@@ -1,40 +1,42 @@
 import { z } from 'zod';
-import { messageResponse } from '../../common/api.ts';
+import { messageResponse } from '../../../common/api.ts';
 import {
-  authorReviewResponse,
   declineSchema,
   dueDatesSchema,
-  editorReviewResponse,
-  filePropertiesResponse,
-  inviteResponse,
   inviteSchema,
-  myReviewsResponse,
   poolQuerySchema,
-  poolResponse,
-  publicReviewsResponse,
   ratingSchema,
   reviewDraftSchema,
-  reviewFormResponse,
+  reviewerFilesSchema,
+  reviewerProfileSchema,
   reviewFormSchema,
   reviewModeSchema,
   reviewTokenQuery,
-  reviewerFilesSchema,
-  reviewerProfileResponse,
-  reviewerProfileSchema,
   shareReviewsSchema,
+} from '../../../common/review.ts';
+import {
+  authorReviewResponse,
+  editorReviewResponse,
+  filePropertiesResponse,
+  inviteResponse,
+  myReviewsResponse,
+  poolResponse,
+  publicReviewsResponse,
+  reviewerProfileResponse,
   reviewerViewResponse,
-} from '../../common/review.ts';
-import { can } from '../../common/roles.ts';
-import { idField, idParamSchema } from '../../common/schemas.ts';
-import { REVIEW_ATTACHMENT_RULE, fileLimit } from '../../common/upload-rules.ts';
-import type { AuthContext } from '../accounts/service.ts';
-import { checkUpload } from '../files/uploads.ts';
-import type { Api } from '../http/api.ts';
-import { badRequest, forbidden, unauthorized } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
-import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
-import type { Services } from '../services.ts';
-import type { ReviewerAccess } from './service.ts';
+  reviewFormResponse,
+} from '../../../common/review-responses.ts';
+import { can } from '../../../common/roles.ts';
+import { idField, idParamSchema } from '../../../common/schemas.ts';
+import { fileLimit, REVIEW_ATTACHMENT_RULE } from '../../../common/upload-rules.ts';
+import type { AuthContext } from '../../accounts/service.ts';
+import { partialDownloadResponses, sendStoredFile } from '../../files/download.ts';
+import { checkUpload } from '../../files/uploads.ts';
+import type { ReviewerAccess } from '../../review/service.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { badRequest, forbidden, unauthorized } from '../errors.ts';
+import { readMultipart } from '../multipart.ts';
 
 const refusals = {
   401: { description: 'No token and not signed in', schema: messageResponse },
@@ -413,7 +415,10 @@ export function reviewRoutes(api: Api, services: Services) {
     responses: {
       200: { description: 'The rounds', schema: editorReviewResponse },
       ...editorRefusals,
-      409: { description: 'The round is not decided yet, or a review is already shared', schema: messageResponse },
+      409: {
+        description: 'The round is not decided yet, or a review is already shared',
+        schema: messageResponse,
+      },
     },
     handler: ({ auth, params, body }) => review.shareLater(auth!.user, params.id, body.reviews),
   });
@@ -421,7 +426,8 @@ export function reviewRoutes(api: Api, services: Services) {
   // One reminder a day per assignment, and the journal's daily limit of e-mails per person (decision 0038).
   const remindRefusal: Record<number, { description: string; schema: typeof messageResponse }> = {
     429: {
-      description: "Already reminded today, or the reviewer has had the day's e-mails: wait for Retry-After seconds",
+      description:
+        "Already reminded today, or the reviewer has had the day's e-mails: wait for Retry-After seconds",
       schema: messageResponse,
     },
   };
