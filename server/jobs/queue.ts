@@ -191,6 +191,18 @@ export class JobQueue {
     def.firstAfter = when.firstAfter ?? when.every;
   }
 
+  /** Work of this process's own, run once when its queue starts (see `atStart`). */
+  private readonly startups: { name: string; run: () => void | Promise<void> }[] = [];
+
+  /**
+   * Work on this process's own memory, run once when its queue starts (the citation styles compiled before a
+   * reader asks): not stored, since every process needs its own run and a restarted one starts afresh.
+   * Launched with the queue's jobs (stop() waits for it), a failure logged.
+   */
+  atStart(name: string, run: () => void | Promise<void>): void {
+    this.startups.push({ name, run });
+  }
+
   /**
    * Adds a job, inside the caller's transaction when `dbOrTx` is one: the job exists exactly when that
    * transaction commits. With a `key` already used, nothing is added and that job's id is returned.
@@ -280,6 +292,15 @@ export class JobQueue {
     await this.registerRecurring();
     await this.startListening();
     void this.pump();
+    for (const { name, run } of this.startups) {
+      const started = outsideRequests(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!this.stopping) await run();
+      })
+        .catch((err) => this.opts.log.error({ err }, `job queue: ${name} (at start) failed`))
+        .finally(() => this.running.delete(started));
+      this.running.add(started);
+    }
   }
 
   private recurringReady = false;
