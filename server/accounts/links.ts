@@ -78,7 +78,10 @@ export async function claimLink<T extends LinkTable>(
   return (claimed as T['$inferSelect'] | undefined) ?? null;
 }
 
-/** The refusal (400, on the token) of a link `claimLink` could not spend: one usable again meanwhile was used. */
+/**
+ * The refusal (`invalid`, on the token) of a link `claimLink` could not spend, with the reason: unknown,
+ * expired or used (a link that checks out now was spent by another request meanwhile).
+ */
 export async function refuseLink(db: Tx, table: LinkTable, token: string, now: number) {
   const state = await checkLink(db, table, token, now);
   const problem = state.ok ? 'used' : state.problem;
