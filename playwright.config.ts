@@ -43,6 +43,8 @@ export default defineConfig({
   forbidOnly: ci,
   // Two cores: the servers and the browsers share them.
   workers: 2,
+  // One retry in CI, never silent: scripts/test-all.sh names every test that needed it ("flaky: …"). 0 once
+  // the summaries say "flaky: none" (decision 0048).
   retries: ci ? 1 : 0,
   timeout: 60_000,
   // A guard against a hang, not a budget: the suite takes about 8 minutes of a CI run at 220 tests.

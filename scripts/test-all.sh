@@ -5,8 +5,9 @@
 #   3. the production build, then the smoke tests that run `npm start` as a newcomer would, and the cluster
 #      tests (several processes of the build on one PostgreSQL database: tests/cluster);
 #   4. (when tests/e2e has specs) Playwright in Debian's Chromium.
-# Ends with one line: "N passed, N failed". A suite that cannot run is reported loudly, never skipped quietly;
-# under CI=true it counts as a failure.
+# Ends with two lines: "flaky: ..." (the Playwright tests that failed and then passed on CI's retry, named so
+# that a retry never hides one; "flaky: none" otherwise), then "N passed, N failed". A suite that cannot run is
+# reported loudly, never skipped quietly; under CI=true it counts as a failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 results=$(mktemp -d)
@@ -87,8 +88,11 @@ if [ "$built" = true ] && compgen -G "tests/e2e/*.spec.ts" >/dev/null; then
 fi
 
 note "all suites run"
-summary=$(node scripts/sum-results.mjs "$results")
+# sum-results.mjs names the flaky tests on stderr, one a line after its heading.
+summary=$(node scripts/sum-results.mjs "$results" 2>"$results/flaky.txt")
+flaky=$(sed -n 's/^  //p' "$results/flaky.txt" | paste -sd ';' - | sed 's/;/; /g')
 echo
+echo "flaky: ${flaky:-none}"
 echo "$summary"
 case "$summary" in *" 0 failed"*) ;; *) status=1 ;; esac
 rm -rf "$results"

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { accountRoutes } from './accounts/routes.ts';
+import { accountRoutes } from './http/routes/accounts.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { citationRoutes } from './catalog/citation-routes.ts';
 import { catalogRoutes } from './catalog/routes.ts';

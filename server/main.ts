@@ -1,16 +1,16 @@
-import { sql } from 'drizzle-orm';
 import path from 'node:path';
 import pino from 'pino';
 import { logRequest } from './accounts/links.ts';
-import { type PagesOptions, buildApp } from './app.ts';
+import { buildApp, type PagesOptions } from './app.ts';
 import { publicUrl } from './config.ts';
+import { openBlobStore } from './files/stores.ts';
 import { collectWhenQuiet } from './http/idle-gc.ts';
 import { buildDir, loadProductionBuild } from './http/ssr.ts';
-import { type Runtime, exitOnStartupError, openRuntime } from './lifecycle.ts';
-import { openBlobStore } from './files/stores.ts';
+import { defineHousekeeping } from './jobs/housekeeping.ts';
+import { exitOnStartupError, openRuntime, type Runtime } from './lifecycle.ts';
 import { logMixin } from './request-context.ts';
 import { seed } from './seed/seed.ts';
-import { type Services, createServices } from './services.ts';
+import { createServices, type Services } from './services.ts';
 
 /**
  * The composition root: config → lock → database → services → seed → HTTP. Shuts down gracefully on
@@ -42,6 +42,8 @@ export async function startServer(
   const blobs = await openBlobStore(config, log);
   steps.mark('file store');
   const services = createServices(config, database, log, { blobs, ...opts.overrides });
+  // Session pruning, PGlite's vacuum and the citation styles' warm-up: chores of the job queue.
+  defineHousekeeping(services.jobs, services);
   steps.mark('services');
   // The routes are registered while the seed waits on the database: neither needs the other.
   const appReady = pagesReady.then((pages) => buildApp(services, { pages, logger: log }));
@@ -80,7 +82,6 @@ export async function startServer(
     force.unref();
     clearTimeout(background);
     services.drain.begin();
-    clearInterval(maintenance);
     const deadline = Date.now() + timeoutMs;
     // Each step waits until the deadline; past it, a step still gets a moment (closing after a cut is quick).
     const bounded = <T>(step: Promise<T>, least = 2000) =>
@@ -106,7 +107,6 @@ export async function startServer(
       }
       // onClose hooks (after the requests) write the held usage counts and stop the checker's workers.
       await bounded(closed);
-      await bounded(services.passwordReset.idle());
       if ((await bounded(jobsStopped, 0)) === 'timeout') {
         log.warn(
           { jobs: services.jobs.busy },
@@ -125,20 +125,6 @@ export async function startServer(
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-  // Housekeeping: old sessions go; PGlite has no autovacuum, so its indexes are vacuumed here.
-  const maintenance = setInterval(
-    () => {
-      void services.accounts.pruneSessions().catch((err) => log.error({ err }, 'session pruning failed'));
-      if (database.kind === 'pglite') {
-        void database.db
-          .execute(sql.raw('VACUUM ANALYZE'))
-          .catch((err) => log.error({ err }, 'vacuum failed'));
-      }
-    },
-    6 * 3600 * 1000,
-  );
-  maintenance.unref();
 
   await app.listen({ port: config.PORT, host: config.HOST });
   steps.mark('listen');
@@ -186,16 +172,12 @@ const BACKGROUND_AFTER_MS = 1000;
 
 /**
  * What a start resumes once the site answers (none of it is needed for the first page, and all of it
- * competes with it for the CPU): the job queue (e-mail, alerts, digests, the similarity corpus: work a
- * previous run left is taken up; the catch-up passes are recurring jobs, run once across processes:
- * decision 0031), and the citation styles.
+ * competes with it for the CPU): the job queue (decision 0022: e-mail, alerts, digests, the similarity
+ * corpus, housekeeping; work a previous run left is taken up, by this process or any other; the recurring
+ * passes run once across processes: decisions 0031, 0048), and this process's warm-up of the citation styles.
  */
 function startBackgroundWork(services: Services, log: pino.Logger) {
-  // The job queue (decision 0022). Jobs left by a previous run are taken up here, by this process or any other.
   void services.jobs.start().catch((err) => log.error({ err }, 'the job queue could not start'));
-  // The citation styles compile on first use (about a quarter of a second): now, rather than in the first
-  // reader's request for an article.
-  setImmediate(() => services.citations.warmUp());
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.COLOPHON_MAIN === '1') {

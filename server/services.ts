@@ -191,7 +191,7 @@ export function createServices(
       publicUrl: baseUrl,
       store: attempts,
       perAddress: config.RATE_LIMIT_PASSWORD_RESET,
-      log,
+      jobs,
     }),
     myAccount: new MyAccountService(db, {
       clock,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../clock.ts';
+import { isDomainError } from '../errors.ts';
 import { MemoryAttemptStore } from '../http/rate-limit.ts';
-import { type LoginLimits, LoginThrottle, failureDelayMs } from './login-throttle.ts';
+import { failureDelayMs, type LoginLimits, LoginThrottle } from './login-throttle.ts';
 
 const limits: LoginLimits = {
   perAddress: { max: 100, windowSeconds: 15 * 60 },
@@ -20,8 +21,8 @@ async function refusal(throttle: LoginThrottle, user: string, address: string) {
     await throttle.admit(user, address);
     return null;
   } catch (err) {
-    const e = err as { status: number; message: string; headers: Record<string, string> };
-    return { status: e.status, retryAfter: Number(e.headers['retry-after']), message: e.message };
+    if (!isDomainError(err)) throw err;
+    return { code: err.code, retryAfter: err.detail.retryAfterSeconds ?? 0, message: err.message };
   }
 }
 
@@ -33,7 +34,7 @@ describe('LoginThrottle', () => {
       expect(await refusal(throttle, 'admin', '198.51.100.7')).toBeNull();
       await throttle.failed('admin', '198.51.100.7');
       const refused = await refusal(throttle, 'admin', '198.51.100.7');
-      expect(refused?.status).toBe(429);
+      expect(refused?.code).toBe('too_many_attempts');
       waits.push(refused!.retryAfter);
       clock.advance(refused!.retryAfter * SECOND);
     }
@@ -42,7 +43,7 @@ describe('LoginThrottle', () => {
     await throttle.failed('admin', '198.51.100.7');
     // Fifth wrong password: refused for what is left of the 15 minutes, with a message that says so.
     const locked = await refusal(throttle, 'ADMIN', '198.51.100.7');
-    expect(locked?.status).toBe(429);
+    expect(locked?.code).toBe('too_many_attempts');
     expect(locked!.retryAfter).toBeGreaterThan(14 * 60);
     expect(locked!.message).toMatch(/wait 15 minutes/);
     clock.advance(15 * MINUTE);
@@ -54,7 +55,7 @@ describe('LoginThrottle', () => {
     for (let i = 0; i < 5; i++) {
       await throttle.failed('admin', '203.0.113.9');
     }
-    expect((await refusal(throttle, 'admin', '203.0.113.9'))?.status).toBe(429);
+    expect((await refusal(throttle, 'admin', '203.0.113.9'))?.code).toBe('too_many_attempts');
     expect(await refusal(throttle, 'admin', '192.0.2.1')).toBeNull();
     // And the attacker's address may still try other usernames (its own allowance permitting).
     expect(await refusal(throttle, 'someone-else', '203.0.113.9')).toBeNull();
@@ -84,7 +85,7 @@ describe('LoginThrottle', () => {
   it('keeps the per-address allowance, whatever the usernames', async () => {
     const { throttle } = setup({ perAddress: { max: 3, windowSeconds: 60 } });
     for (let i = 0; i < 3; i++) await throttle.admit(`user${i}`, '198.51.100.1');
-    expect((await refusal(throttle, 'user9', '198.51.100.1'))?.status).toBe(429);
+    expect((await refusal(throttle, 'user9', '198.51.100.1'))?.code).toBe('too_many_attempts');
     expect(await refusal(throttle, 'user9', '198.51.100.2')).toBeNull();
   });
 

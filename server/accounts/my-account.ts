@@ -1,20 +1,19 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import {
-  type EmailChangeInput,
-  LINK_PROBLEMS,
-  type LinkProblem,
-  type PasswordChangeInput,
-  type ProfileInput,
+import type {
+  EmailChangeInput,
+  LinkProblem,
+  PasswordChangeInput,
+  ProfileInput,
 } from '../../common/account.ts';
 import { type Clock, DAY, HOUR } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
-import { type AttemptStore, tooManyAttempts, waitText } from '../http/rate-limit.ts';
+import { conflict, invalid, notFound, tooManyAttempts } from '../errors.ts';
+import { type AttemptStore, waitText } from '../http/rate-limit.ts';
 import type { MailService } from '../mail/service.ts';
-import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
+import { checkLink, claimLink, newLinkSecret, refuseLink } from './links.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import { confirmEmailMail, emailChangeRequestedMail, emailChangedMail, passwordChangedMail } from './mail.ts';
+import { confirmEmailMail, emailChangedMail, emailChangeRequestedMail, passwordChangedMail } from './mail.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { AuthContext } from './service.ts';
 import { openSessions, revokeSessions } from './sessions.ts';
@@ -126,7 +125,7 @@ export class MyAccountService {
     if (!user) throw notFound('No such account.');
     if (!(await verifyPassword(user.passwordHash, password))) {
       await this.deps.throttle.failed(auth.user.username, ip);
-      throw badRequest(WRONG_CURRENT_PASSWORD, { [field]: WRONG_CURRENT_PASSWORD });
+      throw invalid(WRONG_CURRENT_PASSWORD, { [field]: WRONG_CURRENT_PASSWORD });
     }
     return user;
   }
@@ -141,19 +140,23 @@ export class MyAccountService {
     );
     const passwordHash = await hashPassword(input.newPassword);
     const now = this.deps.clock.date();
+    // Read before the transaction: on PGlite's one connection a read beside it would wait for it.
+    const journal = await this.deps.journalName();
     const ended = await this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+      await this.deps.mail.queue(
+        tx,
+        passwordChangedMail({
+          to: user.email,
+          fullName: user.fullName,
+          username: user.username,
+          journal,
+          publicUrl: this.deps.publicUrl,
+          how: 'changed',
+        }),
+      );
       return revokeSessions(tx, user.id, now, auth.sessionId);
     });
-    await this.deps.mail.queue(this.db, passwordChangedMail({
-        to: user.email,
-        fullName: user.fullName,
-        username: user.username,
-        journal: await this.deps.journalName(),
-        publicUrl: this.deps.publicUrl,
-        how: 'changed',
-      }),
-    );
     return { endedSessions: ended };
   }
 
@@ -164,7 +167,7 @@ export class MyAccountService {
   async requestEmailChange(auth: AuthContext, input: EmailChangeInput, meta: { ip?: string } = {}) {
     const user = await this.confirmPassword(auth, input.password, 'password', meta.ip ?? 'unknown');
     if (input.email.toLowerCase() === user.email.toLowerCase()) {
-      throw badRequest('That is already your email address.', {
+      throw invalid('That is already your email address.', {
         email: 'That is already your email address.',
       });
     }
@@ -179,6 +182,10 @@ export class MyAccountService {
       );
     }
     const { token, hash } = newLinkSecret();
+    const journal = await this.deps.journalName();
+    const common = { fullName: user.fullName, username: user.username, journal };
+    // The request and both e-mails commit together. The link is asked for by the person now: a new address
+    // at its daily limit of e-mails is refused at once (429), and nothing is kept.
     await this.db.transaction(async (tx) => {
       await tx
         .update(emailChanges)
@@ -191,26 +198,26 @@ export class MyAccountService {
         createdAt: new Date(now),
         expiresAt: new Date(now + EMAIL_LINK_VALID_MS),
       });
+      await this.deps.mail.queue(
+        tx,
+        confirmEmailMail({
+          ...common,
+          to: input.email,
+          link: `${this.deps.publicUrl}/account/email/confirm?${new URLSearchParams({ token })}`,
+          validMs: EMAIL_LINK_VALID_MS,
+        }),
+        { secrets: [token], manual: true },
+      );
+      await this.deps.mail.queue(
+        tx,
+        emailChangeRequestedMail({
+          ...common,
+          to: user.email,
+          newEmail: input.email,
+          publicUrl: this.deps.publicUrl,
+        }),
+      );
     });
-    const journal = await this.deps.journalName();
-    const common = { fullName: user.fullName, username: user.username, journal };
-    // Sent at once: the page tells the user if the confirmation could not go out.
-    await this.deps.mail.send(
-      confirmEmailMail({
-        ...common,
-        to: input.email,
-        link: `${this.deps.publicUrl}/account/email/confirm?${new URLSearchParams({ token })}`,
-        validMs: EMAIL_LINK_VALID_MS,
-      }),
-      { secrets: [token] },
-    );
-    await this.deps.mail.queue(this.db, emailChangeRequestedMail({
-        ...common,
-        to: user.email,
-        newEmail: input.email,
-        publicUrl: this.deps.publicUrl,
-      }),
-    );
     return { email: input.email, expiresAt: new Date(now + EMAIL_LINK_VALID_MS).toISOString() };
   }
 
@@ -229,69 +236,47 @@ export class MyAccountService {
 
   /** Whether a confirmation link can still be used, and for which address. */
   async checkEmailLink(token: string): Promise<EmailLinkState> {
-    const [row] = await this.db
-      .select({
-        newEmail: emailChanges.newEmail,
-        expiresAt: emailChanges.expiresAt,
-        usedAt: emailChanges.usedAt,
-        username: users.username,
-      })
-      .from(emailChanges)
-      .innerJoin(users, eq(users.id, emailChanges.userId))
-      .where(eq(emailChanges.tokenHash, hashLinkSecret(token)));
-    const problem = linkProblem(row, this.deps.clock.now());
-    if (problem || !row) return { ok: false, problem: problem ?? 'unknown' };
-    return { ok: true, email: row.newEmail, username: row.username };
+    const state = await checkLink(this.db, emailChanges, token, this.deps.clock.now());
+    return state.ok ? { ok: true, email: state.link.newEmail, username: state.username } : state;
   }
 
   /**
    * Opens a confirmation link: the account takes the new address, and the old address is told. The link is
-   * claimed and the address changed in one transaction; an address taken meanwhile is refused with 409.
+   * claimed, the address changed and the old address's e-mail queued in one transaction; an address taken
+   * meanwhile is refused with 409.
    */
   async confirmEmail(token: string): Promise<{ email: string; username: string }> {
     const now = this.deps.clock.date();
-    let previous: typeof users.$inferSelect | undefined;
+    const journal = await this.deps.journalName();
     let updated: typeof users.$inferSelect | undefined;
     try {
       await this.db.transaction(async (tx) => {
-        const [claimed] = await tx
-          .update(emailChanges)
-          .set({ usedAt: now })
-          .where(
-            and(
-              eq(emailChanges.tokenHash, hashLinkSecret(token)),
-              isNull(emailChanges.usedAt),
-              gt(emailChanges.expiresAt, now),
-            ),
-          )
-          .returning({ userId: emailChanges.userId, newEmail: emailChanges.newEmail });
+        const claimed = await claimLink(tx, emailChanges, token, now);
         if (!claimed) return;
-        [previous] = await tx.select().from(users).where(eq(users.id, claimed.userId));
+        const [previous] = await tx.select().from(users).where(eq(users.id, claimed.userId));
         [updated] = await tx
           .update(users)
           .set({ email: claimed.newEmail, updatedAt: now })
           .where(eq(users.id, claimed.userId))
           .returning();
+        await this.deps.mail.queue(
+          tx,
+          emailChangedMail({
+            to: previous.email,
+            fullName: updated.fullName,
+            username: updated.username,
+            journal,
+            newEmail: updated.email,
+            publicUrl: this.deps.publicUrl,
+          }),
+        );
       });
     } catch (err) {
       // Someone registered or confirmed this address since the link was sent: the unique index decides.
       if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN, { email: EMAIL_TAKEN });
       throw err;
     }
-    if (!updated || !previous) {
-      const state = await this.checkEmailLink(token);
-      const problem = state.ok ? 'used' : state.problem;
-      throw new HttpError(400, LINK_PROBLEMS[problem], { token: LINK_PROBLEMS[problem] });
-    }
-    await this.deps.mail.queue(this.db, emailChangedMail({
-        to: previous.email,
-        fullName: updated.fullName,
-        username: updated.username,
-        journal: await this.deps.journalName(),
-        newEmail: updated.email,
-        publicUrl: this.deps.publicUrl,
-      }),
-    );
+    if (!updated) throw await refuseLink(this.db, emailChanges, token, now.getTime());
     return { email: updated.email, username: updated.username };
   }
 

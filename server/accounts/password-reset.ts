@@ -1,14 +1,14 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import { LINK_PROBLEMS, type LinkProblem } from '../../common/account.ts';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import type { LinkProblem } from '../../common/account.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { type Clock, HOUR } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
 import type { Db } from '../db/client.ts';
-import { HttpError } from '../http/errors.ts';
-import { type AttemptStore, tooManyAttempts } from '../http/rate-limit.ts';
+import { tooManyAttempts } from '../errors.ts';
+import type { AttemptStore } from '../http/rate-limit.ts';
+import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import type { MailService } from '../mail/service.ts';
-import type { Logger } from '../services.ts';
-import { hashLinkSecret, linkProblem, newLinkSecret } from './links.ts';
+import { checkLink, claimLink, newLinkSecret, refuseLink } from './links.ts';
 import { passwordChangedMail, passwordResetMail } from './mail.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
@@ -19,30 +19,35 @@ export const RESET_LINK_VALID_MS = HOUR;
 /** At most this many reset e-mails per account per hour, whoever asks (more are dropped without a word). */
 export const RESETS_PER_ACCOUNT_PER_HOUR = 3;
 
+/** The job that looks the account up and sends its link, after the request has had its answer. */
+export const RESET_JOB = 'accounts.password-reset';
+
 export type ResetLinkState = { ok: true; username: string } | { ok: false; problem: LinkProblem };
 
 /**
  * Forgotten passwords: a link by e-mail that works once, for an hour, and sets a new password (which ends
  * every session of the account). A request answers the same, at once, whether or not an account matches:
- * the lookup, the link and the e-mail happen after the answer, so neither the words nor the time tell.
+ * the lookup, the link and the e-mail happen after the answer, in a job of the queue (so neither the words nor
+ * the time tell, and a process stopped meanwhile loses no request: another takes the job).
  */
 export class PasswordResetService {
-  /** Deliveries under way (tests and shutdown wait for them). */
-  private readonly running = new Set<Promise<void>>();
-
   constructor(
     private readonly db: Db,
     private readonly deps: {
       clock: Clock;
       mail: MailService;
+      jobs: JobQueue;
       journalName: () => Promise<string>;
       publicUrl: string;
       store: AttemptStore;
       /** RATE_LIMIT_PASSWORD_RESET: requests from one address. */
       perAddress: RateLimit;
-      log: Logger;
     },
-  ) {}
+  ) {
+    deps.jobs.define<{ identifier: string }>(RESET_JOB, (payload, ctx) =>
+      this.deliver(payload.identifier, ctx),
+    );
+  }
 
   /** Asks for a reset link for the account with this username or e-mail address. Throws only 429. */
   async request(identifier: string, meta: { ip?: string } = {}): Promise<void> {
@@ -56,19 +61,12 @@ export class PasswordResetService {
       );
       if (from.count > perAddress.max) throw tooManyAttempts(MESSAGES.tooManyRequests, from.resetAt - now);
     }
-    const delivery = this.deliver(identifier).catch((err) =>
-      this.deps.log.error({ err }, 'a password reset link could not be prepared'),
-    );
-    this.running.add(delivery);
-    void delivery.finally(() => this.running.delete(delivery));
+    // The same insert whoever asks: the lookup is the job's.
+    await this.deps.jobs.enqueue(this.db, RESET_JOB, { identifier });
   }
 
-  /** Resolves when every reset e-mail asked for so far has been handled. */
-  async idle(): Promise<void> {
-    while (this.running.size) await Promise.all([...this.running]);
-  }
-
-  private async deliver(identifier: string): Promise<void> {
+  /** The job: the account, its link and the link's e-mail, committed with the job's completion. */
+  private async deliver(identifier: string, ctx: JobContext): Promise<void> {
     const [user] = await this.db
       .select()
       .from(users)
@@ -86,7 +84,7 @@ export class PasswordResetService {
     const { token, hash } = newLinkSecret();
     const journal = await this.deps.journalName();
     // The link and its e-mail commit together; the token is kept only sealed in the queued job.
-    await this.db.transaction(async (tx) => {
+    await ctx.complete(async (tx) => {
       await tx.insert(passwordResets).values({
         userId: user.id,
         tokenHash: hash,
@@ -109,40 +107,23 @@ export class PasswordResetService {
 
   /** Whether a link can still be used (the page shows the form, or says why not). */
   async check(token: string): Promise<ResetLinkState> {
-    const [row] = await this.db
-      .select({
-        expiresAt: passwordResets.expiresAt,
-        usedAt: passwordResets.usedAt,
-        username: users.username,
-      })
-      .from(passwordResets)
-      .innerJoin(users, eq(users.id, passwordResets.userId))
-      .where(eq(passwordResets.tokenHash, hashLinkSecret(token)));
-    const problem = linkProblem(row, this.deps.clock.now());
-    if (problem || !row) return { ok: false, problem: problem ?? 'unknown' };
-    return { ok: true, username: row.username };
+    const state = await checkLink(this.db, passwordResets, token, this.deps.clock.now());
+    return state.ok ? { ok: true, username: state.username } : state;
   }
 
   /**
    * Sets the new password with a link's secret. The link is claimed and the password set in one
    * transaction, so a link works once even when opened twice at the same moment; every session of the
-   * account ends, and so do the account's other reset links and any change of address waiting for confirmation. Refused with 400 and the reason otherwise.
+   * account ends, and so do the account's other reset links and any change of address waiting for
+   * confirmation; the e-mail saying so is queued with the change. Refused with 400 and the reason otherwise.
    */
   async complete(token: string, password: string): Promise<{ username: string }> {
     const passwordHash = await hashPassword(password);
     const now = this.deps.clock.date();
+    // Read before the transaction: on PGlite's one connection a read beside it would wait for it.
+    const journal = await this.deps.journalName();
     const done = await this.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .update(passwordResets)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(passwordResets.tokenHash, hashLinkSecret(token)),
-            isNull(passwordResets.usedAt),
-            gt(passwordResets.expiresAt, now),
-          ),
-        )
-        .returning({ userId: passwordResets.userId });
+      const claimed = await claimLink(tx, passwordResets, token, now);
       if (!claimed) return null;
       const [user] = await tx
         .update(users)
@@ -159,22 +140,20 @@ export class PasswordResetService {
         .set({ usedAt: now })
         .where(and(eq(emailChanges.userId, user.id), isNull(emailChanges.usedAt)));
       await revokeSessions(tx, user.id, now);
+      await this.deps.mail.queue(
+        tx,
+        passwordChangedMail({
+          to: user.email,
+          fullName: user.fullName,
+          username: user.username,
+          journal,
+          publicUrl: this.deps.publicUrl,
+          how: 'reset',
+        }),
+      );
       return user;
     });
-    if (!done) {
-      const state = await this.check(token);
-      const problem = state.ok ? 'used' : state.problem;
-      throw new HttpError(400, LINK_PROBLEMS[problem], { token: LINK_PROBLEMS[problem] });
-    }
-    await this.deps.mail.queue(this.db, passwordChangedMail({
-        to: done.email,
-        fullName: done.fullName,
-        username: done.username,
-        journal: await this.deps.journalName(),
-        publicUrl: this.deps.publicUrl,
-        how: 'reset',
-      }),
-    );
+    if (!done) throw await refuseLink(this.db, passwordResets, token, now.getTime());
     return { username: done.username };
   }
 }

@@ -6,12 +6,11 @@ import type { LoginInput, RegisterInput } from '../../common/schemas.ts';
 import type { AuditService } from '../audit/service.ts';
 import { type Clock, MINUTE } from '../clock.ts';
 import { ConfigError } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
-import { HttpError, conflict, notFound } from '../http/errors.ts';
+import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
 import type { RateLimiter } from '../http/rate-limit.ts';
 import type { MailService } from '../mail/service.ts';
-import type { Tx } from '../db/client.ts';
 import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
 import { accountApprovedMail, accountRejectedMail, failedSignInsMail, roleChangedMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
@@ -169,16 +168,16 @@ export class AccountsService {
     if (!user) {
       await burnPasswordCheck(input.password);
       await throttle.failed(input.username, address);
-      throw new HttpError(401, MESSAGES.invalidLogin);
+      throw unauthenticated(MESSAGES.invalidLogin);
     }
     if (!(await verifyPassword(user.passwordHash, input.password))) {
       const alarm = await throttle.failed(input.username, address);
       if (alarm) await this.notifyFailedSignIns(user, alarm);
-      throw new HttpError(401, MESSAGES.invalidLogin);
+      throw unauthenticated(MESSAGES.invalidLogin);
     }
     await throttle.succeeded(input.username, address);
     if (user.status === 'suspended') {
-      throw new HttpError(403, 'This account is suspended. Please contact the editorial office.');
+      throw forbidden('This account is suspended. Please contact the editorial office.');
     }
     const now = this.deps.clock.date();
     const expiresAt = Math.floor(now.getTime() / 1000) + this.deps.sessionTtlSeconds;
@@ -346,7 +345,7 @@ export class AccountsService {
       before.id === actor.id &&
       ((change.role && change.role !== before.role) || (change.status && change.status !== 'approved'))
     ) {
-      throw new HttpError(409, 'You cannot change your own role or suspend your own account.');
+      throw conflict('You cannot change your own role or suspend your own account.');
     }
     // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
     const journal = await this.deps.journalName();
@@ -401,7 +400,7 @@ export class AccountsService {
     const target = await this.getUser(id);
     const waiting: Status[] = status === 'approved' ? ['pending', 'rejected'] : ['pending'];
     if (!waiting.includes(target.status)) {
-      throw new HttpError(409, `This account is ${target.status}, not waiting for approval.`);
+      throw conflict(`This account is ${target.status}, not waiting for approval.`);
     }
     return this.update(actor, id, { status });
   }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MINUTE, ManualClock, SECOND, systemClock } from '../clock.ts';
+import { ManualClock, MINUTE, SECOND, systemClock } from '../clock.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { silentLog, testDatabase } from '../testing/harness.ts';
 import { DEFAULT_LEASE_MS, JobInterruptedError, JobQueue, PermanentJobError } from './queue.ts';
@@ -31,6 +31,10 @@ function gate() {
   return { open, opened };
 }
 
+/** One turn of the event loop (immediates run): the queue's own nudges are immediates. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Polls `check` (a row's state: the database sends no event) until it holds. */
 async function until(check: () => boolean | Promise<boolean>, ms = 5000) {
   const end = Date.now() + ms;
   while (!(await check())) {
@@ -265,7 +269,10 @@ describe('the job queue', () => {
       const started = performance.now();
       await database.db.transaction(async (tx) => {
         await q.enqueue(tx, 'prompt', {});
-        await new Promise((r) => setTimeout(r, 20));
+        // The queue's nudge (an immediate) has fired while the transaction is still open: its claim either
+        // waits behind it (PGlite's one connection) or does not see the job (PostgreSQL).
+        await nextTurn();
+        await nextTurn();
       });
       await done.opened;
       expect(performance.now() - started).toBeLessThan(2000);
@@ -281,11 +288,14 @@ describe('the job queue', () => {
     let most = 0;
     const order: string[] = [];
     const finished = gate();
+    const freeRan = gate();
     q.define<{ n: number }>(
       'serial',
       async (p) => {
         most = Math.max(most, ++now);
-        await new Promise((r) => setTimeout(r, 5));
+        // The first holds its place until the other job has run beside it: the next serial one must wait.
+        if (p.n === 1) await freeRan.opened;
+        await nextTurn();
         order.push(`serial ${p.n}`);
         now--;
         if (p.n === 3) finished.open();
@@ -294,6 +304,7 @@ describe('the job queue', () => {
     );
     q.define('free', async () => {
       order.push('free');
+      freeRan.open();
     });
     for (const n of [1, 2, 3]) await q.enqueue(database.db, 'serial', { n });
     await q.enqueue(database.db, 'free', {});
@@ -318,14 +329,14 @@ describe('the job queue', () => {
     q.define<{ items: number }>('long', async (p, ctx) => {
       for (let i = 0; i < p.items; i++) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
-        await new Promise((r) => setTimeout(r, 1));
+        await nextTurn();
       }
       done.push('long');
     });
     await q.start();
     await q.enqueue(database.db, 'slow', { n: 'first' });
     await entered.opened;
-    const { id: longId } = await q.enqueue(database.db, 'long', { items: 1_000_000 });
+    const { id: longId } = await q.enqueue(database.db, 'long', { items: 1_000_000_000 });
     await until(
       async () => (await database.db.select().from(jobs).where(eq(jobs.id, longId)))[0].status === 'running',
     );
@@ -334,7 +345,10 @@ describe('the job queue', () => {
       stopped = true;
     });
     await q.enqueue(database.db, 'slow', { n: 'after stop' });
-    await new Promise((r) => setTimeout(r, 30));
+    // The long job has stopped between two items and is put back; the slow one still holds the stop.
+    await until(
+      async () => (await database.db.select().from(jobs).where(eq(jobs.id, longId)))[0].status === 'queued',
+    );
     expect(stopped).toBe(false);
     release.open();
     await stopping;

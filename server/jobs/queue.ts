@@ -1,84 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Clock, DAY, HOUR, MINUTE, SECOND } from '../clock.ts';
+import { type Clock, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
 import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  type EnqueueOptions,
+  type HandlerOptions,
+  type JobContext,
+  type JobHandler,
+  type JobInfo,
+  JobInterruptedError,
+  KEEP_DONE_MS,
+  LeaseLostError,
+  PermanentJobError,
+} from './job.ts';
+import { type Claimed, JobRows } from './rows.ts';
 import { type JobStatus, jobs } from './tables.ts';
 
-/** What a handler knows of the job it runs. */
-export interface JobInfo {
-  id: number;
-  name: string;
-  key: string | null;
-  /** 1 for the first attempt. */
-  attempt: number;
-  maxAttempts: number;
-}
-
-export interface JobContext {
-  job: JobInfo;
-  /**
-   * Runs `fn` in one transaction that also marks the job done: its changes commit exactly when the job is
-   * recorded as completed, so a retry or a takeover never applies them twice. Throws `LeaseLostError` (and
-   * rolls back) when another process has taken the job over meanwhile.
-   */
-  complete<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
-  /** Aborted when the queue stops: a long job stops between two items by throwing `signal.reason`. */
-  signal: AbortSignal;
-}
-
-export type JobHandler<P = unknown> = (payload: P, ctx: JobContext) => Promise<void>;
-
-export interface HandlerOptions {
-  /** The wait before retry n (1 = after the first failure), in milliseconds. */
-  backoff?: (attempt: number) => number;
-  /** Attempts before the job is kept as failed (default 6: the first and five retries). */
-  maxAttempts?: number;
-  /** At most this many of these jobs at once in this process (e.g. 1: one after another). */
-  concurrency?: number;
-}
-
-export interface EnqueueOptions {
-  /** Not before this moment (default: now). */
-  runAt?: Date | number;
-  /** Idempotency key: a job with this key already exists (whatever its state) → that job, nothing new. */
-  key?: string;
-  maxAttempts?: number;
-}
-
-/** Thrown by `ctx.complete` when the job's lease was lost (another process took it over). */
-export class LeaseLostError extends Error {}
-
-/** Thrown by a handler for a failure that no retry can mend: the job is kept as failed at once. */
-export class PermanentJobError extends Error {}
-
-/**
- * Thrown by a handler whose job must wait until `until` (ms since the epoch): put back for then, with the
- * message as its last error, the attempt not counted (an e-mail held by its recipient's daily limit).
- */
-export class DeferJobError extends Error {
-  constructor(
-    readonly until: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The reason a stopped job's signal carries: the job is put back as it was, not counted as a failure. */
-export class JobInterruptedError extends Error {}
-
-/** Retries after 30 s, 2 min, 10 min, 30 min, then every hour: a full disk freed, an SMTP server back up. */
-export const DEFAULT_BACKOFF = (attempt: number): number =>
-  [30 * SECOND, 2 * MINUTE, 10 * MINUTE, 30 * MINUTE][attempt - 1] ?? HOUR;
-
-const DEFAULT_MAX_ATTEMPTS = 6;
-/** How long a claim holds a job; renewed while it runs (a third of it), taken over when it runs out. */
-export const DEFAULT_LEASE_MS = 5 * MINUTE;
-/** Done jobs are kept this long (their keys keep a repeated enqueue from running them again), then pruned. */
-export const KEEP_DONE_MS = 30 * DAY;
+// The handlers' side of the queue (job.ts), where its callers have always imported it from.
+export * from './job.ts';
 
 interface Definition {
   handler: JobHandler<never>;
@@ -92,17 +37,6 @@ interface Definition {
   firstAfter?: number;
 }
 
-interface Claimed {
-  id: number;
-  name: string;
-  key: string | null;
-  payload: unknown;
-  attempts: number;
-  max_attempts: number;
-  last_error: string | null;
-  request_id: string | null;
-}
-
 /** Listens for the queue's notifications (PostgreSQL's LISTEN on a connection of its own). */
 export type Listen = (
   channel: string,
@@ -112,9 +46,6 @@ export type Listen = (
 
 export const CHANNEL = 'colophon_jobs';
 
-const errorText = (err: unknown) =>
-  (err instanceof Error ? err.message || err.name : String(err)).slice(0, 2000) || 'failed';
-
 /**
  * The durable job queue (decision 0022). `enqueue` inserts a job in the caller's transaction; any process
  * that has a handler for its name runs it (`start()`: promptly when enqueued here or notified, otherwise at
@@ -123,6 +54,8 @@ const errorText = (err: unknown) =>
  */
 export class JobQueue {
   private readonly definitions = new Map<string, Definition>();
+  /** The SQL of this queue's rows: claims, leases, outcomes. */
+  private readonly rows: JobRows;
   /** This instance's name in `locked_by`: the lease is its own. */
   readonly workerId = `${process.pid}-${randomBytes(4).toString('hex')}`;
   private readonly running = new Set<Promise<void>>();
@@ -152,6 +85,12 @@ export class JobQueue {
       beforeRun?: () => Promise<void>;
     },
   ) {
+    this.rows = new JobRows(db, {
+      clock: opts.clock,
+      log: opts.log,
+      workerId: this.workerId,
+      leaseMs: this.leaseMs,
+    });
     // Done jobs are kept a month for their keys, then deleted; failed ones stay until someone looks.
     this.recurring('jobs.prune', { every: 6 * HOUR, firstAfter: 10 * MINUTE }, async () => {
       const before = new Date(this.opts.clock.now() - KEEP_DONE_MS);
@@ -189,6 +128,18 @@ export class JobQueue {
     const def = this.definitions.get(name)!;
     def.every = when.every;
     def.firstAfter = when.firstAfter ?? when.every;
+  }
+
+  /** Work of this process's own, run once when its queue starts (see `atStart`). */
+  private readonly startups: { name: string; run: () => void | Promise<void> }[] = [];
+
+  /**
+   * Work on this process's own memory, run once when its queue starts (the citation styles compiled before a
+   * reader asks): not stored, since every process needs its own run and a restarted one starts afresh.
+   * Launched with the queue's jobs (stop() waits for it), a failure logged.
+   */
+  atStart(name: string, run: () => void | Promise<void>): void {
+    this.startups.push({ name, run });
   }
 
   /**
@@ -280,6 +231,15 @@ export class JobQueue {
     await this.registerRecurring();
     await this.startListening();
     void this.pump();
+    for (const { name, run } of this.startups) {
+      const started = outsideRequests(async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (!this.stopping) await run();
+      })
+        .catch((err) => this.opts.log.error({ err }, `job queue: ${name} (at start) failed`))
+        .finally(() => this.running.delete(started));
+      this.running.add(started);
+    }
   }
 
   private recurringReady = false;
@@ -415,66 +375,16 @@ export class JobQueue {
     }
   }
 
-  /**
-   * Takes the oldest due job this process has a handler for: a queued one whose time has come, or a running
-   * one whose lease ran out (its process died: taken over, the attempt counted). SKIP LOCKED lets claims
-   * from several processes pass each other without waiting or taking the same job.
-   */
-  private async claim(): Promise<Claimed | null> {
+  /** Claims the oldest due job of a name this process has room for (`JobRows.claim`). */
+  private claim(): Promise<Claimed | null> {
     const names = [...this.definitions].filter(([, d]) => d.running < d.concurrency).map(([name]) => name);
-    if (!names.length) return null;
-    const now = new Date(this.opts.clock.now()).toISOString();
-    const until = new Date(this.opts.clock.now() + this.leaseMs).toISOString();
-    const result = await this.db.execute(sql`
-      update ${jobs} set
-        status = 'running',
-        attempts = ${jobs.attempts} + 1,
-        locked_by = ${this.workerId},
-        locked_until = ${until}::timestamptz,
-        last_error = case when ${jobs.status} = 'running'
-          then 'attempt ' || ${jobs.attempts} || ' did not finish: the process running it stopped'
-          else ${jobs.lastError} end
-      where ${jobs.id} = (
-        select id from ${jobs}
-        where name in (${sql.join(
-          names.map((n) => sql`${n}`),
-          sql`, `,
-        )})
-          and run_at <= ${now}::timestamptz
-          and (status = 'queued' or (status = 'running' and locked_until <= ${now}::timestamptz))
-        order by run_at, id
-        limit 1
-        for update skip locked
-      )
-      returning id, name, key, payload, attempts, max_attempts, last_error, request_id`);
-    return (result as unknown as { rows: Claimed[] }).rows[0] ?? null;
+    return this.rows.claim(names);
   }
 
-  /** The row is still ours: this attempt's claim, not taken over since. */
-  private mine(job: Claimed) {
-    return and(
-      eq(jobs.id, job.id),
-      eq(jobs.status, 'running'),
-      eq(jobs.lockedBy, this.workerId),
-      eq(jobs.attempts, job.attempts),
-    );
-  }
-
-  /** The row after a successful attempt: done, or (a recurring pass) queued for its next time. */
-  private doneValues(def: Definition | undefined) {
-    const now = this.opts.clock.now();
-    const free = { lockedBy: null, lockedUntil: null };
-    if (def?.every !== undefined) {
-      return {
-        ...free,
-        status: 'queued' as const,
-        attempts: 0,
-        lastError: null,
-        runAt: new Date(now + def.every),
-        finishedAt: new Date(now),
-      };
-    }
-    return { ...free, status: 'done' as const, lastError: null, finishedAt: new Date(now) };
+  /** After a failed attempt: its row's outcome; an attempt stopped by stop() is put back, not counted. */
+  private settle(job: Claimed, def: Definition, err: unknown): Promise<void> {
+    const interrupted = err instanceof JobInterruptedError || err === this.abort.signal.reason;
+    return this.rows.settle(job, def, err, interrupted);
   }
 
   private async execute(job: Claimed, signal: AbortSignal): Promise<void> {
@@ -514,8 +424,8 @@ export class JobQueue {
           const result = await fn(tx);
           const [row] = await tx
             .update(jobs)
-            .set(this.doneValues(def))
-            .where(this.mine(job))
+            .set(this.rows.doneValues(def))
+            .where(this.rows.mine(job))
             .returning({ id: jobs.id });
           if (!row) throw new LeaseLostError(`job ${job.id} (${job.name}) was taken over by another process`);
           completed = true;
@@ -527,7 +437,7 @@ export class JobQueue {
       void this.db
         .update(jobs)
         .set({ lockedUntil: new Date(this.opts.clock.now() + this.leaseMs) })
-        .where(this.mine(job))
+        .where(this.rows.mine(job))
         .catch((err) => log.warn({ err, job: info }, 'job queue: renewing a lease failed'));
     }, this.leaseMs / 3);
     heartbeat.unref();
@@ -537,7 +447,11 @@ export class JobQueue {
       clearInterval(heartbeat);
       if (!completed) {
         const [row] = await this.persist(() =>
-          this.db.update(jobs).set(this.doneValues(def)).where(this.mine(job)).returning({ id: jobs.id }),
+          this.db
+            .update(jobs)
+            .set(this.rows.doneValues(def))
+            .where(this.rows.mine(job))
+            .returning({ id: jobs.id }),
         );
         if (!row)
           log.warn({ job: info }, 'job queue: a job finished after another process had taken it over');
@@ -571,84 +485,6 @@ export class JobQueue {
         );
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
-    }
-  }
-
-  /** After a failed attempt: put back (stopping), retried later, or kept as failed. */
-  private async settle(job: Claimed, def: Definition, err: unknown): Promise<void> {
-    const { log } = this.opts;
-    const now = this.opts.clock.now();
-    const info = { id: job.id, name: job.name, key: job.key, attempt: job.attempts };
-    if (err instanceof JobInterruptedError || err === this.abort.signal.reason) {
-      await this.db
-        .update(jobs)
-        .set({
-          status: 'queued',
-          attempts: job.attempts - 1,
-          lockedBy: null,
-          lockedUntil: null,
-          runAt: new Date(now),
-        })
-        .where(this.mine(job));
-      log.info({ job: info }, 'job queue: a job was stopped by the shutdown; it resumes on the next start');
-      return;
-    }
-    if (err instanceof DeferJobError) {
-      // Not a failure: the job waits for its time, its attempt not counted.
-      await this.db
-        .update(jobs)
-        .set({
-          status: 'queued',
-          attempts: job.attempts - 1,
-          lockedBy: null,
-          lockedUntil: null,
-          lastError: errorText(err),
-          runAt: new Date(Math.max(now, err.until)),
-        })
-        .where(this.mine(job));
-      log.info(
-        { job: info, until: new Date(err.until).toISOString() },
-        `job ${job.name} deferred: ${err.message}`,
-      );
-      return;
-    }
-    const lastError = errorText(err);
-    // A recurring pass is not retried: its next time is its retry.
-    const retry =
-      def.every === undefined && !(err instanceof PermanentJobError) && job.attempts < job.max_attempts;
-    if (err instanceof LeaseLostError) {
-      log.warn({ err, job: info }, 'job queue: lease lost; the other process finishes the job');
-      return;
-    }
-    if (retry) {
-      const delay = def.backoff(job.attempts);
-      await this.db
-        .update(jobs)
-        .set({ status: 'queued', lockedBy: null, lockedUntil: null, lastError, runAt: new Date(now + delay) })
-        .where(this.mine(job));
-      log[job.attempts === 1 ? 'error' : 'warn'](
-        { err, job: info, retryInSeconds: delay / 1000 },
-        `job ${job.name} failed (attempt ${job.attempts} of ${job.max_attempts}); retrying in ${delay / 1000} s`,
-      );
-    } else if (def.every !== undefined) {
-      await this.db
-        .update(jobs)
-        .set({
-          status: 'queued',
-          attempts: 0,
-          lockedBy: null,
-          lockedUntil: null,
-          lastError,
-          runAt: new Date(now + def.every),
-        })
-        .where(this.mine(job));
-      log.error({ err, job: info }, `recurring job ${job.name} failed; it runs again at its next time`);
-    } else {
-      await this.db
-        .update(jobs)
-        .set({ status: 'failed', lockedBy: null, lockedUntil: null, lastError, finishedAt: new Date(now) })
-        .where(this.mine(job));
-      log.error({ err, job: info }, `job ${job.name} failed after ${job.attempts} attempts; kept as failed`);
     }
   }
 }

@@ -2,7 +2,8 @@ import { desc, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { type AttemptStore, tooManyAttempts, waitText } from '../http/rate-limit.ts';
+import { tooManyAttempts } from '../errors.ts';
+import { type AttemptStore, waitText } from '../http/rate-limit.ts';
 import { DeferJobError, type JobContext, type JobQueue, PermanentJobError } from '../jobs/queue.ts';
 import type { Logger } from '../services.ts';
 import { describeFsError } from '../storage.ts';
@@ -72,7 +73,11 @@ export const MAIL_JOB = 'mail.send';
 
 /** "a day", "12 hours": a limit's window, for messages. */
 const windowText = (ms: number) =>
-  ms === 86_400_000 ? 'a day' : ms % 3_600_000 === 0 ? `${ms / 3_600_000} hours` : `${Math.round(ms / 60_000)} minutes`;
+  ms === 86_400_000
+    ? 'a day'
+    : ms % 3_600_000 === 0
+      ? `${ms / 3_600_000} hours`
+      : `${Math.round(ms / 60_000)} minutes`;
 
 const recipientsOf = (mail: Mail) => (Array.isArray(mail.to) ? mail.to.join(', ') : mail.to);
 /** Why an attempt failed, in words: a file-system fault of the outbox (it has a path), or what SMTP said. */
@@ -87,8 +92,9 @@ const failure = (err: unknown) =>
 /**
  * The one way the journal sends e-mail (decision 0022). `queue(tx, mail)` in the transaction of the change
  * the message reports: it is sent by a job after the commit (never if the change rolled back), retried with
- * backoff, and each attempt's result kept in the mail log. `send(mail)` is for the few messages whose
- * failure the user must be told of at once (one attempt, in the request, logged too).
+ * backoff, and each attempt's result kept in the mail log. A message a person asks for now (`manual`) is
+ * refused at once when its recipient has reached the daily limit (decision 0048: no message is sent outside
+ * a transaction any more).
  */
 export class MailService {
   private readonly key: Buffer;
@@ -139,39 +145,6 @@ export class MailService {
     return { logId: row.id, created: true };
   }
 
-  /** Sends now, once, and logs it; throws when it could not be sent (the caller tells the user). */
-  async send(mail: Mail, opts: Omit<MailOptions, 'key' | 'manual'> = {}): Promise<void> {
-    const secrets = checkSecrets(mail, opts.secrets);
-    // Asked for now by a person: over the limit it is refused (429), with the wait.
-    const over = await this.countAgainstLimit(mail);
-    if (over) throw this.overLimitError(over);
-    const now = this.deps.clock.date();
-    const [row] = await this.db
-      .insert(mailLog)
-      .values({
-        queuedAt: now,
-        recipients: recipientsOf(mail),
-        subject: redactLinks(mail.subject, secrets),
-        body: redactLinks(mail.text, secrets),
-        submissionId: opts.submissionId ?? null,
-        attempts: 1,
-      })
-      .returning({ id: mailLog.id });
-    try {
-      await this.deps.transport.send(mail, { messageId: this.messageId(row.id) });
-    } catch (err) {
-      await this.db
-        .update(mailLog)
-        .set({ status: 'failed', lastError: failure(err) })
-        .where(eq(mailLog.id, row.id));
-      throw err;
-    }
-    await this.db
-      .update(mailLog)
-      .set({ status: 'sent', sentAt: this.deps.clock.date() })
-      .where(eq(mailLog.id, row.id));
-  }
-
   /** The communication log of a submission: every message about it, newest first. */
   async log(submissionId: number): Promise<MailLogEntry[]> {
     const rows = await this.db
@@ -209,7 +182,12 @@ export class MailService {
     for (const to of this.limited(mail)) {
       const open = await r.counters.get(`${LIMIT_COUNTER}:${to}`, now);
       if (open && open.count >= r.limit.max) {
-        throw this.overLimitError({ to, max: r.limit.max, resetAt: open.resetAt, windowMs: r.limit.windowSeconds * 1000 });
+        throw this.overLimitError({
+          to,
+          max: r.limit.max,
+          resetAt: open.resetAt,
+          windowMs: r.limit.windowSeconds * 1000,
+        });
       }
     }
   }

@@ -1,8 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_PROBLEMS } from '../../common/account.ts';
 import { accountResponse, accountSessionResponse } from '../../common/api.ts';
+import { emailChanges } from '../../server/accounts/tables.ts';
 import { DAY, HOUR } from '../../server/clock.ts';
-import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { mailLog } from '../../server/mail/tables.ts';
+import { createTestContext, type TestContext } from '../../server/testing/harness.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -222,6 +225,48 @@ describe('changing the e-mail address', () => {
     const refused = await call('POST', '/api/account/email/confirm', undefined, { token: contested });
     expect(refused.statusCode).toBe(409);
     expect((await call('GET', '/api/account', token)).json().email).toBe(me.email);
+  });
+
+  it('queues both e-mails with the request: a new address at its daily limit is refused at once, and nothing is kept', async () => {
+    const limited = await createTestContext({ MAIL_LIMIT_RECIPIENT: '1/1d' });
+    try {
+      const user = await limited.createUser({ role: 'researcher', status: 'approved' });
+      const token = await limited.login(user.username, user.password);
+      const ask = (email: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/account/email',
+          headers: { authorization: `Bearer ${token}` },
+          payload: { email, password: user.password },
+        });
+      // Not sent yet, but queued: in the mail log with the request, before any job has run.
+      const first = await limited.injectOnly({
+        method: 'POST',
+        url: '/api/account/email',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { email: 'first@example.net', password: user.password },
+      });
+      expect(first.statusCode, first.body).toBe(202);
+      const queued = await limited.services.db.select().from(mailLog);
+      expect(queued.map((m) => [m.recipients, m.status]).sort()).toEqual([
+        ['first@example.net', 'queued'],
+        [user.email, 'queued'],
+      ]);
+      await limited.runJobs();
+      expect(limited.mail.map((m) => m.to).sort()).toEqual(['first@example.net', user.email].sort());
+      // The new address has had its one e-mail of the day: refused at once, and the request not stored.
+      const again = await ask('first@example.net');
+      expect(again.statusCode).toBe(429);
+      expect(Number(again.headers['retry-after'])).toBeGreaterThan(0);
+      const pending = await limited.services.db
+        .select()
+        .from(emailChanges)
+        .where(eq(emailChanges.userId, user.id));
+      expect(pending).toHaveLength(1);
+      expect(await limited.services.db.select().from(mailLog)).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

@@ -251,12 +251,14 @@ describe('request ids', () => {
       });
       expect(res.statusCode).toBe(202);
       expect(res.headers['x-request-id']).toBe('reset-req-9');
-      await ctx.services.passwordReset.idle();
-      const [job] = await ctx.services.jobs.list('queued');
-      expect(job).toMatchObject({ name: 'mail.send', requestId: 'reset-req-9' });
-      // Run later, as another process would: the run's lines name the request that caused it.
+      const [reset] = await ctx.services.jobs.list('queued');
+      expect(reset).toMatchObject({ name: 'accounts.password-reset', requestId: 'reset-req-9' });
+      // Run later, as another process would: the run's lines name the request that caused it, and so do
+      // the jobs it queued in turn (the e-mail).
       expect(await ctx.runJobs()).toBeGreaterThan(0);
       expect(ctx.mail.map((m) => m.to)).toEqual([user.email]);
+      const [job] = await ctx.services.jobs.list('done');
+      expect(job).toMatchObject({ name: 'mail.send', requestId: 'reset-req-9' });
       const started = lines.find((l) => String(l.msg).startsWith('job mail.send started'));
       expect(started).toMatchObject({ reqId: 'reset-req-9', job: { id: job.id, name: 'mail.send' } });
       // Fastify's own request lines carry it once (a binding, not repeated by the mixin).

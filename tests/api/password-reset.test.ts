@@ -4,11 +4,12 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINK_PROBLEMS } from '../../common/account.ts';
 import { logRequest } from '../../server/accounts/links.ts';
+import { RESET_JOB } from '../../server/accounts/password-reset.ts';
 import { passwordResets } from '../../server/accounts/tables.ts';
 import { HOUR, MINUTE } from '../../server/clock.ts';
 import { jobs } from '../../server/jobs/tables.ts';
 import { mailLog } from '../../server/mail/tables.ts';
-import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { createTestContext, type TestContext } from '../../server/testing/harness.ts';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -23,7 +24,6 @@ const ask = async (identifier: unknown, remoteAddress = '192.0.2.1', ctx = t) =>
     payload: { identifier } as never,
     remoteAddress,
   });
-  await ctx.services.passwordReset.idle();
   await ctx.runJobs();
   return res;
 };
@@ -66,7 +66,12 @@ describe('forgotten password', () => {
     const stalled = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let reached = () => {};
+    const sendingStarted = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
     mailer.send = async (mail) => {
+      reached();
       await stalled;
       return original.call(mailer, mail);
     };
@@ -78,11 +83,18 @@ describe('forgotten password', () => {
         payload: { identifier: user.username },
       });
       expect(res.statusCode).toBe(202);
-      await t.services.passwordReset.idle();
-      // The link is queued; its sending waits on the stalled server, the answer did not.
+      // Answered with only a job queued: no account looked up, no link made yet.
+      expect(
+        await t.services.db.select().from(passwordResets).where(eq(passwordResets.userId, user.id)),
+      ).toEqual([]);
+      expect(await t.services.jobs.list('queued')).toMatchObject([{ name: RESET_JOB }]);
+      // The job makes the link and queues its e-mail; the sending waits on the stalled server.
       sending = t.runJobs();
-      await new Promise((r) => setTimeout(r, 20));
+      await sendingStarted;
       expect(resetMails(user.email)).toHaveLength(0);
+      expect(
+        await t.services.db.select().from(passwordResets).where(eq(passwordResets.userId, user.id)),
+      ).toHaveLength(1);
     } finally {
       release();
       await sending;

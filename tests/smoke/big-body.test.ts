@@ -96,13 +96,24 @@ beforeAll(async () => {
   delete env.DATABASE_URL;
   child = spawn(process.execPath, ['scripts/start.mjs'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  const end = Date.now() + 120_000;
-  while (!output.includes('Colophon is running at')) {
-    if (Date.now() > end || child.exitCode !== null) throw new Error(`the server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Listening: the start-up lines say so (or the process ends, or two minutes pass).
+  await new Promise<void>((resolve, reject) => {
+    const failed = () => reject(new Error(`the server did not start:\n${output}`));
+    const timer = setTimeout(failed, 120_000);
+    const read = (d: Buffer) => {
+      output += d;
+      if (output.includes('Colophon is running at')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      failed();
+    });
+  });
   const login = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -123,10 +134,14 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  child?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  // Its data folder goes once it has exited (it writes there while it drains).
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
-});
+}, 60_000);
 
 describe('200 MB bodies, chunked', () => {
   it('are refused while they stream, with bounded memory', async () => {

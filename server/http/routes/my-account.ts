@@ -1,20 +1,20 @@
 import { z } from 'zod';
 import {
-  RESET_DONE_MESSAGE,
-  RESET_REQUESTED_MESSAGE,
   emailChangeSchema,
   linkTokenSchema,
   passwordChangeSchema,
   passwordResetRequestSchema,
   passwordResetSchema,
   profilePatchSchema,
+  RESET_DONE_MESSAGE,
+  RESET_REQUESTED_MESSAGE,
   sessionIdParamSchema,
-} from '../../common/account.ts';
-import { accountResponse, accountSessionResponse, messageResponse } from '../../common/api.ts';
-import type { Api } from '../http/api.ts';
-import { isSecure, requestMeta } from '../http/context.ts';
-import type { Services } from '../services.ts';
-import { clearSessionCookie } from './cookie.ts';
+} from '../../../common/account.ts';
+import { accountResponse, accountSessionResponse, messageResponse } from '../../../common/api.ts';
+import { clearSessionCookie } from '../../accounts/cookie.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { isSecure, requestMeta } from '../context.ts';
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },

@@ -5,17 +5,17 @@ import {
   messageResponse,
   pendingUserResponse,
   userResponse,
-} from '../../common/api.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import { registrationNotice } from './notices.ts';
-import { ROLES, STATUSES } from '../../common/roles.ts';
-import { countField, idParamSchema, loginSchema, registerSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import { isSecure, requestMeta } from '../http/context.ts';
-import type { Services } from '../services.ts';
-import { clearSessionCookie, sessionCookie } from './cookie.ts';
-import { myAccountRoutes } from './my-account-routes.ts';
-import type { SessionUser } from './service.ts';
+} from '../../../common/api.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { ROLES, STATUSES } from '../../../common/roles.ts';
+import { countField, idParamSchema, loginSchema, registerSchema } from '../../../common/schemas.ts';
+import { clearSessionCookie, sessionCookie } from '../../accounts/cookie.ts';
+import { registrationNotice } from '../../accounts/notices.ts';
+import type { SessionUser } from '../../accounts/service.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { isSecure, requestMeta } from '../context.ts';
+import { myAccountRoutes } from './my-account.ts';
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
