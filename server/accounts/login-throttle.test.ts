@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../clock.ts';
-import { MemoryAttemptStore } from '../http/rate-limit.ts';
+import { MemoryAttemptStore } from '../counters/attempts.ts';
 import { type LoginLimits, LoginThrottle, failureDelayMs } from './login-throttle.ts';
 
 const limits: LoginLimits = {

@@ -9,7 +9,7 @@ import { ConfigError } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import { HttpError, conflict, notFound } from '../http/errors.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
+import type { RateLimiter } from '../counters/attempts.ts';
 import type { MailService } from '../mail/service.ts';
 import type { Tx } from '../db/client.ts';
 import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
