@@ -1,17 +1,25 @@
-import { CATALOG, CATALOG_INDEX, articleTag, dependsOn, issueArticlesTag, issueTag, volumeTag } from '../cache/dependencies.ts';
-import type { ChangeFeed } from '../cache/changes.ts';
-import type { EventBus } from '../events/bus.ts';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ArticleUploadFields, IssueInput, VolumeInput } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
+import {
+  articleTag,
+  CATALOG,
+  CATALOG_INDEX,
+  dependsOn,
+  issueArticlesTag,
+  issueTag,
+  volumeTag,
+} from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { FileService, StoredFile } from '../files/service.ts';
-import type { SimilarityService } from '../similarity/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
+import type { SimilarityService } from '../similarity/service.ts';
 import { type PublicArticle, presentArticle, presentIssue, presentVolume } from './present.ts';
 import { articleAuthors, articles, issues, volumes } from './tables.ts';
 
@@ -178,7 +186,10 @@ export class CatalogService {
    * One page of the published articles, newest first (by publication date, then id): the paginated variant
    * of the public tree, for clients that cannot take the whole archive at once.
    */
-  async publishedPage(page: { limit: number; offset: number }): Promise<{ articles: PublicArticle[]; total: number }> {
+  async publishedPage(page: {
+    limit: number;
+    offset: number;
+  }): Promise<{ articles: PublicArticle[]; total: number }> {
     dependsOn(CATALOG);
     const published = eq(articles.status, 'published');
     const [rows, [{ total }]] = await Promise.all([
@@ -307,8 +318,7 @@ export class CatalogService {
   /** Creates the next issue of a volume: issue numbers are given in order (1, 2, 3, …). */
   async createIssue(actor: SessionUser, input: IssueInput) {
     const [volume] = await this.db.select().from(volumes).where(eq(volumes.id, input.volume_id));
-    if (!volume)
-      throw badRequest('That volume does not exist.', { volume_id: 'That volume does not exist.' });
+    if (!volume) throw invalid('That volume does not exist.', { volume_id: 'That volume does not exist.' });
     for (let attempt = 0; ; attempt++) {
       try {
         const created = await this.db.transaction(async (tx) => {
@@ -415,7 +425,11 @@ export class CatalogService {
         'issue.update',
         { type: 'issue', id },
         {
-          from: { title: before.title, description: before.description, publication_month: before.publicationMonth },
+          from: {
+            title: before.title,
+            description: before.description,
+            publication_month: before.publicationMonth,
+          },
           to: { title: input.title, description: input.description, publication_month: month },
         },
       );
@@ -450,7 +464,7 @@ export class CatalogService {
     const [before] = await this.db.select().from(articles).where(eq(articles.id, id));
     if (!before) throw notFound('No such article.');
     const [issue] = await this.db.select().from(issues).where(eq(issues.id, input.issue_id));
-    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+    if (!issue) throw invalid('That issue does not exist.', { issue_id: 'That issue does not exist.' });
     const [taken] = await this.db
       .select({ id: articles.id })
       .from(articles)
@@ -493,7 +507,8 @@ export class CatalogService {
             to: { title: input.title, doi: input.doi, issueId: input.issue_id },
           },
         );
-        const moved = before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
+        const moved =
+          before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
         await this.articleChanged(tx, id, issueArticlesTag(before.issueId), ...moved);
       });
     } catch (err) {
@@ -554,7 +569,7 @@ export class CatalogService {
     },
   ): Promise<number> {
     const [issue] = await this.db.select().from(issues).where(eq(issues.id, a.issueId));
-    if (!issue) throw badRequest('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+    if (!issue) throw invalid('That issue does not exist.', { issue_id: 'That issue does not exist.' });
     await this.assertDoiFree(a.doi);
     try {
       const id = await this.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
@@ -589,7 +604,13 @@ export class CatalogService {
       articleType?: string;
       publicationDate?: string;
       submissionId?: number;
-      authors: { name: string; email: string; affiliation: string; superscript: string; orcid?: string | null }[];
+      authors: {
+        name: string;
+        email: string;
+        affiliation: string;
+        superscript: string;
+        orcid?: string | null;
+      }[];
       file: StoredFile;
     },
   ): Promise<number> {

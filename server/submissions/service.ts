@@ -1,31 +1,31 @@
+import type { SQL } from 'drizzle-orm';
 import { and, asc, count, desc, eq, exists, gte, ilike, inArray, lt, notExists, or, sql } from 'drizzle-orm';
+import { MESSAGES } from '../../common/messages.ts';
+import type { DecisionConfirmation, ReviewFilter, RevisionKind } from '../../common/review.ts';
 import { can } from '../../common/roles.ts';
+import type { SubmissionFields } from '../../common/schemas.ts';
 import { PAGES_PATTERN } from '../../common/schemas.ts';
 import {
+  canMove,
   type DecisionInput,
   EDITOR_TRANSITIONS,
   STATUS_LABELS,
   type SubmissionStatus,
-  canMove,
 } from '../../common/submissions.ts';
+import type { SessionUser } from '../accounts/service.ts';
 import { escapeLike } from '../accounts/service.ts';
 import { users } from '../accounts/tables.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import { articles } from '../catalog/tables.ts';
-import { storedFiles } from '../files/tables.ts';
-import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import type { SubmissionFields } from '../../common/schemas.ts';
-import type { SessionUser } from '../accounts/service.ts';
-import type { AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { FileService } from '../files/service.ts';
+import { storedFiles } from '../files/tables.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { MailService } from '../mail/service.ts';
-import type { EventBus } from '../events/bus.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
-import type { SQL } from 'drizzle-orm';
-import type { DecisionConfirmation, ReviewFilter, RevisionKind } from '../../common/review.ts';
 
 /** Peer review's part of the desk's moves (server/review), wired in server/services.ts. */
 export interface ReviewHooks {
@@ -83,9 +83,13 @@ export class SubmissionsService {
   ): Promise<{ id: number; reference: string }> {
     // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
     if (!copyrightForm && (await this.deps.copyrightFormRequired?.())) {
-      throw badRequest(MESSAGES.copyrightFormMissing, { copyrightForm: MESSAGES.copyrightFormMissing });
+      throw invalid(MESSAGES.copyrightFormMissing, { copyrightForm: MESSAGES.copyrightFormMissing });
     }
-    const uploads = [manuscript, ...(additional ? [additional] : []), ...(copyrightForm ? [copyrightForm] : [])];
+    const uploads = [
+      manuscript,
+      ...(additional ? [additional] : []),
+      ...(copyrightForm ? [copyrightForm] : []),
+    ];
     const journal = await this.deps.journalName();
     const created = await this.deps.files.withStoredFiles(uploads, async (tx, stored) => {
       const files = stored.slice(0, additional ? 2 : 1);
@@ -127,7 +131,16 @@ export class SubmissionsService {
         toStatus: 'submitted',
       });
       await this.deps.audit.record(tx, user, 'submission.create', { type: 'submission', id }, { reference });
-      await this.acknowledge(tx, journal, user, fields, { id, reference }, manuscript, additional, copyrightForm);
+      await this.acknowledge(
+        tx,
+        journal,
+        user,
+        fields,
+        { id, reference },
+        manuscript,
+        additional,
+        copyrightForm,
+      );
       await this.deps.events?.emit(tx, 'manuscript.arrived', { submissionId: id });
       return { id, reference };
     });
@@ -255,7 +268,9 @@ export class SubmissionsService {
    * ones not yet published.
    */
   async attentionCount(): Promise<number> {
-    const reviewsIn = this.reviewHooks ? await this.reviewHooks.deskCondition('reviews-complete') : sql`false`;
+    const reviewsIn = this.reviewHooks
+      ? await this.reviewHooks.deskCondition('reviews-complete')
+      : sql`false`;
     const [{ n }] = await this.db
       .select({ n: count() })
       .from(submissions)
@@ -375,7 +390,9 @@ export class SubmissionsService {
       .where(eq(submissions.id, id));
     const fileId = row?.[which === 'copyright' ? 'copyright' : 'final'];
     if (!fileId)
-      throw notFound(which === 'copyright' ? 'No copyright form was sent with this submission.' : 'No final PDF yet.');
+      throw notFound(
+        which === 'copyright' ? 'No copyright form was sent with this submission.' : 'No final PDF yet.',
+      );
     return { reference: detail.reference, file: await this.deps.files.get(fileId) };
   }
 
@@ -701,7 +718,7 @@ The editorial office
     if (!pdf) {
       const latest = detail.files.find((f) => f.kind === 'manuscript');
       if (latest?.mediaType !== 'application/pdf') {
-        throw badRequest('Upload the final PDF: the latest manuscript is not a PDF.', {
+        throw invalid('Upload the final PDF: the latest manuscript is not a PDF.', {
           pdf: 'Upload the final PDF.',
         });
       }

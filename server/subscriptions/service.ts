@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
-import { HOUR } from '../clock.ts';
 import { users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import type { CatalogService } from '../catalog/service.ts';
 import type { PublicArticle } from '../catalog/present.ts';
+import type { CatalogService } from '../catalog/service.ts';
 import { issues, volumes } from '../catalog/tables.ts';
+import { HOUR } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { MailService } from '../mail/service.ts';
 import { mailLog } from '../mail/tables.ts';
@@ -368,4 +368,11 @@ function escapeHtml(s: string): string {
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
+}
+
+/** What an editor is told once an alert is on its way. */
+export function alertStartedMessage(label: string, recipients: number): string {
+  return recipients === 0
+    ? `The new-issue alert for ${label} is recorded; nobody has subscribed yet, so no e-mail went out.`
+    : `The new-issue alert for ${label} is being sent to ${recipients} subscriber${recipients === 1 ? '' : 's'}.`;
 }
