@@ -369,10 +369,3 @@ function escapeHtml(s: string): string {
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   );
 }
-
-/** What an editor is told once an alert is on its way. */
-export function alertStartedMessage(label: string, recipients: number): string {
-  return recipients === 0
-    ? `The new-issue alert for ${label} is recorded; nobody has subscribed yet, so no e-mail went out.`
-    : `The new-issue alert for ${label} is being sent to ${recipients} subscriber${recipients === 1 ? '' : 's'}.`;
-}

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { messageResponse, subscriptionResponse } from '../../../common/api.ts';
 import { idParamSchema } from '../../../common/schemas.ts';
+import { alertStartedMessage } from '../../../common/subscriptions.ts';
 import type { Services } from '../../services.ts';
-import { alertStartedMessage } from '../../subscriptions/service.ts';
 import type { Api } from '../api.ts';
 
 const refusals = {
