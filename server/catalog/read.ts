@@ -13,7 +13,7 @@ import type { CatalogContext } from './context.ts';
 import { type PublicArticle, presentArticle, presentIssue, presentVolume } from './present.ts';
 import { articleAuthors, articles, issues, volumes } from './tables.ts';
 
-/** Reading the catalog: what readers see (published articles, their issues and volumes) and the editors' lists. */
+/** Reading the catalog: what readers see (published articles, their issues, volumes) and the editors' lists. */
 
 type ArticleRow = typeof articles.$inferSelect;
 

@@ -27,9 +27,9 @@ import { createIssue, createVolume, updateIssue, updateVolume } from './volumes.
 type Args<F> = F extends (ctx: CatalogContext, ...args: infer A) => unknown ? A : never;
 
 /**
- * The catalog (volumes, issues, published articles): one object for the routes, pages, jobs and the seed to call,
- * each method one use case in its own file, sharing the context of context.ts: reading (read.ts), the editors'
- * changes to volumes and issues (volumes.ts) and to articles (articles.ts).
+ * The catalog (volumes, issues, published articles): one object for the routes, pages, jobs and the seed to
+ * call, each method one use case in its own file, sharing the context of context.ts: reading (read.ts), the
+ * editors' changes to volumes and issues (volumes.ts) and to articles (articles.ts).
  */
 export class CatalogService implements CatalogContext {
   constructor(
