@@ -1,7 +1,7 @@
 /**
  * The files people upload (a submission's two files, an article's PDF): what each may be, and the words used when one is refused.
  * The page checks a chosen file with these before uploading it; the page actions hand the same rules to the
- * server's `checkUpload`, and the API (server/submissions/routes.ts) words its refusals the same way, so an
+ * server's `checkUpload`, and the API (server/http/routes/submissions.ts) words its refusals the same way, so an
  * author reads one message whichever side refuses.
  */
 /** The two file fields of the submission and revision forms. */

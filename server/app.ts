@@ -1,12 +1,12 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './http/routes/accounts.ts';
-import { auditRoutes } from './audit/routes.ts';
-import { citationRoutes } from './catalog/citation-routes.ts';
-import { catalogRoutes } from './catalog/routes.ts';
-import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
-import { journalSettingsRoutes } from './content/routes.ts';
+import { auditRoutes } from './http/routes/audit.ts';
+import { citationRoutes } from './http/routes/catalog-citations.ts';
+import { catalogRoutes } from './http/routes/catalog.ts';
+import { contactInboxRoutes, contactRoute } from './http/routes/contact.ts';
+import { journalSettingsRoutes } from './http/routes/content.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
-import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './discovery/routes.ts';
+import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
 import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
@@ -17,13 +17,13 @@ import { openApiRoutes } from './http/openapi.ts';
 import { reviewRoutes } from './http/routes/review.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
-import { metricsRoutes } from './metrics/routes.ts';
+import { metricsRoutes } from './http/routes/metrics.ts';
 import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
-import { searchRoutes } from './search/routes.ts';
+import { searchRoutes } from './http/routes/search.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './similarity/routes.ts';
-import { submissionRoutes } from './submissions/routes.ts';
-import { subscriptionRoutes } from './subscriptions/routes.ts';
+import { submissionRoutes } from './http/routes/submissions.ts';
+import { subscriptionRoutes } from './http/routes/subscriptions.ts';
 
 export interface PagesOptions {
   build: BuildSource;

@@ -24,7 +24,7 @@ import { WorkReader } from './discovery/works.ts';
 import { FullTextService } from './fulltext/service.ts';
 import { defineDemoFullTextJob } from './seed/demo-fulltext.ts';
 import { Drain } from './http/health.ts';
-import { type AttemptStore, MemoryAttemptStore, RateLimiter } from './http/rate-limit.ts';
+import { type AttemptStore, MemoryAttemptStore, RateLimiter } from './counters/attempts.ts';
 import { DbAttemptStore, defineCounterPruning } from './counters/store.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';

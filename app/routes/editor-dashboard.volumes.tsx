@@ -2,7 +2,7 @@ import { Form } from 'react-router';
 import { MONTHS } from '../../common/dates.ts';
 import { issueSchema, parseId, volumeSchema } from '../../common/schemas.ts';
 import { issueCreatedMessage, issueDate } from '../../server/catalog/present.ts';
-import { alertStartedMessage } from '../../server/subscriptions/routes.ts';
+import { alertStartedMessage } from '../../common/subscriptions.ts';
 import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';

@@ -1,6 +1,6 @@
 import { data, Form, Link } from 'react-router';
 import { validate } from '../../common/validate.ts';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../server/search/messages.ts';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
 import { searchQuerySchema } from '../../server/search/schemas.ts';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';

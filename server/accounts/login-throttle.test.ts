@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND } from '../clock.ts';
 import { isDomainError } from '../errors.ts';
-import { MemoryAttemptStore } from '../http/rate-limit.ts';
+import { MemoryAttemptStore } from '../counters/attempts.ts';
 import { failureDelayMs, type LoginLimits, LoginThrottle } from './login-throttle.ts';
 
 const limits: LoginLimits = {

@@ -1,8 +1,8 @@
 import { MESSAGES } from '../../common/messages.ts';
 import type { Clock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
+import { type AttemptStore, waitText } from '../counters/attempts.ts';
 import { tooManyAttempts } from '../errors.ts';
-import { type AttemptStore, waitText } from '../http/rate-limit.ts';
 
 export interface LoginLimits {
   /** RATE_LIMIT_LOGIN: sign-in attempts from one address, whatever the usernames. */

@@ -8,8 +8,8 @@ import type {
 import { type Clock, DAY, HOUR } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { type AttemptStore, waitText } from '../counters/attempts.ts';
 import { conflict, invalid, notFound, tooManyAttempts } from '../errors.ts';
-import { type AttemptStore, waitText } from '../http/rate-limit.ts';
 import type { MailService } from '../mail/service.ts';
 import { checkLink, claimLink, newLinkSecret, refuseLink } from './links.ts';
 import type { LoginThrottle } from './login-throttle.ts';

@@ -22,8 +22,8 @@ const RELISTEN_MS = [1000, 5000, 30_000];
  * transaction bumps the one-row `cache_version` and sends `NOTIFY colophon_changes` with the version and the
  * names: delivered at commit, to every process LISTENing on a connection of its own. A notification may still
  * be on its way when a request reaches another process just after the change's request returned, so every
- * request first reads the version (`sync`: one indexed row, one read shared by the requests that arrive
- * while it runs): a version this process has not heard of drops everything it keeps. A lost LISTEN connection
+ * request first reads the version (`sync`: one indexed row, one read shared by the requests of one turn of the
+ * event loop): a version this process has not heard of drops everything it keeps. A lost LISTEN connection
  * drops everything too, and listening starts again. On PGlite (one process) nothing is sent or read.
  */
 export class ChangeFeed {
@@ -34,10 +34,10 @@ export class ChangeFeed {
   private seen = 0;
   /** Versions above `seen` applied already (this process's own changes, heard before an earlier one). */
   private readonly ahead = new Set<number>();
-  private reading: Promise<void> | null = null;
+  /** The version read the callers of this turn of the event loop wait for, not sent yet. */
+  private gathering: Promise<void> | null = null;
   /** The version's read, built once (it runs before nearly every request: decision 0040). */
   private versionQuery: { execute(): Promise<{ version: string | number | bigint }[]> } | null = null;
-  private queued: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private connection = 0;
   private retries = 0;
@@ -113,22 +113,39 @@ export class ChangeFeed {
 
   /**
    * Before a request (or a job) reads anything kept: makes sure every change committed before this call is
-   * applied here. Reads the version (one read serves the calls that arrive while it runs; a call arriving
-   * during a read waits for the next one, which began after it).
+   * applied here. The calls of one turn of the event loop share one read of the version, sent once that turn's
+   * arrivals have all been seen (`setImmediate`: after the poll phase that parsed them); a call arriving after
+   * the read was sent gets the next turn's read, sent at once beside it rather than after it (decision 0031,
+   * "overlapping reads"): every caller waits for a read sent after it arrived, and for one round trip only.
    */
+  private oldReading: Promise<void> | null = null;
+  private oldQueued: Promise<void> | null = null;
+  private oldSync(): Promise<void> {
+    if (!this.oldReading) {
+      this.oldReading = this.readVersion().finally(() => {
+        this.oldReading = null;
+      });
+      return this.oldReading;
+    }
+    this.oldQueued ??= this.oldReading.then(() => {
+      this.oldQueued = null;
+      return this.oldSync();
+    });
+    return this.oldQueued;
+  }
   sync(): Promise<void> {
     if (!this.shared) return Promise.resolve();
-    if (!this.reading) {
-      this.reading = this.readVersion().finally(() => {
-        this.reading = null;
+    if (process.env.COLOPHON_SYNC_OLD) return this.oldSync();
+    if (this.gathering) return this.gathering;
+    const read = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        // From here on, a caller may have arrived after this read's snapshot: it waits for the next one.
+        this.gathering = null;
+        this.readVersion().then(resolve, resolve);
       });
-      return this.reading;
-    }
-    this.queued ??= this.reading.then(() => {
-      this.queued = null;
-      return this.sync();
     });
-    return this.queued;
+    this.gathering = read;
+    return read;
   }
 
   private async readVersion(): Promise<void> {

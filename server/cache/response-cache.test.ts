@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../clock.ts';
-import { negotiateEncoding } from '../http/compression.ts';
 import { dependsOn, validUntil } from './dependencies.ts';
-import { ResponseCache, matchesEtag } from './response-cache.ts';
+import { matchesEtag, ResponseCache } from './response-cache.ts';
 
 const clock = () => new ManualClock(new Date('2026-01-01T00:00:00Z'));
 const cacheOf = (c = clock(), maxBytes = 1 << 20) =>
@@ -185,20 +184,5 @@ describe('matchesEtag', () => {
     expect(matchesEtag('"abd"', 'abc')).toBe(false);
     expect(matchesEtag('abc', 'abc')).toBe(false);
     expect(matchesEtag(undefined, 'abc')).toBe(false);
-  });
-});
-
-describe('negotiateEncoding', () => {
-  it('prefers brotli, honours q-values and refusals', () => {
-    expect(negotiateEncoding('gzip, deflate, br')).toBe('br');
-    expect(negotiateEncoding('gzip')).toBe('gzip');
-    expect(negotiateEncoding('br;q=0, gzip')).toBe('gzip');
-    expect(negotiateEncoding('br;q=0.5, gzip;q=0.8')).toBe('gzip');
-    expect(negotiateEncoding('identity')).toBe(null);
-    expect(negotiateEncoding('*')).toBe('br');
-    expect(negotiateEncoding('*, br;q=0')).toBe('gzip');
-    expect(negotiateEncoding('x-gzip')).toBe('gzip');
-    expect(negotiateEncoding(undefined)).toBe(null);
-    expect(negotiateEncoding('')).toBe(null);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import { type Encoding, compress, gunzipBody } from '../http/compression.ts';
-import { Dependencies, collectDependencies } from './dependencies.ts';
+import { compress, type Encoding, gunzipBody } from '../compress.ts';
+import { collectDependencies, Dependencies } from './dependencies.ts';
 
 /**
  * The cache of rendered answers (anonymous and per-session pages, public JSON): decision 0018.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext } from '../testing/harness.ts';
+import { createTestContext, type TestContext } from '../testing/harness.ts';
 
 let t: TestContext;
 

@@ -2,9 +2,9 @@ import { and, count, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { ContactInput } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
-import { notFound } from '../http/errors.ts';
+import type { RateLimiter } from '../counters/attempts.ts';
 import type { Db } from '../db/client.ts';
-import type { RateLimiter } from '../http/rate-limit.ts';
+import { notFound } from '../errors.ts';
 import type { MailService } from '../mail/service.ts';
 import { contactMessages } from './tables.ts';
 

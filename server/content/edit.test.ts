@@ -30,12 +30,12 @@ describe("editing the journal's content", () => {
     await t.services.content.editPage(editor, 'ethics', '# Publication Ethics\n\nFirst editor.', stale);
     await expect(
       t.services.content.editPage(editor, 'ethics', '# Publication Ethics\n\nSecond editor.', stale),
-    ).rejects.toMatchObject({ status: 409 });
+    ).rejects.toMatchObject({ code: 'conflict' });
     expect(await t.services.content.pageSource('ethics')).toBe('# Publication Ethics\n\nFirst editor.');
   });
 
-  it('refuses a page without its heading with a 400', async () => {
-    await expect(t.services.content.editPage(editor, 'apc', 'No heading here.')).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/must start with its heading/) });
+  it('refuses a page without its heading as invalid (400 at the API)', async () => {
+    await expect(t.services.content.editPage(editor, 'apc', 'No heading here.')).rejects.toMatchObject({ code: 'invalid', message: expect.stringMatching(/must start with its heading/) });
   });
 
   it('previews Markdown with placeholders filled, without saving', async () => {

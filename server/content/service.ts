@@ -1,39 +1,39 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
 import {
-  BOARD_ROLES,
   BOARD_ROLE_LABELS,
+  BOARD_ROLES,
   type BoardMember,
   type BoardRole,
   EDITORIAL_BOARD_KEY,
   type EditorialBoard,
+  editorialBoardSchema,
   type PageSlug,
+  pageKey,
+  pageMarkdownSchema,
   SPECIAL_ISSUES_KEY,
   type SpecialIssue,
   type SpecialIssueStatus,
   type SpecialIssueWithStatus,
-  editorialBoardSchema,
-  pageKey,
-  pageMarkdownSchema,
   specialIssuesSchema,
 } from '../../common/content.ts';
-import { createHash } from 'node:crypto';
-import type { z } from 'zod';
-import { eq } from 'drizzle-orm';
 import {
   JOURNAL_SETTINGS_FIELDS,
   type JournalSettings,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
-import { SITE, contentTag, validUntil } from '../cache/dependencies.ts';
-import type { ChangeFeed } from '../cache/changes.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
+import { contentTag, SITE, validUntil } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { conflict, parseInput } from '../http/errors.ts';
+import { conflict, parseInput } from '../errors.ts';
 import { copyrightFormPdf } from '../seed/pdf.ts';
 import { JOURNAL_KEY, type SettingsService } from '../settings/service.ts';
 import { settings as settingsTable } from '../settings/tables.ts';
-import { type RenderedPage, fillPlaceholders, placeholderValues, renderPage } from './markdown.ts';
-import { TEMPLATE_FILES, type TemplateFile, isTemplateFile, templateFilename } from './templates.ts';
+import { fillPlaceholders, placeholderValues, type RenderedPage, renderPage } from './markdown.ts';
+import { isTemplateFile, TEMPLATE_FILES, type TemplateFile, templateFilename } from './templates.ts';
 
 export interface ContentPage extends RenderedPage {
   slug: PageSlug;

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MINUTE, SECOND } from '../clock.ts';
-import type { Database } from '../db/client.ts';
 import { LoginThrottle } from '../accounts/login-throttle.ts';
-import { ManualClock } from '../clock.ts';
-import { RateLimiter } from '../http/rate-limit.ts';
+import { ManualClock, MINUTE, SECOND } from '../clock.ts';
+import type { Database } from '../db/client.ts';
 import { openDatabase } from '../db/client.ts';
 import { scratchDatabase } from '../testing/harness.ts';
+import { RateLimiter } from './attempts.ts';
 import { DbAttemptStore } from './store.ts';
 import { counters } from './tables.ts';
 
@@ -66,9 +65,7 @@ describe('DbAttemptStore', () => {
 
   it('counts every one of many simultaneous attempts (one upsert each)', async () => {
     const store = new DbAttemptStore(database.db);
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () => store.add('burst:x', MINUTE, T0)),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, () => store.add('burst:x', MINUTE, T0)));
     expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 30 }, (_, i) => i + 1),
     );
@@ -88,12 +85,12 @@ describe('DbAttemptStore', () => {
         Array.from({ length: 12 }, (_, i) =>
           limiters[i % 3].hit('203.0.113.5', T0).then(
             () => 'ok',
-            (e: { status: number }) => e.status,
+            (e: { code: string }) => e.code,
           ),
         ),
       );
       expect(outcomes.filter((o) => o === 'ok')).toHaveLength(10);
-      expect(outcomes.filter((o) => o === 429)).toHaveLength(2);
+      expect(outcomes.filter((o) => o === 'too_many_attempts')).toHaveLength(2);
     },
   );
 
@@ -106,7 +103,9 @@ describe('DbAttemptStore', () => {
     );
     await throttle.failed('Editor', '198.51.100.1');
     // The next try from that address for that username waits a second.
-    await expect(throttle.admit('editor', '198.51.100.1')).rejects.toMatchObject({ status: 429 });
+    await expect(throttle.admit('editor', '198.51.100.1')).rejects.toMatchObject({
+      code: 'too_many_attempts',
+    });
     clock.advance(SECOND);
     await throttle.admit('editor', '198.51.100.1');
     await throttle.failed('editor', '198.51.100.2');

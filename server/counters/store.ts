@@ -1,8 +1,8 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { type Clock, MINUTE } from '../clock.ts';
 import { type Db, rowsOf } from '../db/client.ts';
-import { type AttemptStore, type AttemptWindow, MAX_TAGS } from '../http/rate-limit.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { type AttemptStore, type AttemptWindow, MAX_TAGS } from './attempts.ts';
 import { counters } from './tables.ts';
 
 /** `login-pair:…` → name `login-pair`, key `…` (a key without a colon is its own name). */

@@ -3,7 +3,7 @@ import type { JournalSettings } from '../../common/journal.ts';
 import { iso6391 } from './languages.ts';
 import { splitName } from './names.ts';
 import type { Work, WorkIssue, WorkVolume } from './works.ts';
-import { type XmlElement, el, renderXml, textEl } from './xml.ts';
+import { el, renderXml, textEl, type XmlElement } from './xml.ts';
 
 /**
  * Crossref deposit XML, schema 5.3.1 (https://www.crossref.org/schemas/crossref5.3.1.xsd): one

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { iso6391, iso6392b } from './languages.ts';
 import { invertedName, splitName } from './names.ts';
-import { oaiDatestamp, parseOaiDate, parseSetSpec } from './oai.ts';
+import { oaiDatestamp, parseOaiDate, parseSetSpec } from './oai-protocol.ts';
 import { robotsTxt } from './sitemap.ts';
 import { el, escapeAttr, renderXml, textEl } from './xml.ts';
 

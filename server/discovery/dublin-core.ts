@@ -2,7 +2,7 @@ import { doiUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { invertedName } from './names.ts';
 import type { Work } from './works.ts';
-import { type XmlElement, el, textEl } from './xml.ts';
+import { el, textEl, type XmlElement } from './xml.ts';
 
 /** Unqualified Dublin Core as OAI-PMH requires it (`oai_dc`), filled the way OJS fills it. */
 

@@ -2,7 +2,7 @@ import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { splitName } from './names.ts';
 import type { Work } from './works.ts';
-import { type XmlElement, el, textEl } from './xml.ts';
+import { el, textEl, type XmlElement } from './xml.ts';
 
 /**
  * JATS (Journal Article Tag Suite) generated from our metadata: `<article>` with `<front>` (journal-meta and

@@ -1,4 +1,4 @@
-import { EDITORIAL_BOARD_KEY, SPECIAL_ISSUES_KEY, pageKey } from '../../common/content.ts';
+import { EDITORIAL_BOARD_KEY, pageKey, SPECIAL_ISSUES_KEY } from '../../common/content.ts';
 import { DISCOVERY_PATHS } from './links.ts';
 import { el, renderXml } from './xml.ts';
 

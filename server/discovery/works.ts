@@ -1,7 +1,7 @@
-import { type SQL, and, asc, count, desc, eq, gt, gte, inArray, lt } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { keywordList } from '../../common/citation.ts';
-import { articleAuthors, articles, issues, volumes } from '../catalog/tables.ts';
 import { publicationDate } from '../catalog/present.ts';
+import { articleAuthors, articles, issues, volumes } from '../catalog/tables.ts';
 import type { Db } from '../db/client.ts';
 
 /**

@@ -1,15 +1,13 @@
-import type { Transform } from 'node:stream';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { compress, type Encoding } from '../compress.ts';
 
 /**
  * Compression of every text answer (issue 13): brotli or gzip, as the client's Accept-Encoding allows.
  * Built assets are compressed once at build time (scripts/precompress.ts, sent by @fastify/static); cached
  * pages and public JSON once when they are cached (server/cache); everything else here, as it goes out.
+ * What HTTP decides lives here (which encoding a client takes, which answers to compress, Vary); the bytes
+ * work itself is server/compress.ts, shared with the cache (decision 0051).
  */
-
-export type Encoding = 'br' | 'gzip';
 
 /** Below this, compression saves less than the header costs. */
 export const MIN_COMPRESS_BYTES = 1024;
@@ -58,40 +56,6 @@ function chooseEncoding(header: string): Encoding | null {
   if (br > 0 && br >= gzip) return 'br';
   if (gzip > 0) return 'gzip';
   return null;
-}
-
-/** `fast` for answers compressed per request, `best` for answers compressed once and kept. */
-export type Effort = 'fast' | 'best';
-
-const brotliOptions = (effort: Effort, size?: number): zlib.BrotliOptions => ({
-  params: {
-    [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-    [zlib.constants.BROTLI_PARAM_QUALITY]: effort === 'best' ? 9 : 4,
-    ...(size ? { [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } : {}),
-  },
-});
-const gzipOptions = (effort: Effort): zlib.ZlibOptions => ({ level: effort === 'best' ? 9 : 6 });
-
-const brotli = promisify(zlib.brotliCompress);
-const gzip = promisify(zlib.gzip);
-const gunzip = promisify(zlib.gunzip);
-
-/** Compresses a whole body off the event loop (libuv's thread pool). */
-export function compress(body: Buffer, encoding: Encoding, effort: Effort = 'fast'): Promise<Buffer> {
-  return encoding === 'br'
-    ? brotli(body, brotliOptions(effort, body.length))
-    : gzip(body, gzipOptions(effort));
-}
-
-export function gunzipBody(body: Buffer): Promise<Buffer> {
-  return gunzip(body);
-}
-
-/** A stream that compresses what passes through it (streamed pages), flushed as each chunk arrives. */
-export function compressStream(encoding: Encoding): Transform {
-  return encoding === 'br'
-    ? zlib.createBrotliCompress({ ...brotliOptions('fast'), flush: zlib.constants.BROTLI_OPERATION_FLUSH })
-    : zlib.createGzip({ ...gzipOptions('fast'), flush: zlib.constants.Z_SYNC_FLUSH });
 }
 
 /** Adds `Accept-Encoding` to a Vary header value. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { wholeNumber } from '../../common/schemas.ts';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from './messages.ts';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
 
 /** An empty form field (`volume=` from "All volumes") means "no filter". */
 const blankToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);

@@ -4,10 +4,11 @@
  * README.md beside this file); this service only reads it, and at start-up asks the similarity engine to
  * extract the text of any article PDF it has not read yet.
  */
-import { CATALOG, CATALOG_INDEX, dependsOn } from '../cache/dependencies.ts';
+
 import { type SQL, sql } from 'drizzle-orm';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
+import { CATALOG, CATALOG_INDEX, dependsOn } from '../cache/dependencies.ts';
 import type { Db } from '../db/client.ts';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from './messages.ts';
 import type { SearchQuery, SearchResponse, SearchResult, Segment } from './schemas.ts';
 
 /** Marks around highlighted words in ts_headline's output: control characters removed from the text first. */

@@ -1,8 +1,8 @@
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE } from '../../common/upload-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
-import { type RawUpload, checkUpload } from '../files/uploads.ts';
+import { invalid } from '../errors.ts';
+import { checkUpload, type RawUpload } from '../files/uploads.ts';
 import { knownFront, presentFullText } from '../fulltext/routes.ts';
-import { badRequest } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 
 /**
@@ -26,11 +26,11 @@ export async function preparePublication(
 ): Promise<void> {
   const detail = await services.submissions.detail(id, actor);
   services.submissions.assertPublishable(detail);
-  if (!files.pdf && !files.word) throw badRequest(CHOOSE_A_FILE, { pdf: CHOOSE_A_FILE });
+  if (!files.pdf && !files.word) throw invalid(CHOOSE_A_FILE, { pdf: CHOOSE_A_FILE });
   const latest = detail.files.find((f) => f.kind === 'manuscript');
   if (!files.pdf && !detail.finalPdf && latest?.mediaType !== 'application/pdf') {
     const message = 'Choose the final PDF: the latest manuscript is not a PDF.';
-    throw badRequest(message, { pdf: message });
+    throw invalid(message, { pdf: message });
   }
   const [pdf, word] = await Promise.all([
     files.pdf

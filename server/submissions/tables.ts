@@ -29,9 +29,7 @@ export const submissions = pgTable(
      * editor publishes from the preview.
      */
     finalPdfFileId: integer('final_pdf_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
-    status: text('status', { enum: SUBMISSION_STATUSES })
-      .notNull()
-      .default('submitted'),
+    status: text('status', { enum: SUBMISSION_STATUSES }).notNull().default('submitted'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

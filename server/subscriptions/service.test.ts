@@ -70,7 +70,7 @@ describe('new-issue alerts', () => {
 
   it('is sent only once per issue, even when two editors press at the same moment', async () => {
     await expect(t.services.subscriptions.sendIssueAlert(admin, issueId)).rejects.toMatchObject({
-      status: 409,
+      code: 'conflict',
       message: expect.stringMatching(/already sent/),
     });
     const volume = (await t.services.catalog.editorVolumes())[0];
@@ -104,14 +104,14 @@ describe('new-issue alerts', () => {
       volume_id: volume.id,
     });
     await expect(t.services.subscriptions.sendIssueAlert(admin, empty.id)).rejects.toMatchObject({
-      status: 409,
+      code: 'conflict',
       message: expect.stringMatching(/no published articles/),
     });
     expect(
       await t.services.db.select().from(issueAlerts).where(eq(issueAlerts.issueId, empty.id)),
     ).toHaveLength(0);
     await expect(t.services.subscriptions.sendIssueAlert(admin, 99_999_999)).rejects.toMatchObject({
-      status: 404,
+      code: 'not_found',
     });
   });
 

@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
-import { HOUR } from '../clock.ts';
 import { users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import type { CatalogService } from '../catalog/service.ts';
 import type { PublicArticle } from '../catalog/present.ts';
+import type { CatalogService } from '../catalog/service.ts';
 import { issues, volumes } from '../catalog/tables.ts';
+import { HOUR } from '../clock.ts';
 import type { Db } from '../db/client.ts';
-import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import type { Mail } from '../mail/mailer.ts';
 import type { MailService } from '../mail/service.ts';
 import { mailLog } from '../mail/tables.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../server/search/messages.ts';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
 import type { SearchResponse, SearchResult } from '../../server/search/schemas.ts';
 import { textPdf } from '../../server/similarity/testing.ts';
 import { createTestContext, multipart, type TestContext } from '../../server/testing/harness.ts';
@@ -376,7 +376,10 @@ describe('odd queries answer sensibly, never 500', () => {
     }
     // A NUL cannot be stored, so it is refused beside its field, as everywhere (a lone surrogate cannot be
     // sent in an address: it arrives as U+FFFD, which is text).
-    for (const query of [{ q: 'lattice\u0000cryptography' }, { q: 'lattice', type: '\u0000' }] as Record<string, string>[]) {
+    for (const query of [{ q: 'lattice\u0000cryptography' }, { q: 'lattice', type: '\u0000' }] as Record<
+      string,
+      string
+    >[]) {
       const { status, body } = await search(query);
       expect(status, JSON.stringify(query)).toBe(400);
       expect(Object.values(body.errors ?? {})[0]).toMatch(/cannot be stored/);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../server/search/messages.ts';
+import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
 import { expect, test } from './fixtures.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryAttemptStore, RateLimiter } from './rate-limit.ts';
+import { isDomainError } from '../errors.ts';
+import { MemoryAttemptStore, RateLimiter } from './attempts.ts';
 
 /** The refusal `hit` gave, or null when it let the attempt through. */
 async function refusal(limiter: RateLimiter, key: string, at: number) {
@@ -7,18 +8,22 @@ async function refusal(limiter: RateLimiter, key: string, at: number) {
     await limiter.hit(key, at);
     return null;
   } catch (err) {
-    const e = err as { status: number; message: string; headers: Record<string, string> };
-    return { status: e.status, message: e.message, retryAfter: e.headers['retry-after'] };
+    if (!isDomainError(err)) throw err;
+    return { code: err.code, message: err.message, retryAfter: err.detail.retryAfterSeconds };
   }
 }
 
 describe('RateLimiter', () => {
-  it('refuses past the allowance with 429 and Retry-After, then forgives after the window', async () => {
+  it('refuses past the allowance with too_many_attempts and the wait, then forgives after the window', async () => {
     const limiter = new RateLimiter({ max: 2, windowSeconds: 60 }, 'Slow down.');
     expect(await refusal(limiter, 'ip', 0)).toBeNull();
     expect(await refusal(limiter, 'ip', 1)).toBeNull();
-    expect(await refusal(limiter, 'ip', 2)).toEqual({ status: 429, message: 'Slow down.', retryAfter: '60' });
-    expect((await refusal(limiter, 'ip', 30_000))?.retryAfter).toBe('30');
+    expect(await refusal(limiter, 'ip', 2)).toEqual({
+      code: 'too_many_attempts',
+      message: 'Slow down.',
+      retryAfter: 60,
+    });
+    expect((await refusal(limiter, 'ip', 30_000))?.retryAfter).toBe(30);
     expect(await refusal(limiter, 'other', 2)).toBeNull();
     expect(await refusal(limiter, 'ip', 60_001)).toBeNull();
   });

@@ -1,8 +1,8 @@
-import { messageResponse } from '../../common/api.ts';
-import type { Api } from '../http/api.ts';
-import type { Services } from '../services.ts';
-import { SEARCH_LIMITS } from './messages.ts';
-import { searchQuerySchema, searchResponseSchema } from './schemas.ts';
+import { messageResponse } from '../../../common/api.ts';
+import { SEARCH_LIMITS } from '../../../common/search.ts';
+import { searchQuerySchema, searchResponseSchema } from '../../search/schemas.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
 
 export function searchRoutes(api: Api, services: Services) {
   api.route({

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { messageResponse } from '../../common/api.ts';
-import { idParamSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import { fastifyCredentials, isCrossSiteWrite, requestAuth } from '../http/auth.ts';
-import { asHttpError } from '../http/errors.ts';
-import type { Services } from '../services.ts';
+import { messageResponse } from '../../../common/api.ts';
+import { idParamSchema } from '../../../common/schemas.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { fastifyCredentials, isCrossSiteWrite, requestAuth } from '../auth.ts';
+import { asHttpError } from '../errors.ts';
 
 const totals = z.object({
   views: z.number().int().describe('Article page views'),

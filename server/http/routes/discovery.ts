@@ -1,19 +1,26 @@
 import { createHash } from 'node:crypto';
-import { attachmentDisposition } from '../../common/filenames.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { messageResponse } from '../../common/api.ts';
-import { idParamSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import { conflict, notFound } from '../http/errors.ts';
-import type { Services } from '../services.ts';
-import { crossrefDeposit } from './crossref.ts';
-import { doajRecords } from './doaj.ts';
-import { type FeedSpec, atomFeed, rssFeed } from './feeds.ts';
-import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from './links.ts';
-import { OaiRepository } from './oai.ts';
-import { PAGE_SETTINGS, PUBLIC_PAGES, type SitemapEntry, issueListingPath, robotsTxt, sitemapXml } from './sitemap.ts';
-import { JOURNAL_KEY } from '../settings/service.ts';
-import { type Work, WorkReader } from './works.ts';
+import { messageResponse } from '../../../common/api.ts';
+import { attachmentDisposition } from '../../../common/filenames.ts';
+import { idParamSchema } from '../../../common/schemas.ts';
+import { crossrefDeposit } from '../../discovery/crossref.ts';
+import { doajRecords } from '../../discovery/doaj.ts';
+import { atomFeed, type FeedSpec, rssFeed } from '../../discovery/feeds.ts';
+import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from '../../discovery/links.ts';
+import { OaiRepository } from '../../discovery/oai.ts';
+import {
+  issueListingPath,
+  PAGE_SETTINGS,
+  PUBLIC_PAGES,
+  robotsTxt,
+  type SitemapEntry,
+  sitemapXml,
+} from '../../discovery/sitemap.ts';
+import { type Work, WorkReader } from '../../discovery/works.ts';
+import type { Services } from '../../services.ts';
+import { JOURNAL_KEY } from '../../settings/service.ts';
+import type { Api } from '../api.ts';
+import { conflict, notFound } from '../errors.ts';
 
 export interface DiscoveryOptions {
   /** Records per OAI-PMH ListRecords/ListIdentifiers response (default 100). */

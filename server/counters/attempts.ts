@@ -3,6 +3,9 @@ import type { RateLimit } from '../config.ts';
 import { tooManyAttempts } from '../errors.ts';
 
 /**
+ * How many times someone tried something, and whether to let them try again: a domain idea (decision 0042),
+ * used by the services' rules (sign-in throttle, reset links, contact form, mail) and by the API's limits.
+ *
  * A fixed-window allowance per key (an address, an account), counted in an `AttemptStore`: in this process's
  * memory, or in the database when several processes share one (decision 0030). A limit of `null` never
  * refuses. `name` keeps each limiter's keys apart in a shared store.
@@ -18,7 +21,7 @@ export class RateLimiter {
     this.store = opts.store ?? new MemoryAttemptStore();
   }
 
-  /** Counts one attempt for `key`; rejects with 429 (and Retry-After) once the window's allowance is spent. */
+  /** Counts one attempt for `key`; refuses with `tooManyAttempts` (a wait in seconds) once the window's allowance is spent. */
   async hit(key: string, now = (this.opts.clock ?? systemClock).now()): Promise<void> {
     if (!this.limit) return;
     const window = await this.store.add(
@@ -99,8 +102,6 @@ export class MemoryAttemptStore implements AttemptStore {
     for (const [key, entry] of this.windows) if (entry.resetAt <= now) this.windows.delete(key);
   }
 }
-
-export { tooManyAttempts };
 
 /** "40 seconds", "3 minutes", "1 hour": how long to wait, for a refusal message. */
 export function waitText(ms: number): string {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { messageResponse } from '../../common/api.ts';
-import { journalSettingsEditSchema } from '../../common/journal.ts';
-import type { Api } from '../http/api.ts';
-import type { Services } from '../services.ts';
+import { messageResponse } from '../../../common/api.ts';
+import { journalSettingsEditSchema } from '../../../common/journal.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },
@@ -25,9 +25,14 @@ export function journalSettingsRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/admin/journal-settings',
     tag: 'Administration',
-    summary: "The journal's editable settings (title, ISSN, publisher, contact, DOI prefix, depositor, downloads)",
+    summary:
+      "The journal's editable settings (title, ISSN, publisher, contact, DOI prefix, depositor, downloads)",
     auth: 'admin',
-    responses: { 200: { description: 'The settings', schema: settingsResponse }, 401: errors[401], 403: errors[403] },
+    responses: {
+      200: { description: 'The settings', schema: settingsResponse },
+      401: errors[401],
+      403: errors[403],
+    },
     handler: () => content.journalSettingsForEdit(),
   });
 
@@ -35,7 +40,8 @@ export function journalSettingsRoutes(api: Api, services: Services) {
     method: 'PUT',
     path: '/api/admin/journal-settings',
     tag: 'Administration',
-    summary: "Change the journal's editable settings (all fields; `version` guards against overwriting an edit)",
+    summary:
+      "Change the journal's editable settings (all fields; `version` guards against overwriting an edit)",
     auth: 'admin',
     body: journalSettingsEditSchema.extend({ version: z.string().max(64).optional() }),
     responses: {

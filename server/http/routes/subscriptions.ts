@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { messageResponse, subscriptionResponse } from '../../common/api.ts';
-import { idParamSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import type { Services } from '../services.ts';
+import { messageResponse, subscriptionResponse } from '../../../common/api.ts';
+import { idParamSchema } from '../../../common/schemas.ts';
+import { alertStartedMessage } from '../../../common/subscriptions.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
 
 const refusals = {
   401: { description: 'Not signed in', schema: messageResponse },
@@ -29,7 +30,10 @@ export function subscriptionRoutes(api: Api, services: Services) {
     summary: 'Subscribe to new-issue e-mail alerts (repeating it changes nothing)',
     auth: 'signedIn',
     responses: {
-      200: { description: 'Subscribed', schema: subscriptionResponse.extend({ message: messageResponse.shape.message }) },
+      200: {
+        description: 'Subscribed',
+        schema: subscriptionResponse.extend({ message: messageResponse.shape.message }),
+      },
       ...refusals,
     },
     handler: async ({ auth }) => {
@@ -45,7 +49,10 @@ export function subscriptionRoutes(api: Api, services: Services) {
     summary: 'Unsubscribe from new-issue e-mail alerts',
     auth: 'signedIn',
     responses: {
-      200: { description: 'Unsubscribed', schema: subscriptionResponse.extend({ message: messageResponse.shape.message }) },
+      200: {
+        description: 'Unsubscribed',
+        schema: subscriptionResponse.extend({ message: messageResponse.shape.message }),
+      },
       ...refusals,
     },
     handler: async ({ auth }) => {
@@ -70,7 +77,10 @@ export function subscriptionRoutes(api: Api, services: Services) {
       401: refusals[401],
       403: { description: 'Not an approved editor or an admin', schema: messageResponse },
       404: { description: 'No such issue', schema: messageResponse },
-      409: { description: 'Already sent for this issue, or the issue has no published articles', schema: messageResponse },
+      409: {
+        description: 'Already sent for this issue, or the issue has no published articles',
+        schema: messageResponse,
+      },
     },
     handler: async ({ auth, params, reply }) => {
       const { recipients, label } = await subscriptions.sendIssueAlert(auth!.user, params.id);
@@ -78,11 +88,4 @@ export function subscriptionRoutes(api: Api, services: Services) {
       return { message: alertStartedMessage(label, recipients), recipients };
     },
   });
-}
-
-/** What an editor is told once an alert is on its way. */
-export function alertStartedMessage(label: string, recipients: number): string {
-  return recipients === 0
-    ? `The new-issue alert for ${label} is recorded; nobody has subscribed yet, so no e-mail went out.`
-    : `The new-issue alert for ${label} is being sent to ${recipients} subscriber${recipients === 1 ? '' : 's'}.`;
 }

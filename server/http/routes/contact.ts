@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { contactMessageResponse, messageResponse } from '../../common/api.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import { contactSchema, countField, idParamSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import { badRequest, parseInput } from '../http/errors.ts';
-import type { Services } from '../services.ts';
+import { contactMessageResponse, messageResponse } from '../../../common/api.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { contactSchema, countField, idParamSchema } from '../../../common/schemas.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { badRequest, parseInput } from '../errors.ts';
 
 /**
  * POST /contact sits at the site's origin (not under /api), where the contact page also posts its form.

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { attachmentDisposition } from '../../common/filenames.ts';
-import { messageResponse } from '../../common/api.ts';
+import { messageResponse } from '../../../common/api.ts';
 import {
   CITATION_FILES,
   CITATION_STYLES,
   type CitationFileFormat,
   type CitationStyleId,
-} from '../../common/citation.ts';
-import { idParamSchema } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import type { Services } from '../services.ts';
+} from '../../../common/citation.ts';
+import { attachmentDisposition } from '../../../common/filenames.ts';
+import { idParamSchema } from '../../../common/schemas.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
 
 const FORMATS = [...Object.keys(CITATION_FILES), ...CITATION_STYLES.map((s) => s.id)] as [
   CitationFileFormat | CitationStyleId,

@@ -5,31 +5,31 @@ import {
   submissionCreatedResponse,
   submissionDetail,
   submissionListItem,
-} from '../../common/api.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import { countField, idParamSchema, submissionFieldsSchema } from '../../common/schemas.ts';
+} from '../../../common/api.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { countField, idParamSchema, submissionFieldsSchema } from '../../../common/schemas.ts';
 import {
   decisionSchema,
   deskFilterSchema,
   publishSubmissionSchema,
   revisionFieldsSchema,
-} from '../../common/submissions.ts';
+} from '../../../common/submissions.ts';
 import {
   ADDITIONAL_RULE,
   ARTICLE_PDF_RULE,
   ARTICLE_WORD_RULE,
   COPYRIGHT_FORM_RULE,
-  MANUSCRIPT_RULE,
   fileLimit,
-} from '../../common/upload-rules.ts';
-import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
-import { fullTextResponse, saveFixes, storeWordFile } from '../fulltext/routes.ts';
-import { preparePublication, presentPublication } from './publication.ts';
-import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
-import type { Api } from '../http/api.ts';
-import { badRequest, parseInput } from '../http/errors.ts';
-import { type MultipartBody, readMultipart } from '../http/multipart.ts';
-import type { Services } from '../services.ts';
+  MANUSCRIPT_RULE,
+} from '../../../common/upload-rules.ts';
+import { partialDownloadResponses, sendStoredFile } from '../../files/download.ts';
+import { type CheckedUpload, checkUpload } from '../../files/uploads.ts';
+import { fullTextResponse, saveFixes, storeWordFile } from '../../fulltext/routes.ts';
+import type { Services } from '../../services.ts';
+import { preparePublication, presentPublication } from '../../submissions/publication.ts';
+import type { Api } from '../api.ts';
+import { badRequest, parseInput } from '../errors.ts';
+import { type MultipartBody, readMultipart } from '../multipart.ts';
 
 const refusals = {
   400: { description: 'Invalid input', schema: messageResponse },
@@ -49,7 +49,10 @@ async function manuscriptFiles(
   if (!body.files.submissionFile) {
     throw badRequest(MESSAGES.mainFileMissing, { submissionFile: MESSAGES.mainFileMissing });
   }
-  const manuscript = await checkUpload(body.files.submissionFile, { ...MANUSCRIPT_RULE, maxBytes: MAX_MANUSCRIPT_SIZE });
+  const manuscript = await checkUpload(body.files.submissionFile, {
+    ...MANUSCRIPT_RULE,
+    maxBytes: MAX_MANUSCRIPT_SIZE,
+  });
   const additional = body.files.additionalZip
     ? await checkUpload(body.files.additionalZip, { ...ADDITIONAL_RULE, maxBytes: MAX_ADDITIONAL_SIZE })
     : undefined;
@@ -85,7 +88,11 @@ export function submissionRoutes(api: Api, services: Services) {
     authMessages: { unauthenticated: MESSAGES.mustBeAuthor, forbidden: MESSAGES.mustBeAuthor },
     body: submissionFieldsSchema,
     multipart: [
-      { name: 'submissionFile', description: 'The manuscript: .doc, .docx or .pdf (checked by content)', required: true },
+      {
+        name: 'submissionFile',
+        description: 'The manuscript: .doc, .docx or .pdf (checked by content)',
+        required: true,
+      },
       { name: 'additionalZip', description: 'Optional supplementary material as one .zip', required: false },
       {
         name: 'copyrightForm',
@@ -125,7 +132,11 @@ export function submissionRoutes(api: Api, services: Services) {
     tag: 'Submissions',
     summary: "The signed-in author's submissions, newest first, with the editors' latest message",
     auth: 'submit',
-    responses: { 200: { description: 'Submissions', schema: z.array(mySubmission) }, 401: refusals[401], 403: refusals[403] },
+    responses: {
+      200: { description: 'Submissions', schema: z.array(mySubmission) },
+      401: refusals[401],
+      403: refusals[403],
+    },
     handler: ({ auth }) => submissions.forUser(auth!.user.id),
   });
 
@@ -186,7 +197,11 @@ export function submissionRoutes(api: Api, services: Services) {
     body: revisionFieldsSchema,
     multipart: [
       { name: 'submissionFile', description: 'The revised manuscript: .doc, .docx or .pdf', required: true },
-      { name: 'additionalZip', description: 'Optional revised supplementary material (.zip)', required: false },
+      {
+        name: 'additionalZip',
+        description: 'Optional revised supplementary material (.zip)',
+        required: false,
+      },
     ],
     responses: {
       200: { description: 'The submission, now revised', schema: submissionDetail },
@@ -215,14 +230,18 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/editor/submissions',
     tag: 'Editorial',
-    summary: 'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
+    summary:
+      'The submissions desk: filter by status, type and date of arrival; search title, reference or author',
     auth: 'editorial',
     query: deskFilterSchema.extend({
       limit: countField('limit', 1, 200, 50),
       offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
-      200: { description: 'A page of submissions', schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }) },
+      200: {
+        description: 'A page of submissions',
+        schema: z.object({ submissions: z.array(submissionListItem), total: z.number() }),
+      },
       400: refusals[400],
       401: refusals[401],
       403: refusals[403],
@@ -234,7 +253,8 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'POST',
     path: '/api/editor/submissions/:id/decision',
     tag: 'Editorial',
-    summary: 'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
+    summary:
+      'Move a submission on (under review, revisions requested, accepted, rejected) with a message to the author',
     auth: 'editorial',
     params: idParamSchema,
     body: decisionSchema,
@@ -250,14 +270,23 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'POST',
     path: '/api/editor/submissions/:id/publication',
     tag: 'Editorial',
-    summary: 'Prepare an accepted submission for publishing: the final PDF and the Word file, for the preview',
+    summary:
+      'Prepare an accepted submission for publishing: the final PDF and the Word file, for the preview',
     description:
       'Both files are checked (and the Word file converted) before anything is kept; a refused file leaves the earlier preview as it was. Nothing is shown to readers: the article goes live with POST …/publish. The answer is the preview: the PDF to be published, the full text with what needs a person, and warnings (no copyright form).',
     auth: 'editorial',
     params: idParamSchema,
     multipart: [
-      { name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false },
-      { name: 'word', description: 'The final Word file (.docx), converted into the full text (optional)', required: false },
+      {
+        name: 'pdf',
+        description: 'The final PDF (optional when the latest manuscript is a PDF)',
+        required: false,
+      },
+      {
+        name: 'word',
+        description: 'The final Word file (.docx), converted into the full text (optional)',
+        required: false,
+      },
     ],
     responses: {
       201: { description: 'Ready to preview', schema: messageResponse.extend(publicationResponse.shape) },
@@ -265,7 +294,10 @@ export function submissionRoutes(api: Api, services: Services) {
       409: { description: 'Not accepted, or already published', schema: messageResponse },
       413: { description: 'A file is too large', schema: messageResponse },
       415: { description: 'Not a PDF, or not a Word document (.docx)', schema: messageResponse },
-      422: { description: 'The PDF is encrypted or damaged, or the Word file cannot be converted', schema: messageResponse },
+      422: {
+        description: 'The PDF is encrypted or damaged, or the Word file cannot be converted',
+        schema: messageResponse,
+      },
     },
     handler: async ({ auth, params, request, reply }) => {
       const body = await readMultipart(request, {
@@ -290,7 +322,8 @@ export function submissionRoutes(api: Api, services: Services) {
     method: 'GET',
     path: '/api/editor/submissions/:id/publication',
     tag: 'Editorial',
-    summary: "An accepted submission's preview before publishing: its PDF, full text, copyright form and warnings",
+    summary:
+      "An accepted submission's preview before publishing: its PDF, full text, copyright form and warnings",
     auth: 'editorial',
     params: idParamSchema,
     responses: { 200: { description: 'The preview', schema: publicationResponse }, ...refusals },
@@ -327,7 +360,11 @@ export function submissionRoutes(api: Api, services: Services) {
     params: idParamSchema,
     body: publishFields,
     multipart: [
-      { name: 'pdf', description: 'The final PDF (optional when the latest manuscript is a PDF)', required: false },
+      {
+        name: 'pdf',
+        description: 'The final PDF (optional when the latest manuscript is a PDF)',
+        required: false,
+      },
       {
         name: 'word',
         description:

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { auditEntryResponse, messageResponse } from '../../common/api.ts';
-import { countField } from '../../common/schemas.ts';
-import type { Api } from '../http/api.ts';
-import type { Services } from '../services.ts';
+import { auditEntryResponse, messageResponse } from '../../../common/api.ts';
+import { countField } from '../../../common/schemas.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
 
 export function auditRoutes(api: Api, services: Services) {
   api.route({
@@ -16,7 +16,10 @@ export function auditRoutes(api: Api, services: Services) {
       offset: countField('offset', 0, 10_000_000, 0),
     }),
     responses: {
-      200: { description: 'Entries', schema: z.object({ entries: z.array(auditEntryResponse), total: z.number() }) },
+      200: {
+        description: 'Entries',
+        schema: z.object({ entries: z.array(auditEntryResponse), total: z.number() }),
+      },
       400: { description: 'Invalid paging', schema: messageResponse },
       401: { description: 'Not signed in', schema: messageResponse },
       403: { description: 'Not an editor', schema: messageResponse },

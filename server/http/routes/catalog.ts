@@ -10,24 +10,24 @@ import {
   publicArticlePageResponse,
   publicTreeResponse,
   volumeResponse,
-} from '../../common/api.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import { can } from '../../common/roles.ts';
+} from '../../../common/api.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { can } from '../../../common/roles.ts';
 import {
   articleUploadFieldsSchema,
   countField,
   idParamSchema,
   issueSchema,
   volumeSchema,
-} from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE, fileLimit } from '../../common/upload-rules.ts';
-import { checkUpload } from '../files/uploads.ts';
-import type { Api } from '../http/api.ts';
-import { HttpError, badRequest, parseInput } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
-import { downloadRequest, partialDownloadResponses } from '../files/download.ts';
-import type { Services } from '../services.ts';
-import { issueCreatedMessage } from './present.ts';
+} from '../../../common/schemas.ts';
+import { ARTICLE_PDF_RULE, fileLimit } from '../../../common/upload-rules.ts';
+import { issueCreatedMessage } from '../../catalog/present.ts';
+import { downloadRequest, partialDownloadResponses } from '../../files/download.ts';
+import { checkUpload } from '../../files/uploads.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { badRequest, HttpError, parseInput } from '../errors.ts';
+import { readMultipart } from '../multipart.ts';
 
 export const articleStatusSchema = z.object({
   status: z.enum(['published', 'unpublished'], "Status must be 'published' or 'unpublished'."),

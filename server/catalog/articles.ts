@@ -1,0 +1,269 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { ArticleUploadFields } from '../../common/schemas.ts';
+import { PAGES_PATTERN } from '../../common/schemas.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import { CATALOG_INDEX, issueArticlesTag } from '../cache/dependencies.ts';
+import type { Tx } from '../db/client.ts';
+import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
+import { conflict, invalid, notFound } from '../errors.ts';
+import type { StoredFile } from '../files/service.ts';
+import type { CheckedUpload } from '../files/uploads.ts';
+import { articleChanged, type CatalogContext } from './context.ts';
+import { articleById } from './read.ts';
+import { articleAuthors, articles, issues } from './tables.ts';
+
+/** The editors' changes to articles: publishing, editing, replacing the PDF, unpublishing. */
+
+/** Unpublishes (hidden from readers, kept for editors) or republishes an article; 404 when it does not exist. */
+export async function setArticleStatus(
+  ctx: CatalogContext,
+  actor: SessionUser,
+  id: number,
+  status: 'published' | 'unpublished',
+) {
+  await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(articles).where(eq(articles.id, id));
+    if (!before) throw notFound('No such article.');
+    if (before.status === status) return;
+    await tx.update(articles).set({ status }).where(eq(articles.id, id));
+    await ctx.deps.audit.record(
+      tx,
+      actor,
+      status === 'published' ? 'article.republish' : 'article.unpublish',
+      { type: 'article', id },
+      { title: before.title, from: before.status, to: status },
+    );
+    await articleChanged(ctx, tx, id, CATALOG_INDEX, issueArticlesTag(before.issueId));
+  });
+  await ctx.deps.similarity?.articleVisibility(id, status === 'published');
+  return articleById(ctx, id, { includeUnpublished: true });
+}
+
+/** Edits an article's metadata and authors (its PDF stays); 404, 400 for an unknown issue, 409 on a taken DOI. */
+export async function updateArticle(
+  ctx: CatalogContext,
+  actor: SessionUser,
+  id: number,
+  input: Omit<ArticleUploadFields, never>,
+) {
+  const [before] = await ctx.db.select().from(articles).where(eq(articles.id, id));
+  if (!before) throw notFound('No such article.');
+  const [issue] = await ctx.db.select().from(issues).where(eq(issues.id, input.issue_id));
+  if (!issue) throw invalid('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+  const [taken] = await ctx.db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(and(sql`lower(${articles.doi}) = lower(${input.doi})`, sql`${articles.id} <> ${id}`));
+  if (taken) throw doiTaken(input.doi);
+  const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+  try {
+    await ctx.db.transaction(async (tx) => {
+      await tx
+        .update(articles)
+        .set({
+          issueId: input.issue_id,
+          title: input.title,
+          abstract: input.abstract,
+          keywords: input.keywords,
+          firstPage: Number(first),
+          lastPage: Number(last),
+          doi: input.doi,
+        })
+        .where(eq(articles.id, id));
+      await tx.delete(articleAuthors).where(eq(articleAuthors.articleId, id));
+      await tx.insert(articleAuthors).values(
+        input.authors.map((au, i) => ({
+          articleId: id,
+          position: i + 1,
+          name: au.name,
+          email: au.email,
+          affiliation: au.affiliation,
+          superscript: au.superscript,
+          orcid: au.orcid,
+        })),
+      );
+      await ctx.deps.audit.record(
+        tx,
+        actor,
+        'article.update',
+        { type: 'article', id },
+        {
+          from: { title: before.title, doi: before.doi, issueId: before.issueId },
+          to: { title: input.title, doi: input.doi, issueId: input.issue_id },
+        },
+      );
+      const moved =
+        before.issueId !== input.issue_id ? [CATALOG_INDEX, issueArticlesTag(input.issue_id)] : [];
+      await articleChanged(ctx, tx, id, issueArticlesTag(before.issueId), ...moved);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw doiTaken(input.doi);
+    throw err;
+  }
+  return articleById(ctx, id, { includeUnpublished: true });
+}
+
+/** Replaces an article's PDF, all or nothing (the new file is stored first, removed if the row fails). */
+export async function replaceArticlePdf(
+  ctx: CatalogContext,
+  actor: SessionUser,
+  id: number,
+  pdf: CheckedUpload,
+) {
+  const [before] = await ctx.db.select().from(articles).where(eq(articles.id, id));
+  if (!before) throw notFound('No such article.');
+  await ctx.deps.files.withStoredFiles([pdf], async (tx, [file]) => {
+    await tx.update(articles).set({ pdfFileId: file.id }).where(eq(articles.id, id));
+    await ctx.deps.audit.record(
+      tx,
+      actor,
+      'article.replace_pdf',
+      { type: 'article', id },
+      {
+        title: before.title,
+        from: before.pdfFileId,
+        file: { id: file.id, sha256: file.sha256, size: file.size },
+      },
+    );
+    await articleChanged(ctx, tx, id, issueArticlesTag(before.issueId));
+  });
+  return articleById(ctx, id, { includeUnpublished: true });
+}
+
+export async function uploadArticle(
+  ctx: CatalogContext,
+  actor: SessionUser,
+  input: ArticleUploadFields,
+  pdf: CheckedUpload,
+) {
+  const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
+  const id = await publishNew(ctx, actor, {
+    issueId: input.issue_id,
+    title: input.title,
+    abstract: input.abstract,
+    keywords: input.keywords,
+    firstPage: Number(first),
+    lastPage: Number(last),
+    doi: input.doi,
+    authors: input.authors,
+    pdf,
+  });
+  return articleById(ctx, id, { includeUnpublished: true });
+}
+
+/**
+ * Stores the PDF and publishes the article with its authors, all or nothing; returns its id. `alongside`
+ * runs in the same transaction once the article exists (the submission's full text becomes the article's).
+ */
+export async function publishNew(
+  ctx: CatalogContext,
+  actor: SessionUser,
+  a: Omit<Parameters<typeof insertArticle>[3], 'file'> & {
+    pdf: CheckedUpload;
+    doi: string;
+    alongside?: (tx: Tx, articleId: number) => Promise<void>;
+  },
+): Promise<number> {
+  const [issue] = await ctx.db.select().from(issues).where(eq(issues.id, a.issueId));
+  if (!issue) throw invalid('That issue does not exist.', { issue_id: 'That issue does not exist.' });
+  await assertDoiFree(ctx, a.doi);
+  try {
+    const id = await ctx.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
+      const { alongside, pdf: _pdf, ...fields } = a;
+      const articleId = await insertArticle(ctx, tx, actor, { ...fields, file });
+      await alongside?.(tx, articleId);
+      await articleChanged(ctx, tx, articleId, CATALOG_INDEX, issueArticlesTag(a.issueId));
+      return articleId;
+    });
+    return id;
+  } catch (err) {
+    if (isUniqueViolation(err) && pgConstraint(err) === 'articles_submission_idx') {
+      throw conflict('This submission is already published.');
+    }
+    if (isUniqueViolation(err)) throw doiTaken(a.doi);
+    throw err;
+  }
+}
+
+/** Inserts an article and its authors inside the caller's transaction; returns its id. */
+export async function insertArticle(
+  ctx: CatalogContext,
+  tx: Tx,
+  actor: SessionUser | null,
+  a: {
+    issueId: number;
+    title: string;
+    abstract: string;
+    keywords: string;
+    firstPage: number;
+    lastPage: number;
+    doi: string | null;
+    articleType?: string;
+    publicationDate?: string;
+    submissionId?: number;
+    authors: {
+      name: string;
+      email: string;
+      affiliation: string;
+      superscript: string;
+      orcid?: string | null;
+    }[];
+    file: StoredFile;
+  },
+): Promise<number> {
+  const [row] = await tx
+    .insert(articles)
+    .values({
+      issueId: a.issueId,
+      title: a.title,
+      abstract: a.abstract,
+      keywords: a.keywords,
+      firstPage: a.firstPage,
+      lastPage: a.lastPage,
+      doi: a.doi,
+      articleType: a.articleType ?? 'Research Article',
+      pdfFileId: a.file.id,
+      status: 'published',
+      publicationDate: a.publicationDate ?? new Date().toISOString().slice(0, 10),
+      submissionId: a.submissionId ?? null,
+    })
+    .returning({ id: articles.id });
+  await tx.insert(articleAuthors).values(
+    a.authors.map((au, i) => ({
+      articleId: row.id,
+      position: i + 1,
+      name: au.name,
+      email: au.email,
+      affiliation: au.affiliation,
+      superscript: au.superscript,
+      orcid: au.orcid ?? null,
+    })),
+  );
+  await ctx.deps.audit.record(
+    tx,
+    actor,
+    'article.publish',
+    { type: 'article', id: row.id },
+    {
+      title: a.title,
+      doi: a.doi,
+      issueId: a.issueId,
+      file: { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
+    },
+  );
+  return row.id;
+}
+
+async function assertDoiFree(ctx: CatalogContext, doi: string) {
+  const [taken] = await ctx.db
+    .select({ id: articles.id })
+    .from(articles)
+    .where(sql`lower(${articles.doi}) = lower(${doi})`);
+  if (taken) throw doiTaken(doi);
+}
+
+function doiTaken(doi: string) {
+  return conflict(`An article with DOI ${doi} already exists.`, {
+    doi: `An article with DOI ${doi} already exists.`,
+  });
+}

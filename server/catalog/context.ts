@@ -1,0 +1,36 @@
+import type { AuditService } from '../audit/service.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
+import { articleTag, CATALOG } from '../cache/dependencies.ts';
+import type { Db, Tx } from '../db/client.ts';
+import type { EventBus } from '../events/bus.ts';
+import type { FileService } from '../files/service.ts';
+import type { SimilarityService } from '../similarity/service.ts';
+
+/** What the catalog's use cases (read.ts, volumes.ts, articles.ts) share. */
+export interface CatalogDeps {
+  files: FileService;
+  audit: AuditService;
+  baseUrl: string;
+  /** The similarity corpus: readers' checks follow an article's published state at once. */
+  similarity?: Pick<SimilarityService, 'articleVisibility'>;
+  /** The outbox: `article.changed` in the change's transaction, for its followers (decision 0031). */
+  events?: Pick<EventBus, 'emit'>;
+  /** Kept pages and answers, in every process: told in the change's transaction what changed (0018, 0031). */
+  changes?: Pick<ChangeFeed, 'publish'>;
+}
+
+export interface CatalogContext {
+  readonly db: Db;
+  readonly deps: CatalogDeps;
+}
+
+/** In a change's transaction: the kept answers that show it go once it commits (every list of articles too). */
+export async function catalogChanged(ctx: CatalogContext, tx: Tx, ...tags: string[]) {
+  await ctx.deps.changes?.publish(tx, [CATALOG, ...tags]);
+}
+
+/** In the transaction of a change of one article: its kept answers, and the event its followers take. */
+export async function articleChanged(ctx: CatalogContext, tx: Tx, articleId: number, ...tags: string[]) {
+  await catalogChanged(ctx, tx, articleTag(articleId), ...tags);
+  await ctx.deps.events?.emit(tx, 'article.changed', { articleId });
+}
