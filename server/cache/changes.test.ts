@@ -130,6 +130,26 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
     expect(seenByB.heard).toEqual([]);
   });
 
+  it('the calls of one turn share a read; a call after it was sent gets a read of its own, which sees a change committed in between', async () => {
+    const a = await open();
+    const c = await open(); // never started: only its version reads tell it of changes
+    const seenByC = recorder(c.feed);
+    await c.feed.sync();
+    seenByC.heard.length = 0;
+    const first = c.feed.sync();
+    expect(c.feed.sync()).toBe(first);
+    // The first read is sent once this turn ends; a change committed after that is not in it...
+    await new Promise((resolve) => setImmediate(resolve));
+    await a.database.db.transaction(async (tx) => {
+      await a.feed.publish(tx, ['issue:9']);
+    });
+    // ...and a call made now, after the commit, waits for a read sent after it: it sees the change.
+    const second = c.feed.sync();
+    expect(second).not.toBe(first);
+    await Promise.all([first, second]);
+    expect(seenByC.heard).toEqual(['all']);
+  });
+
   it('a process not listening finds every change by the version it reads, and only new ones', async () => {
     const a = await open();
     const c = await open(); // never started: it does not LISTEN

@@ -118,24 +118,8 @@ export class ChangeFeed {
    * the read was sent gets the next turn's read, sent at once beside it rather than after it (decision 0031,
    * "overlapping reads"): every caller waits for a read sent after it arrived, and for one round trip only.
    */
-  private oldReading: Promise<void> | null = null;
-  private oldQueued: Promise<void> | null = null;
-  private oldSync(): Promise<void> {
-    if (!this.oldReading) {
-      this.oldReading = this.readVersion().finally(() => {
-        this.oldReading = null;
-      });
-      return this.oldReading;
-    }
-    this.oldQueued ??= this.oldReading.then(() => {
-      this.oldQueued = null;
-      return this.oldSync();
-    });
-    return this.oldQueued;
-  }
   sync(): Promise<void> {
     if (!this.shared) return Promise.resolve();
-    if (process.env.COLOPHON_SYNC_OLD) return this.oldSync();
     if (this.gathering) return this.gathering;
     const read = new Promise<void>((resolve) => {
       setImmediate(() => {
