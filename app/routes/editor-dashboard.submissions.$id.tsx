@@ -33,6 +33,7 @@ import {
 } from '../../common/review.ts';
 import { OrcidLink } from '../components/OrcidLink.tsx';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
+import { notFound, parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
@@ -67,15 +68,9 @@ const isConfirmIntent = (intent: string): intent is `decide:${DecisionConfirmati
   intent.startsWith(DECIDE_CONFIRM) &&
   (DECISION_CONFIRMATIONS as readonly string[]).includes(intent.slice(DECIDE_CONFIRM.length));
 
-function submissionId(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const { submissions, catalog } = context.services;
   let submission: Awaited<ReturnType<typeof submissions.detail>>;
   try {
@@ -135,7 +130,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const { submissions } = context.services;
   // Publishing (files, preview, publish) is the publish page's action: routes/editor-dashboard.submissions.$id.publish.tsx.
   const read = await readIntentForm(request);

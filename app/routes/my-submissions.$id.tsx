@@ -16,6 +16,7 @@ import { OrcidLink } from '../components/OrcidLink.tsx';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
+import { notFound, parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
@@ -38,12 +39,6 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-function submissionId(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 /** The author's own submission; anyone else's (even for an editor, who has the desk) is "not found". */
 async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
   const auth = context.auth!;
@@ -59,7 +54,7 @@ async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   if (!context.auth) throw redirect(`/login?${new URLSearchParams({ redirectTo: `/my-submissions/${id}` })}`);
   if (!can('submit', context.auth.user)) throw redirect('/my-submissions');
   const detail = await ownSubmission(context, id);
@@ -77,7 +72,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 /** The revision form posted without JavaScript. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const limits = uploadLimits(context);
   const read = await readForm(request, manuscriptFormOptions(limits));
   const note = read.form.text('message');
