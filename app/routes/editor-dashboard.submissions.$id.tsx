@@ -31,7 +31,7 @@ import {
   RECOMMENDATION_LABELS,
   revisionLabel,
 } from '../../common/review.ts';
-import { OrcidLink } from '../components/OrcidLink.tsx';
+import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 import { notFound, parseId } from '../lib/route-params.ts';
 
@@ -256,54 +256,7 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
 
       <div className="submission-detail__grid">
         <div>
-          <section className="panel" aria-labelledby="manuscript-title">
-            <h2 id="manuscript-title">Manuscript</h2>
-            <dl className="details-list">
-              <div>
-                <dt>Article type</dt>
-                <dd>{s.articleType}</dd>
-              </div>
-              <div>
-                <dt>Keywords</dt>
-                <dd>{s.keywords}</dd>
-              </div>
-              <div>
-                <dt>Abstract</dt>
-                <dd className="prose-text">{s.abstract}</dd>
-              </div>
-              {(
-                [
-                  ['Conflict of interest', s.conflictOfInterest],
-                  ['Funding statement', s.fundingStatement],
-                  ['Data availability statement', s.dataAvailabilityStatement],
-                ] as const
-              ).map(([term, text]) => (
-                <div key={term}>
-                  <dt>{term}</dt>
-                  <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-          <section className="panel" aria-labelledby="authors-title">
-            <h2 id="authors-title">Authors</h2>
-            <ol className="author-list desk-authors">
-              {s.authors.map((a) => (
-                <li key={`${a.email}|${a.name}|${a.affiliation}`}>
-                  <strong>{a.name}</strong>
-                  {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}
-                  <br />
-                  <a href={`mailto:${a.email}`}>{a.email}</a>
-                  {a.orcid ? (
-                    <>
-                      <br />
-                      <OrcidLink orcid={a.orcid} name={a.name} />
-                    </>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <SubmissionMetadata submission={s} reader="editor" />
         </div>
         <div>
           <section className="panel" aria-labelledby="files-title">

@@ -12,7 +12,7 @@ import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
-import { OrcidLink } from '../components/OrcidLink.tsx';
+import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
@@ -220,61 +220,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         </section>
       </div>
 
-      <section className="panel" aria-labelledby="details-title">
-        <h2 id="details-title">The manuscript as submitted</h2>
-        <dl className="details-list">
-          <div>
-            <dt>Article type</dt>
-            <dd>{s.articleType}</dd>
-          </div>
-          <div>
-            <dt>Submitted</dt>
-            <dd>
-              <DateText iso={s.createdAt} time />
-            </dd>
-          </div>
-          <div>
-            <dt>Keywords</dt>
-            <dd>{s.keywords}</dd>
-          </div>
-          <div>
-            <dt>Authors</dt>
-            <dd>
-              <ol className="author-list">
-                {s.authors.map((a) => (
-                  <li key={`${a.email}|${a.name}|${a.affiliation}`}>
-                    <strong>{a.name}</strong>
-                    {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}{' '}
-                    <span className="muted">({a.email})</span>
-                    {a.orcid ? (
-                      <>
-                        {' '}
-                        <OrcidLink orcid={a.orcid} name={a.name} />
-                      </>
-                    ) : null}
-                  </li>
-                ))}
-              </ol>
-            </dd>
-          </div>
-          <div>
-            <dt>Abstract</dt>
-            <dd className="prose-text">{s.abstract}</dd>
-          </div>
-          {(
-            [
-              ['Conflict of interest', s.conflictOfInterest],
-              ['Funding statement', s.fundingStatement],
-              ['Data availability statement', s.dataAvailabilityStatement],
-            ] as const
-          ).map(([term, text]) => (
-            <div key={term}>
-              <dt>{term}</dt>
-              <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <SubmissionMetadata submission={s} reader="author" />
     </div>
   );
 }
