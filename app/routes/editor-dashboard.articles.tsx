@@ -1,19 +1,16 @@
-import { Form, Link, data, useLocation } from 'react-router';
+import { data } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
-import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
+import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { altFields, presentFullText, saveFixes, storeWordFile } from '../../server/fulltext/routes.ts';
 import { fullTextHtml } from '../../server/fulltext/html.ts';
-import { FigureAltFields } from '../components/fulltext/FigureAltFields.tsx';
-import { ReferenceDoiFields } from '../components/fulltext/ReferenceDoiFields.tsx';
 import articleCss from '../styles/article.css?url';
-import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
-import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import type { FormResult } from '../lib/form-result.ts';
-import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
-import { FileField } from '../components/FileField.tsx';
-import { Pagination } from '../components/dashboard/Pagination.tsx';
-import { TableScroll } from '../components/dashboard/TableScroll.tsx';
+import { ArticleEditor } from '../components/articles/ArticleEditor.tsx';
+import { ArticlesTable } from '../components/articles/ArticlesTable.tsx';
+import { UploadArticleForm } from '../components/articles/UploadArticleForm.tsx';
+import { AUTHOR_FIELDS } from '../components/articles/article-form-values.ts';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
 import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
 import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
@@ -29,9 +26,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 const PAGE_SIZE = 20;
-/** Beside a file field after a refused post: the browser does not keep a chosen file when the page is shown again. */
-const CHOOSE_AGAIN = 'If you chose a PDF, please choose it again.';
-const AUTHOR_FIELDS = ['name', 'email', 'affiliation', 'superscript', 'orcid'] as const;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
@@ -233,323 +227,36 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-function editValues(a: NonNullable<Route.ComponentProps['loaderData']['editing']>): Record<string, string> {
-  const values: Record<string, string> = {
-    id: String(a.id),
-    title: a.title,
-    abstract: a.abstract,
-    keywords: a.keywords,
-    pages: a.pages ?? '',
-    doi: a.doi ?? '',
-    issue_id: String(a.issue_id),
-    author_count: String(a.authors.length),
-  };
-  a.authors.forEach((au, i) => {
-    for (const f of AUTHOR_FIELDS) values[`author_${f}_${i}`] = au[f] ?? '';
-  });
-  return values;
-}
-
 export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
   const { articles, total, page, size, issues, editing, maxPdfBytes, maxWordBytes, fullText, pending } =
     loaderData;
-  const location = useLocation();
-  const upload = refusalFor(actionData, 'upload');
-  const edit = refusalFor(actionData, 'edit');
-  const replace = refusalFor(actionData, 'replace-pdf');
-  const convert = refusalFor(actionData, 'fulltext');
-  const alt = refusalFor(actionData, 'alt');
-  const pendingFix = refusalFor(actionData, 'pending-fix');
-  const pendingPublish = refusalFor(actionData, 'pending-publish');
-  const pendingRefused = Object.keys(pendingPublish.values).length ? pendingPublish : pendingFix;
   const round = actionData?.at ?? 0;
   const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
   return (
     <section aria-labelledby="articles-title">
       <h1 id="articles-title">Articles</h1>
       <ActionResult result={shown} />
-
       {editing ? (
-        <div className="panel">
-          <h2 id="edit-article-heading">Edit “{editing.title}”</h2>
-          <p>
-            <Link to={{ search: page > 1 ? `?page=${page}` : '' }}>Close the editor</Link>
-          </p>
-          <Form
-            method="post"
-            noValidate
-            aria-labelledby="edit-article-heading"
-            key={`edit-${editing.id}-${round}`}
-          >
-            <input type="hidden" name="form" value="edit" />
-            <input type="hidden" name="id" value={editing.id} />
-            <ArticleFields
-              prefix="edit-article"
-              values={Object.keys(edit.values).length ? edit.values : editValues(editing)}
-              errors={edit.errors}
-              issues={issues}
-            />
-            <button type="submit" name="intent" value="edit" className="button button--primary">
-              Save the article
-            </button>
-          </Form>
-          <Form
-            method="post"
-            encType="multipart/form-data"
-            noValidate
-            aria-labelledby="replace-pdf-title"
-            className="dash-replace"
-            key={`pdf-${editing.id}-${round}`}
-          >
-            <h3 id="replace-pdf-title">Replace the PDF</h3>
-            <input type="hidden" name="id" value={editing.id} />
-            <FileField
-              id="replace-pdf"
-              rule={ARTICLE_PDF_RULE}
-              maxBytes={maxPdfBytes}
-              label="New PDF"
-              required
-              hint={`A PDF, up to ${formatBytes(maxPdfBytes)}.`}
-              error={replace.errors.pdf}
-              reminder={replace.errors.pdf ? CHOOSE_AGAIN : undefined}
-            />
-            <button type="submit" name="intent" value="replace-pdf" className="button">
-              Replace the PDF
-            </button>
-          </Form>
-          <Form
-            method="post"
-            encType="multipart/form-data"
-            noValidate
-            aria-labelledby="fulltext-title"
-            className="dash-replace"
-            key={`word-${editing.id}-${round}`}
-          >
-            <h3 id="fulltext-title">Full text from the Word file</h3>
-            <p>
-              {fullText
-                ? fullText.ready
-                  ? `Shown on the article page and in its JATS XML (from ${fullText.source}, ${fullText.words.toLocaleString('en')} words).`
-                  : `Not shown to readers until every figure has alt text (from ${fullText.source}).`
-                : 'None yet: the final Word file (.docx) becomes the full text on the article page and in its JATS XML.'}{' '}
-              A new Word file is converted for you to preview first: readers keep the published full text until you
-              publish the new one.
-            </p>
-            <input type="hidden" name="id" value={editing.id} />
-            <WordFileField
-              source={fullText?.source ?? null}
-              maxBytes={maxWordBytes}
-              error={convert.errors.word}
-              chooseAgain={Boolean(convert.errors.word)}
-            />
-          </Form>
-          {pending ? (
-            <section className="dash-replace" aria-labelledby="pending-title">
-              <h3 id="pending-title">New full text, not published yet</h3>
-              <p>
-                From {pending.source} ({pending.words.toLocaleString('en')} words). Check it as readers will see it,
-                fix what is listed, then publish it in place of {fullText ? 'the live one' : 'none'}.
-              </p>
-              <ProblemList
-                problems={pending.problems}
-                title="Needs a person"
-                level={4}
-                id="pending-problems-title"
-              />
-              <details className="desk-fulltext__preview">
-                <summary>Preview the new full text as readers will see it</summary>
-                <div
-                  className="article-page"
-                  // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
-                  dangerouslySetInnerHTML={{ __html: pending.html }}
-                />
-              </details>
-              <Form
-                method="post"
-                noValidate
-                aria-labelledby="pending-title"
-                key={`pending-${editing.id}-${pending.source}-${pending.words}`}
-              >
-                <input type="hidden" name="id" value={editing.id} />
-                {pending.figures.length ? (
-                  <fieldset className="form-box">
-                    <legend>Alt text of the new figures</legend>
-                    <FigureAltFields
-                      figures={pending.figures}
-                      idPrefix="pending-alt"
-                      figureUrl={(name) => `/api/editor/articles/${editing.id}/fulltext/pending/figures/${name}`}
-                      values={pendingRefused.values}
-                      errors={pendingRefused.errors}
-                    />
-                  </fieldset>
-                ) : null}
-                {pending.references.some((r) => !r.doi) ? (
-                  <ReferenceDoiFields
-                    references={pending.references.filter((r) => !r.doi)}
-                    idPrefix="pending-doi"
-                    values={pendingRefused.values}
-                    errors={pendingRefused.errors}
-                  />
-                ) : null}
-                <div className="dash-actions">
-                  {pending.figures.length || pending.references.some((r) => !r.doi) ? (
-                    <button type="submit" name="intent" value="pending-fix" className="button">
-                      Save the fixes
-                    </button>
-                  ) : null}
-                  <button type="submit" name="intent" value="pending-publish" className="button button--primary">
-                    Publish the new full text
-                  </button>
-                </div>
-              </Form>
-            </section>
-          ) : null}
-          {fullText ? (
-            <>
-              <ProblemList
-                problems={fullText.problems}
-                title="Needs a person in the published full text"
-                level={4}
-              />
-              {fullText.figures.length ? (
-                <Form method="post" noValidate aria-labelledby="alt-title" key={`alt-${editing.id}-${round}`}>
-                  <h4 id="alt-title">Alt text of the published figures</h4>
-                  <input type="hidden" name="id" value={editing.id} />
-                  <FigureAltFields
-                    figures={fullText.figures}
-                    idPrefix="article-alt"
-                    figureUrl={(name) => `/api/editor/articles/${editing.id}/fulltext/figures/${name}`}
-                    values={alt.values}
-                    errors={alt.errors}
-                  />
-                  <button type="submit" name="intent" value="alt" className="button">
-                    Save the alt text
-                  </button>
-                </Form>
-              ) : null}
-            </>
-          ) : null}
-        </div>
+        <ArticleEditor
+          editing={editing}
+          page={page}
+          issues={issues}
+          maxPdfBytes={maxPdfBytes}
+          maxWordBytes={maxWordBytes}
+          fullText={fullText}
+          pending={pending}
+          result={actionData}
+          round={round}
+        />
       ) : null}
-
-      <TableScroll labelledBy="articles-caption">
-        <table className="dash-table dash-articles">
-          <caption id="articles-caption">
-            Articles, newest first ({total}){total > size ? `, page ${page}` : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Title and DOI</th>
-              <th scope="col">Volume / issue, pages</th>
-              <th scope="col">Status</th>
-              <th scope="col" className="dash-table__number">
-                Views
-              </th>
-              <th scope="col" className="dash-table__number">
-                Downloads
-              </th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {articles.map((a) => (
-              <tr key={a.id}>
-                <td>{a.id}</td>
-                <th scope="row" className="dash-articles__title">
-                  {a.status === 'published' ? <Link to={`/article/${a.id}`}>{a.title}</Link> : a.title}
-                  {a.doi ? <span className="dash-table__sub">{a.doi}</span> : null}
-                </th>
-                <td>
-                  {a.volume_number} / {a.issue_number}
-                  {a.pages ? <span className="dash-table__sub">pp. {a.pages}</span> : null}
-                </td>
-                <td>{a.status === 'published' ? 'Published' : 'Unpublished'}</td>
-                <td className="dash-table__number">
-                  {a.usage ? a.usage.views.toLocaleString('en-GB') : '–'}
-                </td>
-                <td className="dash-table__number">
-                  {a.usage ? a.usage.downloads.toLocaleString('en-GB') : '–'}
-                </td>
-                <td>
-                  <div className="dash-actions">
-                    <Link
-                      className="button button--small button--secondary"
-                      to={`?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), edit: String(a.id) })}`}
-                    >
-                      Edit<span className="visually-hidden"> “{a.title}”</span>
-                    </Link>
-                    <Form method="post" action={`${location.pathname}${location.search}`}>
-                      <input type="hidden" name="id" value={a.id} />
-                      <button
-                        type="submit"
-                        name="intent"
-                        value={a.status === 'published' ? 'unpublish' : 'republish'}
-                        className="button button--small"
-                      >
-                        {a.status === 'published' ? 'Unpublish' : 'Republish'}
-                        <span className="visually-hidden"> “{a.title}”</span>
-                      </button>
-                    </Form>
-                    {a.status === 'published' && a.doi ? (
-                      <a
-                        href={`/api/editor/export/crossref/article/${a.id}`}
-                        download
-                        className="button button--small button--secondary"
-                      >
-                        Crossref XML<span className="visually-hidden"> of “{a.title}”</span>
-                      </a>
-                    ) : null}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      <Pagination page={page} total={total} size={size} search={location.search} label="Article pages" />
-
-      <Form
-        method="post"
-        encType="multipart/form-data"
-        noValidate
-        className="panel"
-        aria-labelledby="upload-heading"
-        key={`upload-${upload.values.title === undefined ? round : 'kept'}-${upload.values.author_count ?? ''}`}
-      >
-        <h2 id="upload-heading">Upload an article</h2>
-        <p className="field__hint">
-          All fields are required. The article appears on the reader site at once.
-        </p>
-        <input type="hidden" name="form" value="upload" />
-        <ArticleFields prefix="upload" values={upload.values} errors={upload.errors} issues={issues} />
-        <FileField
-          id="upload-pdf"
-          rule={ARTICLE_PDF_RULE}
-          maxBytes={maxPdfBytes}
-          label="Article PDF"
-          required
-          hint={`A PDF, up to ${formatBytes(maxPdfBytes)}.`}
-          error={upload.errors.pdf}
-          reminder={upload.values.title !== undefined ? CHOOSE_AGAIN : undefined}
-        />
-        <FileField
-          id="upload-word"
-          rule={ARTICLE_WORD_RULE}
-          maxBytes={maxWordBytes}
-          label="Word file"
-          hint={`The final .docx, up to ${formatBytes(maxWordBytes)}: it becomes the full text on the article page and in JATS XML once you have previewed and published it under Edit.`}
-          error={upload.errors.word}
-          reminder={
-            upload.values.title !== undefined
-              ? 'If you chose a Word file, please choose it again.'
-              : undefined
-          }
-        />
-        <button type="submit" name="intent" value="upload" className="button button--primary">
-          Upload and publish
-        </button>
-      </Form>
+      <ArticlesTable articles={articles} total={total} page={page} size={size} />
+      <UploadArticleForm
+        issues={issues}
+        maxPdfBytes={maxPdfBytes}
+        maxWordBytes={maxWordBytes}
+        result={actionData}
+        round={round}
+      />
     </section>
   );
 }

@@ -1,15 +1,12 @@
-import { Form, Link, data } from 'react-router';
+import { data } from 'react-router';
 import {
   BOARD_ROLES,
   BOARD_ROLE_LABELS,
   EDITORIAL_BOARD_KEY,
   editorialBoardSchema,
 } from '../../common/content.ts';
-import {
-  ContentOutcome,
-  type ContentEditResult,
-  ContentRowControls,
-} from '../components/dashboard/ContentRowControls.tsx';
+import type { ContentEditResult } from '../components/dashboard/ContentRowControls.tsx';
+import { RowEditor } from '../components/content/RowEditor.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
@@ -18,7 +15,6 @@ import {
   lines,
   readRows,
   rowErrors,
-  unflattenRows,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, readForm } from '../lib/forms.server.ts';
@@ -43,6 +39,9 @@ const BLANK: Row = {
   email: '',
 };
 
+/** A row as its messages and buttons name it: the member's name, else "member 3". */
+const memberName = (i: number, row: Row | undefined) => row?.name.trim() || `member ${i + 1}`;
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
   const { content } = context.services;
@@ -63,9 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
   if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
 
-  const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
-    row?.name.trim() ? row.name.trim() : `member ${i + 1}`,
-  );
+  const moved = applyRowIntent(rows, intent, BLANK, memberName);
   if (moved) {
     return data<ContentEditResult>({
       kind: 'rows',
@@ -102,76 +99,49 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function EditBoard({ loaderData, actionData }: Route.ComponentProps) {
-  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
-  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
-  const rows = unflattenRows(values, FIELDS);
   return (
-    <section aria-labelledby="edit-board-title">
-      <p className="content-editor__back">
-        <Link to="/editor-dashboard/content">← Journal content</Link>
-      </p>
-      <h1 id="edit-board-title">Edit the editorial board</h1>
-      <p>
-        Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All
-        fields are required.
-      </p>
-      <ContentOutcome result={actionData} />
-      <Form method="post" noValidate aria-labelledby="edit-board-title" key={actionData?.at ?? 0}>
-        <input type="hidden" name="base" value={values.base} />
-        <input type="hidden" name="count" value={rows.length} />
-        {errors.list ? <p className="field__error">{errors.list}</p> : null}
-        <ol className="content-rows">
-          {rows.map((row, i) => {
-            const who = row.name.trim() || `member ${i + 1}`;
-            const field = (f: (typeof FIELDS)[number]) => ({
-              id: `member-${f}-${i}`,
-              name: `${f}_${i}`,
-              defaultValue: row[f],
-              error: errors[`${f}_${i}`],
-              required: true,
-            });
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional form fields.
-              <li key={i} className="panel content-row">
-                <fieldset>
-                  <legend>
-                    Member {i + 1}
-                    {row.name.trim() ? `: ${row.name.trim()}` : ''}
-                  </legend>
-                  <div className="content-row__grid">
-                    <TextField {...field('name')} label="Name" marks />
-                    <SelectField
-                      {...field('role')}
-                      label="Section"
-                      marks
-                      options={BOARD_ROLES.map((r) => ({ value: r, label: BOARD_ROLE_LABELS[r].many }))}
-                    />
-                    <TextField {...field('affiliation')} label="Affiliation" marks />
-                    <TextField {...field('country')} label="Country" marks />
-                    <TextAreaField
-                      {...field('researchAreas')}
-                      label="Research areas"
-                      marks
-                      hint="One per line."
-                      rows={3}
-                    />
-                    <TextField {...field('email')} label="E-mail" marks type="email" />
-                  </div>
-                  <ContentRowControls index={i} count={rows.length} name={who} />
-                </fieldset>
-              </li>
-            );
-          })}
-        </ol>
-        <div className="content-editor__actions">
-          <button type="submit" name="intent" value="add" formNoValidate className="button button--secondary">
-            Add a member
-          </button>
-          <button type="submit" name="intent" value="save" className="button button--primary">
-            Save the editorial board
-          </button>
+    <RowEditor
+      titleId="edit-board-title"
+      title="Edit the editorial board"
+      intro={
+        <p>
+          Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All
+          fields are required.
+        </p>
+      }
+      loaded={loaderData.values}
+      result={actionData}
+      fields={FIELDS}
+      listError="always"
+      idPrefix="member"
+      required
+      noun="Member"
+      legendField="name"
+      rowName={memberName}
+      addLabel="Add a member"
+      saveLabel="Save the editorial board"
+    >
+      {(field) => (
+        <div className="content-row__grid">
+          <TextField {...field('name')} label="Name" marks />
+          <SelectField
+            {...field('role')}
+            label="Section"
+            marks
+            options={BOARD_ROLES.map((r) => ({ value: r, label: BOARD_ROLE_LABELS[r].many }))}
+          />
+          <TextField {...field('affiliation')} label="Affiliation" marks />
+          <TextField {...field('country')} label="Country" marks />
+          <TextAreaField
+            {...field('researchAreas')}
+            label="Research areas"
+            marks
+            hint="One per line."
+            rows={3}
+          />
+          <TextField {...field('email')} label="E-mail" marks type="email" />
         </div>
-      </Form>
-    </section>
+      )}
+    </RowEditor>
   );
 }

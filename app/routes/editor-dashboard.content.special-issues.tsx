@@ -1,11 +1,8 @@
-import { Form, Link, data } from 'react-router';
+import { data } from 'react-router';
 import { SPECIAL_ISSUES_KEY, specialIssuesSchema } from '../../common/content.ts';
 import { slugify } from '../../server/content/markdown.ts';
-import {
-  ContentOutcome,
-  type ContentEditResult,
-  ContentRowControls,
-} from '../components/dashboard/ContentRowControls.tsx';
+import type { ContentEditResult } from '../components/dashboard/ContentRowControls.tsx';
+import { RowEditor } from '../components/content/RowEditor.tsx';
 import { TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
@@ -14,7 +11,6 @@ import {
   lines,
   readRows,
   rowErrors,
-  unflattenRows,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, readForm } from '../lib/forms.server.ts';
@@ -32,6 +28,10 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 const FIELDS = ['id', 'title', 'summary', 'guestEditors', 'deadline'] as const;
 const BLANK: Row = { id: '', title: '', summary: '', guestEditors: '', deadline: '' };
 const EDITOR_LINE = 'Write each guest editor on a line of their own as: Name; Affiliation.';
+
+/** A row as its messages and buttons name it: its title in quotes, else "special issue 3". */
+const callName = (i: number, row: Row | undefined) =>
+  row?.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`;
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request);
@@ -59,9 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
   if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
 
-  const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
-    row?.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`,
-  );
+  const moved = applyRowIntent(rows, intent, BLANK, callName);
   if (moved) {
     return data<ContentEditResult>({
       kind: 'rows',
@@ -119,91 +117,67 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function EditSpecialIssues({ loaderData, actionData }: Route.ComponentProps) {
-  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
-  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
-  const rows = unflattenRows(values, FIELDS);
   return (
-    <section aria-labelledby="edit-calls-title">
-      <p className="content-editor__back">
-        <Link to="/editor-dashboard/content">← Journal content</Link>
-      </p>
-      <h1 id="edit-calls-title">Edit the special issues</h1>
-      <p>
-        Shown at <a href="/special-issues">/special-issues</a>,{' '}
-        <a href="/open-special-issues">/open-special-issues</a> and{' '}
-        <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the end
-        of its deadline day (UTC), then listed as closed.
-      </p>
-      <ContentOutcome result={actionData} />
-      <Form method="post" noValidate aria-labelledby="edit-calls-title" key={actionData?.at ?? 0}>
-        <input type="hidden" name="base" value={values.base} />
-        <input type="hidden" name="count" value={rows.length} />
-        {errors.list && !rows.length ? <p className="field__error">{errors.list}</p> : null}
-        <ol className="content-rows">
-          {rows.map((row, i) => {
-            const what = row.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`;
-            const field = (f: (typeof FIELDS)[number]) => ({
-              id: `call-${f}-${i}`,
-              name: `${f}_${i}`,
-              defaultValue: row[f],
-              error: errors[`${f}_${i}`],
-            });
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: rows are positional form fields.
-              <li key={i} className="panel content-row">
-                <fieldset>
-                  <legend>
-                    Special issue {i + 1}
-                    {row.title.trim() ? `: ${row.title.trim()}` : ''}
-                  </legend>
-                  <TextField {...field('title')} label="Title" marks required />
-                  <TextAreaField
-                    {...field('summary')}
-                    label="Summary"
-                    marks
-                    hint="One or two sentences on the scope."
-                    rows={3}
-                    required
-                  />
-                  <div className="content-row__grid">
-                    <TextAreaField
-                      {...field('guestEditors')}
-                      label="Guest editors"
-                      marks
-                      hint="One per line: Name; Affiliation"
-                      rows={3}
-                      required
-                    />
-                    <TextField
-                      {...field('deadline')}
-                      label="Submission deadline"
-                      marks
-                      type="date"
-                      hint="YYYY-MM-DD"
-                      required
-                    />
-                    <TextField
-                      {...field('id')}
-                      label="Anchor"
-                      marks
-                      hint="Lower-case letters, digits and hyphens; made from the title when empty."
-                    />
-                  </div>
-                  <ContentRowControls index={i} count={rows.length} name={what} />
-                </fieldset>
-              </li>
-            );
-          })}
-        </ol>
-        <div className="content-editor__actions">
-          <button type="submit" name="intent" value="add" formNoValidate className="button button--secondary">
-            Add a special issue
-          </button>
-          <button type="submit" name="intent" value="save" className="button button--primary">
-            Save the special issues
-          </button>
-        </div>
-      </Form>
-    </section>
+    <RowEditor
+      titleId="edit-calls-title"
+      title="Edit the special issues"
+      intro={
+        <p>
+          Shown at <a href="/special-issues">/special-issues</a>,{' '}
+          <a href="/open-special-issues">/open-special-issues</a> and{' '}
+          <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the
+          end of its deadline day (UTC), then listed as closed.
+        </p>
+      }
+      loaded={loaderData.values}
+      result={actionData}
+      fields={FIELDS}
+      // A clash of anchors is said beside the rows' fields.
+      listError="without-rows"
+      idPrefix="call"
+      noun="Special issue"
+      legendField="title"
+      rowName={callName}
+      addLabel="Add a special issue"
+      saveLabel="Save the special issues"
+    >
+      {(field) => (
+        <>
+          <TextField {...field('title')} label="Title" marks required />
+          <TextAreaField
+            {...field('summary')}
+            label="Summary"
+            marks
+            hint="One or two sentences on the scope."
+            rows={3}
+            required
+          />
+          <div className="content-row__grid">
+            <TextAreaField
+              {...field('guestEditors')}
+              label="Guest editors"
+              marks
+              hint="One per line: Name; Affiliation"
+              rows={3}
+              required
+            />
+            <TextField
+              {...field('deadline')}
+              label="Submission deadline"
+              marks
+              type="date"
+              hint="YYYY-MM-DD"
+              required
+            />
+            <TextField
+              {...field('id')}
+              label="Anchor"
+              marks
+              hint="Lower-case letters, digits and hyphens; made from the title when empty."
+            />
+          </div>
+        </>
+      )}
+    </RowEditor>
   );
 }

@@ -20,6 +20,7 @@ import { pageTitle } from '../lib/meta.ts';
 import articleCss from '../styles/article.css?url';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id.publish';
+import { notFound, parseId } from '../lib/route-params.ts';
 
 /**
  * Publishing an accepted submission (issue 22, decision 0035): the final PDF and the Word file, then the article
@@ -45,15 +46,9 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-function submissionId(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   let preview: Awaited<ReturnType<typeof publicationPreview>>;
   try {
     preview = await publicationPreview(context.services, auth.user, id);
@@ -108,7 +103,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const { services } = context;
   const read = await readIntentForm(request, {
     files: {

@@ -6,6 +6,7 @@ import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import similarityCss from '../styles/similarity.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id.similarity';
+import { parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: similarityCss }];
 
@@ -23,9 +24,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647)
-    throw data('No such submission.', { status: 404 });
+  const id = parseId(params.id);
+  if (id === null) throw data('No such submission.', { status: 404 });
   try {
     return await editorReport(context, auth.user, id, new URL(request.url));
   } catch (err) {

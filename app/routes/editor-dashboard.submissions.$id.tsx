@@ -31,8 +31,9 @@ import {
   RECOMMENDATION_LABELS,
   revisionLabel,
 } from '../../common/review.ts';
-import { OrcidLink } from '../components/OrcidLink.tsx';
+import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
+import { notFound, parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
@@ -67,15 +68,9 @@ const isConfirmIntent = (intent: string): intent is `decide:${DecisionConfirmati
   intent.startsWith(DECIDE_CONFIRM) &&
   (DECISION_CONFIRMATIONS as readonly string[]).includes(intent.slice(DECIDE_CONFIRM.length));
 
-function submissionId(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const { submissions, catalog } = context.services;
   let submission: Awaited<ReturnType<typeof submissions.detail>>;
   try {
@@ -135,7 +130,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const { submissions } = context.services;
   // Publishing (files, preview, publish) is the publish page's action: routes/editor-dashboard.submissions.$id.publish.tsx.
   const read = await readIntentForm(request);
@@ -261,54 +256,7 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
 
       <div className="submission-detail__grid">
         <div>
-          <section className="panel" aria-labelledby="manuscript-title">
-            <h2 id="manuscript-title">Manuscript</h2>
-            <dl className="details-list">
-              <div>
-                <dt>Article type</dt>
-                <dd>{s.articleType}</dd>
-              </div>
-              <div>
-                <dt>Keywords</dt>
-                <dd>{s.keywords}</dd>
-              </div>
-              <div>
-                <dt>Abstract</dt>
-                <dd className="prose-text">{s.abstract}</dd>
-              </div>
-              {(
-                [
-                  ['Conflict of interest', s.conflictOfInterest],
-                  ['Funding statement', s.fundingStatement],
-                  ['Data availability statement', s.dataAvailabilityStatement],
-                ] as const
-              ).map(([term, text]) => (
-                <div key={term}>
-                  <dt>{term}</dt>
-                  <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-          <section className="panel" aria-labelledby="authors-title">
-            <h2 id="authors-title">Authors</h2>
-            <ol className="author-list desk-authors">
-              {s.authors.map((a) => (
-                <li key={`${a.email}|${a.name}|${a.affiliation}`}>
-                  <strong>{a.name}</strong>
-                  {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}
-                  <br />
-                  <a href={`mailto:${a.email}`}>{a.email}</a>
-                  {a.orcid ? (
-                    <>
-                      <br />
-                      <OrcidLink orcid={a.orcid} name={a.name} />
-                    </>
-                  ) : null}
-                </li>
-              ))}
-            </ol>
-          </section>
+          <SubmissionMetadata submission={s} reader="editor" />
         </div>
         <div>
           <section className="panel" aria-labelledby="files-title">

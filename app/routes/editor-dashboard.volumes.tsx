@@ -1,10 +1,10 @@
 import { Form } from 'react-router';
-import { MONTHS } from '../../common/dates.ts';
 import { issueSchema, parseId, volumeSchema } from '../../common/schemas.ts';
 import { issueCreatedMessage, issueDate } from '../../server/catalog/present.ts';
 import { alertStartedMessage } from '../../common/subscriptions.ts';
 import { IssueAlertCell } from '../components/dashboard/IssueAlertCell.tsx';
-import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
+import { SelectField } from '../components/FormField.tsx';
+import { EditInRow, IssueFields, VolumeFields } from '../components/catalog/VolumeForm.tsx';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
@@ -45,10 +45,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 const issueEditSchema = issueSchema.pick({ title: true, description: true, publication_month: true });
-
-/** The month an issue is dated by (decision 0039): none, or January to December of its volume's year. */
-const MONTH_OPTIONS = MONTHS.map((m, i) => ({ value: String(i + 1), label: m }));
-const NO_MONTH = 'No month (the year alone)';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
@@ -130,34 +126,12 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
           <h2 id="new-volume-title">Create a volume</h2>
           <p className="field__hint">All fields are required.</p>
           <input type="hidden" name="intent" value="create-volume" />
-          <TextField
-            id="new-volume-title-field"
-            name="title"
-            label="Volume title"
-            marks
-            required
-            defaultValue={newVolume.values.title}
-            error={newVolume.errors.title}
-          />
-          <TextField
-            id="new-volume-number"
-            name="volume_number"
-            label="Volume number"
-            marks
-            inputMode="numeric"
-            required
-            defaultValue={newVolume.values.volume_number}
-            error={newVolume.errors.volume_number}
-          />
-          <TextField
-            id="new-volume-year"
-            name="year"
-            label="Year"
-            marks
-            inputMode="numeric"
-            required
-            defaultValue={newVolume.values.year}
-            error={newVolume.errors.year}
+          <VolumeFields
+            idPrefix="new-volume"
+            titleId="new-volume-title-field"
+            titleLabel="Volume title"
+            values={newVolume.values}
+            errors={newVolume.errors}
           />
           <button type="submit" className="button button--primary">
             Create volume
@@ -190,34 +164,13 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
               label: `Volume ${v.volume_number} (${v.year}): ${v.title}`,
             }))}
           />
-          <TextField
-            id="new-issue-title-field"
-            name="title"
-            label="Issue title"
-            marks
-            required
-            defaultValue={newIssue.values.title}
-            error={newIssue.errors.title}
-          />
-          <TextAreaField
-            id="new-issue-description"
-            name="description"
-            label="Description"
-            marks
-            required
-            rows={3}
-            defaultValue={newIssue.values.description}
-            error={newIssue.errors.description}
-          />
-          <SelectField
-            id="new-issue-month"
-            name="publication_month"
-            label="Publication month"
-            hint="Optional: the month the issue is dated by, in its volume's year."
-            placeholder={NO_MONTH}
-            defaultValue={newIssue.values.publication_month ?? ''}
-            error={newIssue.errors.publication_month}
-            options={MONTH_OPTIONS}
+          <IssueFields
+            idPrefix="new-issue"
+            titleId="new-issue-title-field"
+            titleLabel="Issue title"
+            monthHint="Optional: the month the issue is dated by, in its volume's year."
+            values={newIssue.values}
+            errors={newIssue.errors}
           />
           <button type="submit" className="button button--primary">
             Create issue
@@ -240,10 +193,6 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
           <tbody>
             {volumes.map((v) => {
               const mine = editVolume.values.id === String(v.id);
-              const errs: Record<string, string> = mine ? editVolume.errors : {};
-              const val = (k: string, fallback: string | number) =>
-                mine ? editVolume.values[k] : String(fallback);
-              const p = `edit-volume-${v.id}`;
               return (
                 <tr key={v.id}>
                   <td>{v.volume_number}</td>
@@ -251,47 +200,25 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                   <td>{v.year}</td>
                   <td>{v.issue_count}</td>
                   <td>
-                    <details open={mine || undefined} key={`${round}`}>
-                      <summary>
-                        Edit<span className="visually-hidden"> volume {v.volume_number}</span>
-                      </summary>
-                      <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
-                        <input type="hidden" name="intent" value="edit-volume" />
-                        <input type="hidden" name="id" value={v.id} />
-                        <TextField
-                          id={`${p}-title`}
-                          name="title"
-                          label="Title"
-                          marks
-                          required
-                          defaultValue={val('title', v.title)}
-                          error={errs.title}
-                        />
-                        <TextField
-                          id={`${p}-number`}
-                          name="volume_number"
-                          label="Volume number"
-                          marks
-                          inputMode="numeric"
-                          required
-                          defaultValue={val('volume_number', v.volume_number)}
-                          error={errs.volume_number}
-                        />
-                        <TextField
-                          id={`${p}-year`}
-                          name="year"
-                          label="Year"
-                          marks
-                          inputMode="numeric"
-                          required
-                          defaultValue={val('year', v.year)}
-                          error={errs.year}
-                        />
-                        <button type="submit" className="button button--small">
-                          Save volume {v.volume_number}
-                        </button>
-                      </Form>
-                    </details>
+                    <EditInRow
+                      open={mine}
+                      round={round}
+                      summary={`volume ${v.volume_number}`}
+                      intent="edit-volume"
+                      id={v.id}
+                      saveLabel={`Save volume ${v.volume_number}`}
+                    >
+                      <VolumeFields
+                        idPrefix={`edit-volume-${v.id}`}
+                        titleLabel="Title"
+                        values={
+                          mine
+                            ? editVolume.values
+                            : { title: v.title, volume_number: String(v.volume_number), year: String(v.year) }
+                        }
+                        errors={mine ? editVolume.errors : {}}
+                      />
+                    </EditInRow>
                   </td>
                 </tr>
               );
@@ -316,9 +243,6 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
           <tbody>
             {issues.map((i) => {
               const mine = editIssue.values.id === String(i.id);
-              const errs: Record<string, string> = mine ? editIssue.errors : {};
-              const val = (k: string, fallback: string) => (mine ? editIssue.values[k] : fallback);
-              const p = `edit-issue-${i.id}`;
               return (
                 <tr key={i.id}>
                   <td>{i.volume_number}</td>
@@ -364,50 +288,29 @@ export default function VolumesAndIssues({ loaderData, actionData }: Route.Compo
                     ) : (
                       <p className="muted">Nothing to export yet</p>
                     )}
-                    <details open={mine || undefined} key={`${round}`}>
-                      <summary>
-                        Edit
-                        <span className="visually-hidden">
-                          {' '}
-                          issue {i.issue_number} of volume {i.volume_number}
-                        </span>
-                      </summary>
-                      <Form method="post" noValidate className="dash-edit-form" key={`${p}-${round}`}>
-                        <input type="hidden" name="intent" value="edit-issue" />
-                        <input type="hidden" name="id" value={i.id} />
-                        <TextField
-                          id={`${p}-title`}
-                          name="title"
-                          label="Title"
-                          marks
-                          required
-                          defaultValue={val('title', i.title)}
-                          error={errs.title}
-                        />
-                        <TextAreaField
-                          id={`${p}-description`}
-                          name="description"
-                          label="Description"
-                          marks
-                          required
-                          rows={3}
-                          defaultValue={val('description', i.description)}
-                          error={errs.description}
-                        />
-                        <SelectField
-                          id={`${p}-month`}
-                          name="publication_month"
-                          label="Publication month"
-                          placeholder={NO_MONTH}
-                          defaultValue={val('publication_month', i.publication_month ? String(i.publication_month) : '')}
-                          error={errs.publication_month}
-                          options={MONTH_OPTIONS}
-                        />
-                        <button type="submit" className="button button--small">
-                          Save issue {i.issue_number}
-                        </button>
-                      </Form>
-                    </details>
+                    <EditInRow
+                      open={mine}
+                      round={round}
+                      summary={`issue ${i.issue_number} of volume ${i.volume_number}`}
+                      intent="edit-issue"
+                      id={i.id}
+                      saveLabel={`Save issue ${i.issue_number}`}
+                    >
+                      <IssueFields
+                        idPrefix={`edit-issue-${i.id}`}
+                        titleLabel="Title"
+                        values={
+                          mine
+                            ? editIssue.values
+                            : {
+                                title: i.title,
+                                description: i.description,
+                                publication_month: i.publication_month ? String(i.publication_month) : '',
+                              }
+                        }
+                        errors={mine ? editIssue.errors : {}}
+                      />
+                    </EditInRow>
                     <IssueAlertCell issue={i} alert={alerts[i.id]} subscribers={subscribers} round={round} />
                   </td>
                 </tr>

@@ -12,10 +12,11 @@ import { StatusBadge } from '../components/submission/StatusBadge.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
-import { OrcidLink } from '../components/OrcidLink.tsx';
+import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
+import { notFound, parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
@@ -38,12 +39,6 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
   { name: 'robots', content: 'noindex' },
 ];
 
-function submissionId(param: string | undefined): number {
-  const id = Number(param);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 /** The author's own submission; anyone else's (even for an editor, who has the desk) is "not found". */
 async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
   const auth = context.auth!;
@@ -59,7 +54,7 @@ async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   if (!context.auth) throw redirect(`/login?${new URLSearchParams({ redirectTo: `/my-submissions/${id}` })}`);
   if (!can('submit', context.auth.user)) throw redirect('/my-submissions');
   const detail = await ownSubmission(context, id);
@@ -77,7 +72,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 
 /** The revision form posted without JavaScript. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const id = submissionId(params.id);
+  const id = parseId(params.id) ?? notFound();
   const limits = uploadLimits(context);
   const read = await readForm(request, manuscriptFormOptions(limits));
   const note = read.form.text('message');
@@ -225,61 +220,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         </section>
       </div>
 
-      <section className="panel" aria-labelledby="details-title">
-        <h2 id="details-title">The manuscript as submitted</h2>
-        <dl className="details-list">
-          <div>
-            <dt>Article type</dt>
-            <dd>{s.articleType}</dd>
-          </div>
-          <div>
-            <dt>Submitted</dt>
-            <dd>
-              <DateText iso={s.createdAt} time />
-            </dd>
-          </div>
-          <div>
-            <dt>Keywords</dt>
-            <dd>{s.keywords}</dd>
-          </div>
-          <div>
-            <dt>Authors</dt>
-            <dd>
-              <ol className="author-list">
-                {s.authors.map((a) => (
-                  <li key={`${a.email}|${a.name}|${a.affiliation}`}>
-                    <strong>{a.name}</strong>
-                    {a.superscript ? <sup>{a.superscript}</sup> : null}, {a.affiliation}{' '}
-                    <span className="muted">({a.email})</span>
-                    {a.orcid ? (
-                      <>
-                        {' '}
-                        <OrcidLink orcid={a.orcid} name={a.name} />
-                      </>
-                    ) : null}
-                  </li>
-                ))}
-              </ol>
-            </dd>
-          </div>
-          <div>
-            <dt>Abstract</dt>
-            <dd className="prose-text">{s.abstract}</dd>
-          </div>
-          {(
-            [
-              ['Conflict of interest', s.conflictOfInterest],
-              ['Funding statement', s.fundingStatement],
-              ['Data availability statement', s.dataAvailabilityStatement],
-            ] as const
-          ).map(([term, text]) => (
-            <div key={term}>
-              <dt>{term}</dt>
-              <dd className="prose-text">{text || <span className="muted">None given.</span>}</dd>
-            </div>
-          ))}
-        </dl>
-      </section>
+      <SubmissionMetadata submission={s} reader="author" />
     </div>
   );
 }

@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { messageResponse } from '../../../common/api.ts';
 import { attachmentDisposition } from '../../../common/filenames.ts';
 import { idParamSchema } from '../../../common/schemas.ts';
-import { crossrefDeposit } from '../../discovery/crossref.ts';
-import { doajRecords } from '../../discovery/doaj.ts';
+import { type DepositFile, DepositExports } from '../../discovery/exports.ts';
 import { atomFeed, type FeedSpec, rssFeed } from '../../discovery/feeds.ts';
 import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from '../../discovery/links.ts';
 import { OaiRepository } from '../../discovery/oai.ts';
@@ -20,7 +19,6 @@ import { type Work, WorkReader } from '../../discovery/works.ts';
 import type { Services } from '../../services.ts';
 import { JOURNAL_KEY } from '../../settings/service.ts';
 import type { Api } from '../api.ts';
-import { conflict, notFound } from '../errors.ts';
 
 export interface DiscoveryOptions {
   /** Records per OAI-PMH ListRecords/ListIdentifiers response (default 100). */
@@ -222,35 +220,20 @@ const exportErrors = {
   },
 };
 
-/** `cjei-crossref-v1i2.xml`: the journal, the format and the place. */
-function exportName(abbreviation: string, format: string, place: string) {
-  const journal =
-    abbreviation
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '') || 'journal';
-  return `${journal}-${format}-${place}.xml`;
-}
-
-function sendXmlAttachment(reply: FastifyReply, xml: string, filename: string) {
+/** Every export answers so: the XML as an attachment, with the articles it left out in a header. */
+function sendDeposit(reply: FastifyReply, file: DepositFile) {
+  if (file.skipped.length) reply.header('x-skipped-articles', file.skipped.join(','));
   return reply
     .header('content-type', 'application/xml; charset=utf-8')
-    .header('content-disposition', attachmentDisposition(filename))
+    .header('content-disposition', attachmentDisposition(file.filename))
     .header('cache-control', 'private, no-store')
     .header('x-content-type-options', 'nosniff')
-    .send(xml);
+    .send(file.xml);
 }
 
 /** The dashboard's downloads for Crossref (DOI deposit) and DOAJ (article upload): JSON API routes. */
 export function exportRoutes(api: Api, services: Services) {
-  const { settings } = services;
-  const works = new WorkReader(services.db, services.baseUrl);
-
-  const issueOrThrow = async (id: number) => {
-    const found = await works.issue({ id });
-    if (!found) throw notFound('Issue not found.');
-    return found;
-  };
+  const deposits = new DepositExports(new WorkReader(services.db, services.baseUrl), services.settings);
 
   api.route({
     method: 'GET',
@@ -265,23 +248,7 @@ export function exportRoutes(api: Api, services: Services) {
       200: { description: 'The deposit XML, as an attachment', binary: 'application/xml' },
       ...exportErrors,
     },
-    handler: async ({ params, reply }) => {
-      const { issue, volume } = await issueOrThrow(params.id);
-      const all = await works.issueWorks(issue.id);
-      const withDoi = all.filter((w) => w.doi);
-      if (!withDoi.length)
-        throw conflict('This issue has no published article with a DOI: there is nothing to deposit.');
-      const skipped = all.filter((w) => !w.doi).map((w) => w.id);
-      if (skipped.length) reply.header('x-skipped-articles', skipped.join(','));
-      const journal = await settings.journal();
-      const now = new Date();
-      const place = `v${volume.volumeNumber}i${issue.issueNumber}`;
-      const xml = crossrefDeposit(journal, { volume: withDoi[0].volume, issue: withDoi[0].issue }, withDoi, {
-        batchId: `${journal.abbreviation.toLowerCase()}-${place}-${now.getTime()}`,
-        now,
-      });
-      return sendXmlAttachment(reply, xml, exportName(journal.abbreviation, 'crossref', place));
-    },
+    handler: async ({ params, reply }) => sendDeposit(reply, await deposits.crossrefIssue(params.id)),
   });
 
   api.route({
@@ -295,24 +262,7 @@ export function exportRoutes(api: Api, services: Services) {
       200: { description: 'The deposit XML, as an attachment', binary: 'application/xml' },
       ...exportErrors,
     },
-    handler: async ({ params, reply }) => {
-      const work = await works.work(params.id);
-      if (!work) throw notFound('Article not found.');
-      if (work.status !== 'published')
-        throw conflict('This article is not published: it cannot be deposited.');
-      if (!work.doi) throw conflict('This article has no DOI: give it one before depositing it.');
-      const journal = await settings.journal();
-      const now = new Date();
-      const xml = crossrefDeposit(journal, { volume: work.volume, issue: work.issue }, [work], {
-        batchId: `${journal.abbreviation.toLowerCase()}-article-${work.id}-${now.getTime()}`,
-        now,
-      });
-      return sendXmlAttachment(
-        reply,
-        xml,
-        exportName(journal.abbreviation, 'crossref', `article-${work.id}`),
-      );
-    },
+    handler: async ({ params, reply }) => sendDeposit(reply, await deposits.crossrefArticle(params.id)),
   });
 
   api.route({
@@ -328,21 +278,6 @@ export function exportRoutes(api: Api, services: Services) {
       200: { description: 'The DOAJ XML, as an attachment', binary: 'application/xml' },
       ...exportErrors,
     },
-    handler: async ({ params, reply }) => {
-      const { issue, volume } = await issueOrThrow(params.id);
-      const all = await works.issueWorks(issue.id);
-      const withPdf = all.filter((w) => w.pdfUrl);
-      if (!withPdf.length)
-        throw conflict('This issue has no published article with a PDF: there is nothing to upload.');
-      const skipped = all.filter((w) => !w.pdfUrl).map((w) => w.id);
-      if (skipped.length) reply.header('x-skipped-articles', skipped.join(','));
-      const journal = await settings.journal();
-      const xml = doajRecords(journal, withPdf);
-      return sendXmlAttachment(
-        reply,
-        xml,
-        exportName(journal.abbreviation, 'doaj', `v${volume.volumeNumber}i${issue.issueNumber}`),
-      );
-    },
+    handler: async ({ params, reply }) => sendDeposit(reply, await deposits.doajIssue(params.id)),
   });
 }
