@@ -29,7 +29,7 @@ import type { ChangeFeed } from '../cache/changes.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conflict, parseInput } from '../http/errors.ts';
-import { copyrightFormPdf } from '../seed/pdf.ts';
+import { copyrightFormPdf } from '../documents/copyright-form.ts';
 import { JOURNAL_KEY, type SettingsService } from '../settings/service.ts';
 import { settings as settingsTable } from '../settings/tables.ts';
 import { type RenderedPage, fillPlaceholders, placeholderValues, renderPage } from './markdown.ts';
