@@ -7,6 +7,7 @@ import type { FullTextOwner } from '../../server/fulltext/service.ts';
 import {
   createIssue,
   createVolume,
+  inviteReviewer,
   moveSubmission,
   publishArticle,
   submitManuscript,
@@ -120,11 +121,11 @@ async function newSubmissionWith(
  */
 async function newAssignment(state: 'invited' | 'accepted' | 'submitted' = 'invited') {
   const { id: submissionId } = await newSubmission('under_review');
-  const admin = { id: 1, username: 'admin' };
   const email = `reviewer${++seq}@matrix.example`;
-  const { assignmentId } = await t.services.review.invite(admin, submissionId, { name: 'Matrix Reviewer', email });
-  await t.runJobs(); // the invitation is queued with the assignment, and sent by the queue
-  const token = /\/reviews\/\d+\?token=([\w.-]+)/.exec(t.mail.filter((m) => m.to === email).at(-1)!.text)![1];
+  const { assignmentId, token } = await inviteReviewer(t, tokens.admin!, submissionId, {
+    name: 'Matrix Reviewer',
+    email,
+  });
   if (state !== 'invited') await t.services.review.accept({ token }, assignmentId);
   if (state === 'submitted') {
     await t.services.review.submit({ token }, assignmentId, { recommendation: 'accept', commentsForAuthor: 'Good.' });
