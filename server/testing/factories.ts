@@ -22,17 +22,6 @@ function expectStatus(res: LightMyRequestResponse, status: number, what: string)
   return res.json();
 }
 
-/** An account made in the database and signed in through the API, with its bearer headers. */
-export async function signedIn(
-  t: TestContext,
-  role: 'researcher' | 'author' | 'editor' | 'admin',
-  status: 'approved' | 'pending' = 'approved',
-) {
-  const user = await t.createUser({ role, status });
-  const token = await t.login(user.username, user.password);
-  return { ...user, token, headers: bearer(token) };
-}
-
 export interface Volume {
   id: number;
   title: string;
