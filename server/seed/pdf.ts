@@ -1,7 +1,7 @@
 /**
- * The demo articles' PDFs and the copyright form, typeset by pdf-layout.ts. pdf-lib takes a few hundred
- * milliseconds to load, and only a first start (the demo PDFs) and a download of the copyright form need
- * it: it is loaded then, not with the server.
+ * The demo articles' PDFs, typeset by article-layout.ts on server/documents/typeset.ts (decision 0049).
+ * pdf-lib takes a few hundred milliseconds to load, and only a first start (the demo PDFs) needs it here: it
+ * is loaded then, not with the server.
  *
  * The typesetting is deterministic (dates come from the article), so an article's PDF is kept in the
  * installation's cache folder, named by a hash of the layout code and of everything it is typeset from:
@@ -10,25 +10,27 @@
  * that stayed; decision 0021). Other settings (another journal name, say) make other names: typeset then.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { JournalSettings } from '../../common/journal.ts';
 import { installCacheDir } from '../install-cache.ts';
-import type { ArticlePdfInput } from './pdf-layout.ts';
+import type { ArticlePdfInput } from './article-layout.ts';
 
-export type { ArticlePdfInput } from './pdf-layout.ts';
+export type { ArticlePdfInput } from './article-layout.ts';
 
 type TypesetPdf = { bytes: Uint8Array; pageCount: number };
 
-const layout = () => import('./pdf-layout.ts');
+const layout = () => import('./article-layout.ts');
 
 /** A hash of the layout code as this process runs it (TypeScript sources or the compiled build). */
 let layoutHash: string | undefined;
 function layoutVersion(): string {
   if (layoutHash === undefined) {
     const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-    const source = readFileSync(new URL(`./pdf-layout.${ext}`, import.meta.url));
-    layoutHash = createHash('sha256').update(source).digest('hex').slice(0, 12);
+    const hash = createHash('sha256');
+    for (const file of [`./article-layout.${ext}`, `../documents/typeset.${ext}`]) {
+      hash.update(readFileSync(new URL(file, import.meta.url)));
+    }
+    layoutHash = hash.digest('hex').slice(0, 12);
   }
   return layoutHash;
 }
@@ -77,11 +79,4 @@ export async function articlePdf(input: ArticlePdfInput): Promise<TypesetPdf> {
   const pdf = await (await layout()).articlePdf(input);
   if (kept) keep(kept, pdf);
   return pdf;
-}
-
-export async function copyrightFormPdf(
-  journal: JournalSettings,
-  opts: { date?: Date } = {},
-): Promise<Uint8Array> {
-  return (await layout()).copyrightFormPdf(journal, opts);
 }

@@ -13,11 +13,11 @@ import { articleAuthors, articles, issues, volumes } from '../catalog/tables.ts'
 import { loadConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { storedFiles } from '../files/tables.ts';
+import { installCacheDir } from '../install-cache.ts';
 import { createServices, type Services } from '../services.ts';
 import { JOURNAL_KEY } from '../settings/service.ts';
-import { installCacheDir } from '../install-cache.ts';
 import { scratchDatabase } from '../testing/harness.ts';
-import { articlePdf, copyrightFormPdf } from './pdf.ts';
+import { articlePdf } from './pdf.ts';
 import { DEMO_MARKER_KEY, issnCheckDigit, isValidIssn, seed } from './seed.ts';
 
 const silent = { info() {}, warn() {}, error() {} };
@@ -116,16 +116,16 @@ describe('seed', () => {
       const view = await services.fulltext.of({ articleId: row.id });
       expect(view?.ready, row.title).toBe(true);
       const demo = demoArticles[i];
-      expect(view!.document.sections.map((x) => x.title.map((t) => (t.t === 'text' ? t.v : '')).join(''))).toEqual([
-        ...demo.sections.map((x, n) => `${n + 1}. ${x.heading}`),
-        'Funding',
-        'Data availability',
-      ]);
+      expect(
+        view!.document.sections.map((x) => x.title.map((t) => (t.t === 'text' ? t.v : '')).join('')),
+      ).toEqual([...demo.sections.map((x, n) => `${n + 1}. ${x.heading}`), 'Funding', 'Data availability']);
       expect(view!.document.references).toHaveLength(demo.references.length);
       // The Word file's own title page is left out and said so ('front', decision 0041); nothing else is listed
       // but references without a DOI.
       expect(view!.problems.map((p) => p.kind).filter((k) => k !== 'doi')).toEqual(['front']);
-      expect(await services.fulltext.readerHtml(row.id)).toContain('<figure class="fulltext-figure" id="figure-1">');
+      expect(await services.fulltext.readerHtml(row.id)).toContain(
+        '<figure class="fulltext-figure" id="figure-1">',
+      );
     }
 
     // What the reader site shows.
@@ -180,7 +180,7 @@ describe('seed', () => {
   });
 });
 
-describe('journal settings and the copyright form', () => {
+describe('journal settings', () => {
   it('computes ISSN check digits', () => {
     expect(issnCheckDigit('0378595')).toBe('5'); // 0378-5955
     expect(issnCheckDigit('2049363')).toBe('0'); // 2049-3630
@@ -190,15 +190,6 @@ describe('journal settings and the copyright form', () => {
     expect(journalSettingsSchema.safeParse(journalDefaults({ email: 'office@example.org' })).success).toBe(
       true,
     );
-  });
-
-  it('writes a one-page copyright transfer form', async () => {
-    const journal = journalDefaults({ email: 'office@example.org' });
-    const bytes = await copyrightFormPdf(journal);
-    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
-    const pdf = await PDFDocument.load(bytes);
-    expect(pdf.getPageCount()).toBe(1);
-    expect(pdf.getTitle()).toContain('Copyright Transfer Form');
   });
 });
 

@@ -4,6 +4,14 @@ import { users } from '../../server/accounts/tables.ts';
 import { readFileSync } from 'node:fs';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
+import {
+  createIssue,
+  createVolume,
+  inviteReviewer,
+  moveSubmission,
+  publishArticle,
+  submitManuscript,
+} from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
 
@@ -92,36 +100,13 @@ async function newSubmissionWith(
   files: Record<string, { name: string; data: Buffer; type?: string }>,
   ...moves: string[]
 ): Promise<{ id: number; fileId: number }> {
-  const body = await multipart(
-    {
-      title: `Submission ${++seq}`,
-      articleType: 'Research Article',
-      keywords: 'k',
-      abstract: 'A.',
-      authors: author('S. Author'),
-    },
+  const { id } = await submitManuscript(
+    t,
+    submitterToken,
+    { title: `Submission ${++seq}`, keywords: 'k', abstract: 'A.', authors: author('S. Author') },
     { submissionFile: { name: 'paper.pdf', data: pdf, type: 'application/pdf' }, ...files },
   );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/submission/submit',
-    headers: { authorization: `Bearer ${submitterToken}`, ...body.headers },
-    payload: body.payload,
-  });
-  const id = res.json().id as number;
-  for (const status of moves) {
-    await t.app.inject({
-      method: 'POST',
-      url: `/api/editor/submissions/${id}/decision`,
-      headers: { authorization: `Bearer ${tokens.admin}` },
-      payload: {
-        status,
-        message: 'Moved on.',
-        ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
-        ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}),
-      },
-    });
-  }
+  await moveSubmission(t, tokens.admin!, id, ...moves);
   const detail = await t.app.inject({
     method: 'GET',
     url: `/api/submissions/${id}`,
@@ -136,11 +121,11 @@ async function newSubmissionWith(
  */
 async function newAssignment(state: 'invited' | 'accepted' | 'submitted' = 'invited') {
   const { id: submissionId } = await newSubmission('under_review');
-  const admin = { id: 1, username: 'admin' };
   const email = `reviewer${++seq}@matrix.example`;
-  const { assignmentId } = await t.services.review.invite(admin, submissionId, { name: 'Matrix Reviewer', email });
-  await t.runJobs(); // the invitation is queued with the assignment, and sent by the queue
-  const token = /\/reviews\/\d+\?token=([\w.-]+)/.exec(t.mail.filter((m) => m.to === email).at(-1)!.text)![1];
+  const { assignmentId, token } = await inviteReviewer(t, tokens.admin!, submissionId, {
+    name: 'Matrix Reviewer',
+    email,
+  });
   if (state !== 'invited') await t.services.review.accept({ token }, assignmentId);
   if (state === 'submitted') {
     await t.services.review.submit({ token }, assignmentId, { recommendation: 'accept', commentsForAuthor: 'Good.' });
@@ -1070,40 +1055,20 @@ beforeAll(async () => {
   expect(contact.statusCode).toBe(200);
   messageId = (await t.services.contact.list({ limit: 1, offset: 0 })).messages[0].id;
 
-  const adminAuth = { authorization: `Bearer ${tokens.admin}` };
-  const vol = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/volume',
-    headers: adminAuth,
-    payload: { title: 'Volume 1', volume_number: 1, year: 2025 },
-  });
-  volumeId = vol.json().volume.id;
-  await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/issue',
-    headers: adminAuth,
-    payload: { title: 'Issue 1', description: 'First', volume_id: volumeId },
-  });
-  const body = await multipart(
-    {
+  volumeId = (await createVolume(t, tokens.admin!, { number: 1, year: 2025 })).id;
+  const issue = await createIssue(t, tokens.admin!, { volumeId, title: 'Issue 1', description: 'First' });
+  articleId = (
+    await publishArticle(t, tokens.admin!, {
+      issueId: issue.id,
       title: 'Seed article',
       abstract: 'Abstract.',
       keywords: 'k1, k2',
       pages: '1-10',
       doi: '10.5555/matrix.seed',
-      issue_id: await firstIssueId(),
       authors: author('C. Author'),
-    },
-    { pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' } },
-  );
-  const up = await t.app.inject({
-    method: 'POST',
-    url: '/api/articles/admin/upload',
-    headers: { ...adminAuth, ...body.headers },
-    payload: body.payload,
-  });
-  expect(up.statusCode, up.body).toBe(201);
-  articleId = up.json().article.id;
+      pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' },
+    })
+  ).id;
 });
 
 afterAll(() => t?.close());

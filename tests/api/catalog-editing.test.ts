@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
+import { createIssue, createVolume, publishArticle } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 /** Editing volumes, issues and articles after they exist (issue 4: the editorial dashboard). */
@@ -35,18 +36,9 @@ async function inject(method: 'PATCH' | 'POST' | 'GET', url: string, payload?: u
   });
 }
 
-async function uploadArticle(fields: Record<string, string>) {
-  const body = await multipart(fields, {
-    pdf: { name: 'a.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' },
-  });
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/articles/admin/upload',
-    headers: { ...auth, ...body.headers },
-    payload: body.payload,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().article.id as number;
+async function uploadArticle(over: Record<string, string> = {}) {
+  const { title, abstract, keywords, pages, doi } = articleFields(over);
+  return (await publishArticle(t, auth, { issueId, title, abstract, keywords, pages, doi, authors })).id;
 }
 
 async function replace(id: number, name: string) {
@@ -66,15 +58,11 @@ function publicIds(tree: { issues: { articles: { id: number }[] }[] }[]): number
 beforeAll(async () => {
   t = await createTestContext();
   auth = { authorization: `Bearer ${await t.login('admin', 'admin-pass-123')}` };
-  volumeId = (
-    await inject('POST', '/api/editor/volume', { title: 'Vol', volume_number: 71, year: 2025 })
-  ).json().volume.id;
-  await inject('POST', '/api/editor/volume', { title: 'Other', volume_number: 72, year: 2025 });
-  issueId = (
-    await inject('POST', '/api/editor/issue', { title: 'Iss', description: 'D', volume_id: volumeId })
-  ).json().issue.id;
-  articleId = await uploadArticle(articleFields());
-  await uploadArticle(articleFields({ doi: '10.5555/edit.002', title: 'A second article' }));
+  volumeId = (await createVolume(t, auth, { number: 71, year: 2025, title: 'Vol' })).id;
+  await createVolume(t, auth, { number: 72, year: 2025, title: 'Other' });
+  issueId = (await createIssue(t, auth, { volumeId, title: 'Iss', description: 'D' })).id;
+  articleId = await uploadArticle();
+  await uploadArticle({ doi: '10.5555/edit.002', title: 'A second article' });
 });
 afterAll(() => t?.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { submitManuscript } from '../../server/testing/factories.ts';
+import { type TestContext, createTestContext, multipart } from '../../server/testing/harness.ts';
 
 /** The desk's filters and the publish form share their schemas with the pages (common/submissions.ts). */
 
@@ -35,23 +36,11 @@ describe('the desk API', () => {
   });
 
   it('filters by the day of arrival, both days included', async () => {
-    const body = await multipart(
-      {
-        title: 'A dated manuscript',
-        articleType: 'Review Article',
-        keywords: 'a, b, c, d',
-        abstract: 'Abstract.',
-        authors: JSON.stringify([{ name: 'Ana Lima', email: 'ana@example.org', affiliation: 'USP', superscript: '' }]),
-      },
-      { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } },
-    );
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/submission/submit',
-      headers: { ...author, ...body.headers },
-      payload: body.payload,
+    await submitManuscript(t, author, {
+      title: 'A dated manuscript',
+      articleType: 'Review Article',
+      authors: [{ name: 'Ana Lima', email: 'ana@example.org', affiliation: 'USP', superscript: '' }],
     });
-    expect(created.statusCode, created.body).toBe(201);
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const same = await desk(`from=${today}&to=${today}&type=Review+Article&q=Ana+Lima`);

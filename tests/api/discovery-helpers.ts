@@ -5,7 +5,12 @@ import path from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { expect } from 'vitest';
 import type { TestContext } from '../../server/testing/harness.ts';
-import { fixture, multipart } from '../../server/testing/harness.ts';
+import {
+  createIssue,
+  createVolume as newVolume,
+  publishArticle as createArticle,
+} from '../../server/testing/factories.ts';
+import { fixture } from '../../server/testing/harness.ts';
 
 /** Helpers shared by the discovery tests (OAI-PMH, deposits, feeds): parsing, schema checks, fixtures. */
 
@@ -138,83 +143,49 @@ export function text(node: unknown): string {
 
 export const TRICKY_TITLE = 'Tom & Jerry <b>not bold</b>: "quotes", \'apostrophes\' & R&D > 3 < 4';
 
-/** Publishes an article through the API (as the editors do) and returns its id. */
+const DISCOVERY_AUTHORS = [
+  { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University & IIT <Madras>', superscript: '1' },
+  { name: 'Ludwig van Beethoven', email: 'lvb@example.org', affiliation: 'TU Delft', superscript: '2' },
+  { name: 'Sukarno', email: 'sukarno@example.org', affiliation: 'Anna University & IIT <Madras>', superscript: '1' },
+];
+
+/**
+ * Publishes an article through the API (the factory's `publishArticle`) with the discovery tests' awkward
+ * metadata (markup and ampersands, a one-word name, shared affiliations); returns its id.
+ */
 export async function publishArticle(
   t: TestContext,
   token: string,
   fields: { issueId: number; title: string; doi: string; pages?: string; authors?: unknown[] },
 ): Promise<number> {
-  const body = await multipart(
-    {
-      title: fields.title,
-      abstract: `An abstract about ${fields.title} with <markup> & ampersands.`,
-      keywords: 'harvesting, metadata & interoperability, OAI-PMH',
-      pages: fields.pages ?? '11-20',
-      doi: fields.doi,
-      issue_id: String(fields.issueId),
-      authors: JSON.stringify(
-        fields.authors ?? [
-          {
-            name: 'Meera Iyer',
-            email: 'meera@example.org',
-            affiliation: 'Anna University & IIT <Madras>',
-            superscript: '1',
-          },
-          {
-            name: 'Ludwig van Beethoven',
-            email: 'lvb@example.org',
-            affiliation: 'TU Delft',
-            superscript: '2',
-          },
-          {
-            name: 'Sukarno',
-            email: 'sukarno@example.org',
-            affiliation: 'Anna University & IIT <Madras>',
-            superscript: '1',
-          },
-        ],
-      ),
-    },
-    { pdf: { name: 'article.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/articles/admin/upload',
-    headers: { authorization: `Bearer ${token}`, ...body.headers },
-    payload: body.payload,
+  const article = await createArticle(t, token, {
+    issueId: fields.issueId,
+    title: fields.title,
+    doi: fields.doi,
+    abstract: `An abstract about ${fields.title} with <markup> & ampersands.`,
+    keywords: 'harvesting, metadata & interoperability, OAI-PMH',
+    pages: fields.pages ?? '11-20',
+    authors: JSON.stringify(fields.authors ?? DISCOVERY_AUTHORS),
+    pdf: { name: 'article.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' },
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().article.id as number;
+  return article.id;
 }
 
-/** Creates a volume and its issues through the API; returns the issues' ids in order. */
+/** Creates a volume and its issues through the API (the factories); returns the issues' ids in order. */
 export async function createVolume(
   t: TestContext,
   token: string,
   volume: { number: number; year: number; issues: number },
 ): Promise<number[]> {
-  const auth = { authorization: `Bearer ${token}` };
-  const v = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/volume',
-    headers: auth,
-    payload: { title: `Volume ${volume.number}`, volume_number: volume.number, year: volume.year },
-  });
-  expect(v.statusCode, v.body).toBe(201);
+  const v = await newVolume(t, token, { number: volume.number, year: volume.year });
   const ids: number[] = [];
   for (let i = 1; i <= volume.issues; i++) {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/editor/issue',
-      headers: auth,
-      payload: {
-        title: `Issue ${i} & more`,
-        description: `Issue ${i} of volume ${volume.number}.`,
-        volume_id: v.json().volume.id,
-      },
+    const issue = await createIssue(t, token, {
+      volumeId: v.id,
+      title: `Issue ${i} & more`,
+      description: `Issue ${i} of volume ${volume.number}.`,
     });
-    expect(res.statusCode, res.body).toBe(201);
-    ids.push(res.json().issue.id);
+    ids.push(issue.id);
   }
   return ids;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { submitManuscript } from '../../server/testing/factories.ts';
+import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 import { fuzzRequests, operations } from '../fuzz/openapi.ts';
 import { FuzzLog } from '../fuzz/values.ts';
 
@@ -17,23 +18,12 @@ beforeAll(async () => {
   // A submission, so that submission ids and file ids lead somewhere.
   const author = await t.createUser({ role: 'author', status: 'approved' });
   const token = await t.login(author.username, author.password);
-  const body = await multipart(
-    {
-      title: 'Fuzzing a journal',
-      articleType: 'Research Article',
-      keywords: 'fuzzing, robustness',
-      abstract: 'We send odd inputs.',
-      authors: JSON.stringify([{ name: 'Ada Fuzz', email: 'ada@example.org', affiliation: 'Fuzz U' }]),
-    },
-    { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } },
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/submission/submit',
-    headers: { authorization: `Bearer ${token}`, ...body.headers },
-    payload: body.payload,
+  await submitManuscript(t, token, {
+    title: 'Fuzzing a journal',
+    keywords: 'fuzzing, robustness',
+    abstract: 'We send odd inputs.',
+    authors: JSON.stringify([{ name: 'Ada Fuzz', email: 'ada@example.org', affiliation: 'Fuzz U' }]),
   });
-  expect(res.statusCode).toBe(201);
 }, 60_000);
 afterAll(() => t?.close());
 

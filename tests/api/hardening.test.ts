@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNSTORABLE_TEXT } from '../../common/validate.ts';
+import { createIssueInNewVolume } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, postMultipart } from '../../server/testing/harness.ts';
 
 /**
@@ -89,9 +90,7 @@ describe('text that cannot be stored, inside a field that carries JSON', () => {
 
   it.each(['\\u0000', '\\ud800'])('POST /api/articles/admin/upload with %s in authors: 400 beside the field', async (esc) => {
     const number = esc === '\\u0000' ? 31 : 32;
-    const volume = await json('POST', '/api/editor/volume', JSON.stringify({ title: `Volume ${number}`, volume_number: number, year: 2026 }), admin);
-    const issue = await json('POST', '/api/editor/issue', JSON.stringify({ title: 'Issue 1', description: 'The first.', volume_id: volume.json().volume.id }), admin);
-    expect(issue.statusCode).toBe(201);
+    const issueId = await createIssueInNewVolume(t, admin, { number, year: 2026, description: 'The first.' });
     const res = await postMultipart(
       t.app,
       '/api/articles/admin/upload',
@@ -102,7 +101,7 @@ describe('text that cannot be stored, inside a field that carries JSON', () => {
         keywords: 'a, b',
         pages: '1-10',
         doi: '10.5555/nul.001',
-        issue_id: String(issue.json().issue.id),
+        issue_id: String(issueId),
         authors: authors(esc),
       },
       { pdf: { name: 'manuscript.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },

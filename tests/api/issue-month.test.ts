@@ -3,6 +3,7 @@ import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { citationFile } from '../../server/catalog/citation.ts';
+import { createVolume } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 import { SETUP_TIMEOUT, publishArticle } from './discovery-helpers.ts';
 
@@ -22,9 +23,7 @@ const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object)
 beforeAll(async () => {
   t = await createTestContext();
   auth = { authorization: `Bearer ${await t.login('admin', 'admin-pass-123')}` };
-  const v = await inject('POST', '/api/editor/volume', { title: 'Volume 3', volume_number: 3, year: 2026 });
-  expect(v.statusCode, v.body).toBe(201);
-  volumeId = v.json().volume.id;
+  volumeId = (await createVolume(t, auth, { number: 3, year: 2026 })).id;
 }, SETUP_TIMEOUT);
 afterAll(() => t?.close());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
 import { submissionEvents, submissionFiles, submissions } from '../../server/submissions/tables.ts';
+import { createIssueInNewVolume, postDecision, submitManuscript } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, multipart, postMultipart } from '../../server/testing/harness.ts';
 
 /**
@@ -61,28 +62,13 @@ const manuscriptFields = (title: string) => ({
 });
 
 async function submitted(): Promise<number> {
-  const res = await post(
-    '/api/submission/submit',
-    author,
-    manuscriptFields('A manuscript for failure tests'),
-    { submissionFile: { name: 'm.pdf', data: freshPdf() } },
-  );
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().id;
+  const { id } = await submitManuscript(t, author, manuscriptFields('A manuscript for failure tests'), {
+    submissionFile: { name: 'm.pdf', data: freshPdf() },
+  });
+  return id;
 }
 
-const decide = (id: number, status: string) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/api/editor/submissions/${id}/decision`,
-    headers: editor,
-    payload: {
-      status,
-      message: `Moved to ${status}.`,
-      ...(status === 'revisions_requested' ? { revisions: 'minor' } : {}),
-      ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}),
-    },
-  });
+const decide = (id: number, status: string) => postDecision(t, editor, id, status);
 
 beforeAll(async () => {
   t = await createTestContext();
@@ -90,19 +76,7 @@ beforeAll(async () => {
   author = { authorization: `Bearer ${await t.login(a.username, a.password)}` };
   const e = await t.createUser({ role: 'editor', status: 'approved' });
   editor = { authorization: `Bearer ${await t.login(e.username, e.password)}` };
-  const volume = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/volume',
-    headers: editor,
-    payload: { title: 'Volume 3', volume_number: 3, year: 2026 },
-  });
-  const issue = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/issue',
-    headers: editor,
-    payload: { title: 'Issue 1', description: 'D', volume_id: volume.json().volume.id },
-  });
-  issueId = issue.json().issue.id;
+  issueId = await createIssueInNewVolume(t, editor, { number: 3, year: 2026, description: 'D' });
 });
 afterAll(() => t?.close());
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleAuthors } from '../../server/catalog/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
 import { submissionAuthors, submissions } from '../../server/submissions/tables.ts';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { moveSubmission, postManuscript } from '../../server/testing/factories.ts';
+import { type TestContext, createTestContext, multipart } from '../../server/testing/harness.ts';
 import {
   SCHEMA_TIMEOUT,
   SETUP_TIMEOUT,
@@ -48,24 +49,13 @@ const AUTHORS = [
   },
 ];
 
-async function submit(authors: unknown[]) {
-  const body = await multipart(
-    {
-      title: 'Energy-aware task offloading for battery-powered IoT gateways',
-      articleType: 'Research Article',
-      keywords: 'IoT, edge computing, offloading',
-      abstract: 'We schedule offloading to save energy on gateways.',
-      authors: JSON.stringify(authors),
-    },
-    { submissionFile: { name: 'manuscript.pdf', data: fixture('manuscript.pdf') } },
-  );
-  return t.app.inject({
-    method: 'POST',
-    url: '/api/submission/submit',
-    headers: { ...author, ...body.headers },
-    payload: body.payload,
+const submit = (authors: unknown[]) =>
+  postManuscript(t, author, {
+    title: 'Energy-aware task offloading for battery-powered IoT gateways',
+    keywords: 'IoT, edge computing, offloading',
+    abstract: 'We schedule offloading to save energy on gateways.',
+    authors: JSON.stringify(authors),
   });
-}
 
 async function counts() {
   return {
@@ -137,15 +127,7 @@ describe("authors' ORCID iDs", () => {
   });
 
   it('copies the iDs to the article when the submission is published', async () => {
-    for (const status of ['under_review', 'accepted']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/editor/submissions/${submissionId}/decision`,
-        headers: editor,
-        payload: { status, message: `Moved to ${status}.`, confirm: ['accept-without-review'] },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-    }
+    await moveSubmission(t, editor, submissionId, 'under_review', 'accepted');
     const pub = await multipart({ issue_id: String(issueId), pages: '1-9', doi: '10.5555/orcid.2026.1' });
     const published = await t.app.inject({
       method: 'POST',

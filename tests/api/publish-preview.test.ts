@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/messages.ts';
+import { acceptedSubmission, createIssueInNewVolume, postManuscript } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, postMultipart } from '../../server/testing/harness.ts';
 import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
 
@@ -27,19 +28,7 @@ beforeAll(async () => {
   editor = { authorization: `Bearer ${await t.login(e.username, e.password)}` };
   const ad = await t.createUser({ role: 'admin', status: 'approved' });
   admin = { authorization: `Bearer ${await t.login(ad.username, ad.password)}` };
-  const vol = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/volume',
-    headers: editor,
-    payload: { title: 'Volume 5', volume_number: 5, year: 2026 },
-  });
-  const issue = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/issue',
-    headers: editor,
-    payload: { title: 'Issue 1', description: 'Spring', volume_id: vol.json().volume.id },
-  });
-  issueId = issue.json().issue.id;
+  issueId = await createIssueInNewVolume(t, editor, { number: 5, year: 2026 });
 });
 afterAll(() => t?.close());
 
@@ -51,28 +40,14 @@ const fields = (title: string) => ({
   authors: JSON.stringify(KNOWN.authors.map((x) => ({ ...x, superscript: '' }))),
 });
 
+const docx = { submissionFile: { name: 'manuscript.docx', data: fixture('manuscript.docx') } };
+
 function submit(title: string, files: Record<string, { name: string; data: Buffer }> = {}) {
-  return postMultipart(t.app, '/api/submission/submit', author, fields(title), {
-    submissionFile: { name: 'manuscript.docx', data: fixture('manuscript.docx') },
-    ...files,
-  });
+  return postManuscript(t, author, fields(title), { ...docx, ...files });
 }
 
-async function accepted(title: string, files: Record<string, { name: string; data: Buffer }> = {}) {
-  const res = await submit(title, files);
-  expect(res.statusCode, res.body).toBe(201);
-  const id = res.json().id as number;
-  for (const status of ['under_review', 'accepted']) {
-    const moved = await t.app.inject({
-      method: 'POST',
-      url: `/api/editor/submissions/${id}/decision`,
-      headers: editor,
-      payload: { status, message: 'Moved on.', confirm: ['accept-without-review'] },
-    });
-    expect(moved.statusCode, moved.body).toBe(200);
-  }
-  return id;
-}
+const accepted = (title: string, files: Record<string, { name: string; data: Buffer }> = {}) =>
+  acceptedSubmission(t, author, editor, fields(title), { ...docx, ...files });
 
 const get = (url: string, headers: Record<string, string> = editor) =>
   t.app.inject({ method: 'GET', url, headers });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
 import type { SearchResponse, SearchResult } from '../../server/search/schemas.ts';
 import { textPdf } from '../../server/similarity/testing.ts';
+import { createIssue, createVolume, publishArticle } from '../../server/testing/factories.ts';
 import { createTestContext, multipart, type TestContext } from '../../server/testing/harness.ts';
 
 /** GET /api/search: full-text search of the published articles (issue 6), on PGlite and PostgreSQL. */
@@ -31,33 +32,22 @@ async function upload(
   body: string[],
 ) {
   const pdf = await textPdf(body, { title: fields.title.replace(/[^\x20-\x7e]/g, '') });
-  const form = await multipart(
-    {
-      title: fields.title,
-      abstract: fields.abstract,
-      keywords: fields.keywords,
-      pages: '1-4',
-      doi: `10.5555/search.${++doiCounter}`,
-      issue_id: String(issueId),
-      authors: JSON.stringify(
-        (fields.authors ?? ['Asha Menon']).map((name, i) => ({
-          name,
-          email: `a${i}@example.org`,
-          affiliation: 'Test Institute',
-          superscript: String(i + 1),
-        })),
-      ),
-    },
-    { pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' } },
-  );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/articles/admin/upload',
-    headers: { ...auth, ...form.headers },
-    payload: form.payload,
+  const article = await publishArticle(t, auth, {
+    issueId,
+    title: fields.title,
+    abstract: fields.abstract,
+    keywords: fields.keywords,
+    pages: '1-4',
+    doi: `10.5555/search.${++doiCounter}`,
+    authors: (fields.authors ?? ['Asha Menon']).map((name, i) => ({
+      name,
+      email: `a${i}@example.org`,
+      affiliation: 'Test Institute',
+      superscript: String(i + 1),
+    })),
+    pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' },
   });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json().article.id as number;
+  return article.id;
 }
 
 /** Extracts every article PDF the similarity engine has not read yet (what start-up does), and waits. */
@@ -82,28 +72,10 @@ beforeAll(async () => {
   // Article bodies reach the index through the similarity engine's background queue.
   t = await createTestContext({ SIMILARITY_BACKGROUND: 'true' });
   auth = { authorization: `Bearer ${await t.login('admin', 'admin-pass-123')}` };
-  const v1 = (
-    await inject('POST', '/api/editor/volume', { title: 'Volume 81', volume_number: 81, year: 2024 })
-  ).json().volume.id;
-  const v2 = (
-    await inject('POST', '/api/editor/volume', { title: 'Volume 82', volume_number: 82, year: 2025 })
-  ).json().volume.id;
-  const i1 = (
-    await inject('POST', '/api/editor/issue', {
-      volume_id: v1,
-      issue_number: 1,
-      title: 'Issue 1',
-      description: 'First.',
-    })
-  ).json().issue.id;
-  issue2 = (
-    await inject('POST', '/api/editor/issue', {
-      volume_id: v2,
-      issue_number: 1,
-      title: 'Issue 1',
-      description: 'First.',
-    })
-  ).json().issue.id;
+  const v1 = (await createVolume(t, auth, { number: 81, year: 2024 })).id;
+  const v2 = (await createVolume(t, auth, { number: 82, year: 2025 })).id;
+  const i1 = (await createIssue(t, auth, { volumeId: v1, title: 'Issue 1', description: 'First.' })).id;
+  issue2 = (await createIssue(t, auth, { volumeId: v2, title: 'Issue 1', description: 'First.' })).id;
   const i2 = issue2;
 
   ids.titleMatch = await upload(

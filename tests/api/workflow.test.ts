@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/messages.ts';
+import { createIssueInNewVolume, postDecision, submitManuscript } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 
 let t: TestContext;
@@ -16,60 +17,30 @@ beforeAll(async () => {
   other = { authorization: `Bearer ${await t.login(o.username, o.password)}` };
   const e = await t.createUser({ role: 'editor', status: 'approved' });
   editor = { authorization: `Bearer ${await t.login(e.username, e.password)}` };
-  const vol = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/volume',
-    headers: editor,
-    payload: { title: 'Volume 2', volume_number: 2, year: 2026 },
-  });
-  const issue = await t.app.inject({
-    method: 'POST',
-    url: '/api/editor/issue',
-    headers: editor,
-    payload: { title: 'Issue 1', description: 'Spring', volume_id: vol.json().volume.id },
-  });
-  issueId = issue.json().issue.id;
+  issueId = await createIssueInNewVolume(t, editor, { number: 2, year: 2026 });
 });
 afterAll(() => t?.close());
 
-async function submit(title: string, file = 'manuscript.pdf', type = 'Research Article') {
-  const body = await multipart(
+const submit = (title: string, file = 'manuscript.pdf', type = 'Research Article') =>
+  submitManuscript(
+    t,
+    author.h,
     {
       title,
       articleType: type,
       keywords: 'edge, energy, IoT, scheduling',
       abstract: 'An abstract of the work.',
-      authors: JSON.stringify([
+      authors: [
         { name: 'Priya Raman', email: 'priya@example.org', affiliation: 'IIT Madras', superscript: '1' },
         { name: 'Daniel Okafor', email: 'daniel@example.org', affiliation: 'University of Lagos', superscript: '2' },
-      ]),
+      ],
     },
     { submissionFile: { name: file, data: fixture(file) } },
   );
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/submission/submit',
-    headers: { ...author.h, ...body.headers },
-    payload: body.payload,
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: number; reference: string };
-}
 
 /** A move on the desk; revisions are requested as major ones (the kind is required: decision 0023). */
 const decide = (id: number, status: string, message: string, headers = editor) =>
-  t.app.inject({
-    method: 'POST',
-    url: `/api/editor/submissions/${id}/decision`,
-    headers,
-    payload: {
-      status,
-      message,
-      ...(status === 'revisions_requested' ? { revisions: 'major' } : {}),
-      // Accepted with no review: these tests are about the desk, not peer review (issue 22).
-      ...(status === 'accepted' ? { confirm: ['accept-without-review'] } : {}),
-    },
-  });
+  postDecision(t, headers, id, status, { message, revisions: 'major' });
 
 describe('the submissions desk', () => {
   it('takes a manuscript from arrival to publication', async () => {
