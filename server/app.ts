@@ -7,7 +7,7 @@ import { contactInboxRoutes, contactRoute } from './contact/routes.ts';
 import { journalSettingsRoutes } from './content/routes.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './discovery/routes.ts';
-import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
+import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { addCompression } from './http/compression.ts';
@@ -21,7 +21,7 @@ import { requestContext, requestIdOf, requestLogger } from './request-context.ts
 import { reviewRoutes } from './review/routes.ts';
 import { searchRoutes } from './search/routes.ts';
 import type { Services } from './services.ts';
-import { similarityRoutes } from './similarity/routes.ts';
+import { similarityRoutes } from './http/routes/similarity.ts';
 import { submissionRoutes } from './submissions/routes.ts';
 import { subscriptionRoutes } from './subscriptions/routes.ts';
 

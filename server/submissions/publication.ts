@@ -1,7 +1,8 @@
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE } from '../../common/upload-rules.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import { type RawUpload, checkUpload } from '../files/uploads.ts';
-import { knownFront, presentFullText } from '../fulltext/routes.ts';
+import { knownFront } from '../fulltext/editing.ts';
+import { presentFullText } from '../fulltext/present.ts';
 import { badRequest } from '../http/errors.ts';
 import type { Services } from '../services.ts';
 

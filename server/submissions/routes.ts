@@ -23,7 +23,8 @@ import {
   fileLimit,
 } from '../../common/upload-rules.ts';
 import { partialDownloadResponses, sendStoredFile } from '../files/download.ts';
-import { fullTextResponse, saveFixes, storeWordFile } from '../fulltext/routes.ts';
+import { saveFixes, storeWordFile } from '../fulltext/editing.ts';
+import { fullTextResponse } from '../fulltext/present.ts';
 import { preparePublication, presentPublication } from './publication.ts';
 import { type CheckedUpload, checkUpload } from '../files/uploads.ts';
 import type { Api } from '../http/api.ts';
