@@ -7,7 +7,7 @@
  * entries are inflated under a ceiling, so a "zip bomb" is refused rather than read. What counts as naming
  * a person is decision 0024.
  */
-import { ZipError } from '../content/zip.ts';
+import { ZipError, guardZip } from '../content/zip.ts';
 import { type DetectedKind, detectKind, MEDIA_TYPES } from './content-type.ts';
 import {
   type CopyWithoutProperties,
@@ -21,7 +21,6 @@ import {
 import { scanDocx, stripDocx } from './properties/docx.ts';
 import { scanPdf, stripPdf } from './properties/pdf.ts';
 import { scanDoc, stripDoc } from './properties/doc.ts';
-import { guardZip } from './zip-guard.ts';
 
 export {
   ANONYMOUS,

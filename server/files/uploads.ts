@@ -1,8 +1,7 @@
 import { tooLargeMessage } from '../../common/upload-rules.ts';
 import { type DomainError, invalid, onField, tooLarge, unprocessable, unsupportedType } from '../errors.ts';
-import { ZipError } from '../content/zip.ts';
+import { ZipError, ZipExpandsError, expandsMessage, guardZip } from '../content/zip.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
-import { ZipExpandsError, expandsMessage, guardZip } from './zip-guard.ts';
 
 export interface RawUpload {
   field: string;

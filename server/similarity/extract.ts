@@ -4,10 +4,9 @@
  * code and a message a person can act on; a PDF without a text layer is an error, never "0 % similar".
  */
 import { createRequire } from 'node:module';
-import { ZipError } from '../content/zip.ts';
+import { ZipError, ZipExpandsError, expandsMessage, guardZip } from '../content/zip.ts';
 import { DomainError } from '../errors.ts';
 import { type DetectedKind, detectKind, wordEncrypted } from '../files/content-type.ts';
-import { ZipExpandsError, expandsMessage, guardZip } from '../files/zip-guard.ts';
 import { normalizeText, tokenize } from './text.ts';
 
 export type ExtractionErrorCode = 'empty' | 'unsupported' | 'encrypted' | 'corrupt' | 'no_text';
