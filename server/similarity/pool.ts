@@ -16,7 +16,7 @@
  *   after it ends (70-190 MB after harper.js had been loaded, measured), and would be held for good.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { type ResourceLimits, type TransferListItem, Worker, parentPort } from 'node:worker_threads';
 import { DomainError } from '../errors.ts';
 
@@ -105,12 +105,15 @@ interface Slot {
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 let nextId = 1;
 
-export class WorkerPool {
+/** Emits `idle-exit` once a worker ended for want of work has exited (its memory is back). */
+export class WorkerPool extends EventEmitter<{ 'idle-exit': [] }> {
   private readonly slots = new Set<Slot>();
   private readonly queue: Task[] = [];
   private closed = false;
 
-  constructor(private readonly opts: PoolOptions) {}
+  constructor(private readonly opts: PoolOptions) {
+    super();
+  }
 
   /** Runs one task; rejects with BusyError when the queue is full. */
   run<T>(op: string, payload: unknown, transfer: TransferListItem[] = []): Promise<T> {
@@ -205,7 +208,7 @@ export class WorkerPool {
     slot.idleTimer = setTimeout(() => {
       if (slot.task) return;
       this.slots.delete(slot);
-      void slot.worker.terminate();
+      void slot.worker.terminate().then(() => this.emit('idle-exit'));
     }, this.opts.idleMs);
     slot.idleTimer.unref();
   }
