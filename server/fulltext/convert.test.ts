@@ -1,3 +1,8 @@
+/**
+ * The converter from the outside: real Word fixtures through convertDocx, then the page and the JATS. One file
+ * (about 720 lines): the cases share the fixtures, the known front matter and the structure counts read from
+ * the Word XML; split by step, each file would rebuild them.
+ */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { journalDefaults } from '../../content/journal.ts';
