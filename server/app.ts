@@ -7,7 +7,7 @@ import { contactInboxRoutes, contactRoute } from './http/routes/contact.ts';
 import { journalSettingsRoutes } from './http/routes/content.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
-import { fullTextReaderRoutes, fullTextRoutes } from './fulltext/routes.ts';
+import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { addCompression } from './http/compression.ts';
@@ -21,7 +21,7 @@ import { metricsRoutes } from './http/routes/metrics.ts';
 import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
 import { searchRoutes } from './http/routes/search.ts';
 import type { Services } from './services.ts';
-import { similarityRoutes } from './similarity/routes.ts';
+import { similarityRoutes } from './http/routes/similarity.ts';
 import { submissionRoutes } from './http/routes/submissions.ts';
 import { subscriptionRoutes } from './http/routes/subscriptions.ts';
 

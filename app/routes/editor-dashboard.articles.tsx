@@ -1,7 +1,8 @@
 import { data } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
-import { altFields, presentFullText, saveFixes, storeWordFile } from '../../server/fulltext/routes.ts';
+import { altFields, saveFixes, storeWordFile } from '../../server/fulltext/editing.ts';
+import { presentFullText } from '../../server/fulltext/present.ts';
 import { fullTextHtml } from '../../server/fulltext/html.ts';
 import articleCss from '../styles/article.css?url';
 import { checkUpload } from '../../server/files/uploads.ts';

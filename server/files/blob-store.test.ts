@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../http/errors.ts';
+import { isDomainError } from '../errors.ts';
 import { faultyFs } from '../testing/faulty-fs.ts';
 import { LocalBlobStore, STORAGE_UNAVAILABLE_MESSAGE, StorageUnavailableError } from './blob-store.ts';
 
@@ -36,10 +36,11 @@ describe('LocalBlobStore on a failing disk', () => {
     const data = Buffer.from(`bytes that do not fit ${code} ${Math.random()}`.repeat(100));
     const err = await store.put(data).catch((e) => e);
     expect(err).toBeInstanceOf(StorageUnavailableError);
-    expect(err).toBeInstanceOf(HttpError);
+    expect(isDomainError(err)).toBe(true);
     expect(err).toMatchObject({
-      status: 503,
-      code,
+      code: 'unavailable',
+      fault: code,
+      detail: {},
       storageFault: true,
       message: STORAGE_UNAVAILABLE_MESSAGE,
     });
@@ -105,7 +106,7 @@ describe.skipIf(!mountWorks)(
 
     it('a disk that fills up: ENOSPC, 503, and the partial .tmp is gone', () => {
       const out = putOn('size=64k', 200_000);
-      expect(out.error).toMatchObject({ name: 'StorageUnavailableError', status: 503, code: 'ENOSPC' });
+      expect(out.error).toMatchObject({ name: 'StorageUnavailableError', code: 'unavailable', fault: 'ENOSPC' });
       expect(out.error.message).toBe(STORAGE_UNAVAILABLE_MESSAGE);
       expect(out.left).toEqual([]);
       expect(out.logged).toEqual(['ENOSPC']);
@@ -113,7 +114,7 @@ describe.skipIf(!mountWorks)(
 
     it('a read-only disk: EROFS, 503', () => {
       const out = putOn('ro,size=64k', 1000);
-      expect(out.error).toMatchObject({ name: 'StorageUnavailableError', status: 503, code: 'EROFS' });
+      expect(out.error).toMatchObject({ name: 'StorageUnavailableError', code: 'unavailable', fault: 'EROFS' });
       expect(out.left).toEqual([]);
     }, 30_000);
   },

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { type Readable, Transform, pipeline } from 'node:stream';
-import { HttpError } from '../http/errors.ts';
+import { DomainError } from '../errors.ts';
 import { type FsOps, describeFsError, ensureDir, fsErrorCode, nodeFs } from '../storage.ts';
 
 /** Bytes `start` to `end` of a blob, both included (as an HTTP Range counts them). */
@@ -63,21 +63,21 @@ export interface SweepResult {
 export const STORAGE_UNAVAILABLE_MESSAGE = 'The server could not store the file; please try again later.';
 
 /**
- * The disk, not the request, failed: 503 with one message, on the API (it is an HttpError) and on the
- * pages (app/lib/forms.server.ts `asClientError` recognises `storageFault`, since the page bundle has its
- * own copy of this class). The cause is logged where it happens, by the blob store.
+ * The disk, not the request, failed: `unavailable` (503, no Retry-After) with one message, on the API and on
+ * the pages alike (a domain error, decision 0042; `storageFault` still marks it for readers of its shape).
+ * `fault` is what failed (ENOSPC, EROFS, an object store's "HTTP 403"); the cause is logged where it happens,
+ * by the blob store.
  */
-export class StorageUnavailableError extends HttpError {
+export class StorageUnavailableError extends DomainError {
   readonly storageFault = true;
   override readonly name = 'StorageUnavailableError';
 
   constructor(
-    readonly code: string,
+    readonly fault: string,
     cause: unknown,
     message = STORAGE_UNAVAILABLE_MESSAGE,
   ) {
-    super(503, message);
-    this.cause = cause;
+    super('unavailable', message, undefined, {}, { cause });
   }
 }
 

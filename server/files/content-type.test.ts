@@ -61,16 +61,16 @@ describe('checkUpload', () => {
 
   it('refuses disguised, empty, damaged and protected files with clear messages', async () => {
     await expect(check('png-named.pdf')).rejects.toEqual(
-      expect.objectContaining({ status: 415, message: 'Must be Word or PDF.' }),
+      expect.objectContaining({ code: 'unsupported_type', message: 'Must be Word or PDF.' }),
     );
     await expect(check('empty.pdf')).rejects.toEqual(
-      expect.objectContaining({ status: 400, message: expect.stringMatching(/empty/) }),
+      expect.objectContaining({ code: 'invalid', message: expect.stringMatching(/empty/) }),
     );
     await expect(check('truncated.pdf')).rejects.toEqual(
-      expect.objectContaining({ status: 422, message: expect.stringMatching(/damaged/) }),
+      expect.objectContaining({ code: 'unprocessable', message: expect.stringMatching(/damaged/) }),
     );
     await expect(check('encrypted.pdf')).rejects.toEqual(
-      expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }),
+      expect.objectContaining({ code: 'unprocessable', message: expect.stringMatching(/password-protected/) }),
     );
   });
 
@@ -86,7 +86,7 @@ describe('checkUpload', () => {
           { ...manuscriptRule, accept: [...manuscriptRule.accept] },
         ),
       ).rejects.toEqual(
-        expect.objectContaining({ status: 422, message: expect.stringMatching(/password-protected/) }),
+        expect.objectContaining({ code: 'unprocessable', message: expect.stringMatching(/password-protected/) }),
       );
     }
     expect(wordEncrypted(fixture('manuscript.doc'))).toBe(false);
@@ -95,13 +95,13 @@ describe('checkUpload', () => {
 
   it('refuses content that contradicts the name', async () => {
     await expect(check('manuscript.pdf', manuscriptRule, 'paper.docx')).rejects.toEqual(
-      expect.objectContaining({ status: 415 }),
+      expect.objectContaining({ code: 'unsupported_type' }),
     );
   });
 
   it('refuses files over the limit with 413', async () => {
     await expect(check('manuscript.pdf', { ...manuscriptRule, maxBytes: 1000 })).rejects.toEqual(
-      expect.objectContaining({ status: 413, message: expect.stringMatching(/too large/) }),
+      expect.objectContaining({ code: 'too_large', message: expect.stringMatching(/too large/) }),
     );
   });
 
@@ -114,7 +114,7 @@ describe('checkUpload', () => {
     };
     expect((await check('supplementary.zip', zipRule as never)).kind).toBe('zip');
     await expect(check('not-a-zip.zip', zipRule as never)).rejects.toEqual(
-      expect.objectContaining({ status: 415 }),
+      expect.objectContaining({ code: 'unsupported_type' }),
     );
   });
 });

@@ -1,3 +1,8 @@
+/**
+ * The property scan and the copy without names, through the public entry (document-properties.ts), for .docx,
+ * PDF and .doc alike. One file (about 550 lines): the same rules (what names a person, what a copy keeps) are
+ * checked across the three kinds side by side.
+ */
 import { PDFDocument } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { readZipDirectory, readZipEntry, replaceZipEntries, zip } from '../content/zip.ts';

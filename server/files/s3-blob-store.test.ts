@@ -149,7 +149,7 @@ describe('S3BlobStore', () => {
     });
     const err = await wrong.put(randomBytes(100)).catch((e) => e);
     expect(err).toBeInstanceOf(StorageUnavailableError);
-    expect(err).toMatchObject({ status: 503, code: 'HTTP 403', message: STORAGE_UNAVAILABLE_MESSAGE });
+    expect(err).toMatchObject({ code: 'unavailable', fault: 'HTTP 403', message: STORAGE_UNAVAILABLE_MESSAGE });
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ code: 'HTTP 403' });
   });
@@ -168,11 +168,11 @@ describe('S3BlobStore when the store does not answer', () => {
       new RegExp(`^Cannot reach the object store at ${options.endpoint} \\(ECONNREFUSED`),
     );
     expect(await lost.put(Buffer.from('x')).catch((e) => e)).toMatchObject({
-      status: 503,
-      code: 'ECONNREFUSED',
+      code: 'unavailable',
+      fault: 'ECONNREFUSED',
     });
     expect(await lost.read(key).catch((e) => e)).toMatchObject({
-      status: 503,
+      code: 'unavailable',
       message: 'The file store is not answering; please try again later.',
     });
   }, 60_000);

@@ -3,7 +3,7 @@ import { safeFilename } from '../../common/filenames.ts';
 import { eq, inArray } from 'drizzle-orm';
 import { type Clock, HOUR, systemClock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { attachmentDisposition } from '../../common/filenames.ts';
 import { BlobMissingError, type BlobStore, type ByteRange, type SweepResult } from './blob-store.ts';
 import { detectKind } from './content-type.ts';
@@ -238,8 +238,9 @@ export class FileService {
     };
     const range = request.ifRange && request.ifRange !== etag ? null : parseRange(request.range, file.size);
     if (range === 'unsatisfiable') {
-      throw new HttpError(416, 'The range asked for starts past the end of the file.', undefined, {
-        'content-range': `bytes */${file.size}`,
+      // The API's edge answers 416 with Content-Range `bytes */size`, from the detail (decision 0042).
+      throw new DomainError('range_not_satisfiable', 'The range asked for starts past the end of the file.', undefined, {
+        size: file.size,
       });
     }
     if (!range)

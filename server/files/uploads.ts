@@ -1,8 +1,7 @@
 import { tooLargeMessage } from '../../common/upload-rules.ts';
-import { HttpError, badRequest, payloadTooLarge, unsupportedMediaType } from '../http/errors.ts';
-import { ZipError } from '../content/zip.ts';
+import { type DomainError, invalid, onField, tooLarge, unprocessable, unsupportedType } from '../errors.ts';
+import { ZipError, ZipExpandsError, expandsMessage, guardZip } from '../content/zip.ts';
 import { type DetectedKind, MEDIA_TYPES, detectKind, pdfProblem, wordEncrypted } from './content-type.ts';
-import { ZipExpandsError, expandsMessage, guardZip } from './zip-guard.ts';
 
 export interface RawUpload {
   field: string;
@@ -37,45 +36,41 @@ const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
  * clear message.
  */
 export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<CheckedUpload> {
-  const field = { [upload.field]: '' };
-  const fail = (err: HttpError) => {
-    field[upload.field] = err.message;
-    return new HttpError(err.status, err.message, field);
-  };
-  if (upload.data.length === 0) throw fail(badRequest(`${rule.label} is empty (0 bytes). Please choose the right file.`));
+  const fail = (err: DomainError) => onField(err, upload.field);
+  if (upload.data.length === 0) throw fail(invalid(`${rule.label} is empty (0 bytes). Please choose the right file.`));
   const kind = detectKind(upload.data);
   // A protected .docx is an OLE container, which reads as a .doc: say it is protected, not that it is the wrong kind.
   if (kind === 'doc' && rule.accept.includes('docx') && !rule.accept.includes('doc') && wordEncrypted(upload.data)) {
     throw fail(
-      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
+      unprocessable(`${rule.label} is password-protected. Please save it without a password and upload it again.`),
     );
   }
   // A .docx is a ZIP; where a plain ZIP is wanted, a Word file inside a .zip name is still a ZIP archive.
   const accepted = rule.accept.includes(kind) || (kind === 'docx' && rule.accept.includes('zip'));
-  if (!accepted) throw fail(unsupportedMediaType(rule.wrongType));
+  if (!accepted) throw fail(unsupportedType(rule.wrongType));
   if (upload.data.length > rule.maxBytes) {
-    throw fail(payloadTooLarge(tooLargeMessage(rule, rule.maxBytes)));
+    throw fail(tooLarge(tooLargeMessage(rule, rule.maxBytes)));
   }
   // Before the name check: a protected .docx is an OLE container, which would otherwise read as a misnamed .doc.
   if (kind === 'doc' && wordEncrypted(upload.data)) {
     throw fail(
-      new HttpError(422, `${rule.label} is password-protected. Please save it without a password and upload it again.`),
+      unprocessable(`${rule.label} is password-protected. Please save it without a password and upload it again.`),
     );
   }
   const ext = /\.[A-Za-z0-9]+$/.exec(upload.filename)?.[0]?.toLowerCase();
   const effective: DetectedKind = kind === 'docx' && !rule.accept.includes('docx') ? 'zip' : kind;
   if (ext && !(EXTENSIONS[effective] ?? []).includes(ext)) {
-    throw fail(unsupportedMediaType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`));
+    throw fail(unsupportedType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`));
   }
   if (kind === 'pdf') {
     const problem = pdfProblem(upload.data);
     if (problem === 'encrypted' && (await needsPassword(upload.data))) {
       throw fail(
-        new HttpError(422, `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
+        unprocessable(`${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
       );
     }
     if (problem === 'truncated') {
-      throw fail(new HttpError(422, `${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
+      throw fail(unprocessable(`${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
     }
   }
   if (kind === 'docx') {
@@ -83,11 +78,10 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
     try {
       await guardZip(upload.data);
     } catch (err) {
-      if (err instanceof ZipExpandsError) throw fail(new HttpError(422, expandsMessage(rule.label, err.detail)));
+      if (err instanceof ZipExpandsError) throw fail(unprocessable(expandsMessage(rule.label, err.detail)));
       if (err instanceof ZipError) {
         throw fail(
-          new HttpError(
-            422,
+          unprocessable(
             `${rule.label} could not be read: it is damaged or is not a Word document (${err.message.replace(/\.$/, '')}). Open it in Word, save it again as .docx and upload it again.`,
           ),
         );

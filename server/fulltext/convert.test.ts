@@ -1,3 +1,8 @@
+/**
+ * The converter from the outside: real Word fixtures through convertDocx, then the page and the JATS. One file
+ * (about 720 lines): the cases share the fixtures, the known front matter and the structure counts read from
+ * the Word XML; split by step, each file would rebuild them.
+ */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { journalDefaults } from '../../content/journal.ts';
@@ -12,6 +17,7 @@ import {
 import { JATS_DOCTYPE, jatsArticle } from '../discovery/jats.ts';
 import type { Work } from '../discovery/works.ts';
 import { renderXml } from '../discovery/xml.ts';
+import { readZipDirectory, readZipEntry, replaceZipEntries } from '../content/zip.ts';
 import { fixture } from '../testing/harness.ts';
 import { writeManuscriptDocx, type ManuscriptBlock } from '../seed/word.ts';
 import { ConversionError, type KnownFront, convertDocx, sameTitle } from './convert.ts';
@@ -338,12 +344,11 @@ describe('the real manuscript (LibreOffice .docx)', () => {
 
 describe('drawings made in Word', () => {
   it('lists a chart or shape drawn in Word (not a picture) as lost, never dropping it in silence', async () => {
-    const JSZip = (await import('jszip')).default;
-    const zip = await JSZip.loadAsync(fulltextFixture('article.docx'));
-    const xml = await zip.file('word/document.xml')!.async('string');
+    const zip = editDocx(fulltextFixture('article.docx'));
+    const xml = zip.part('word/document.xml')!;
     const shape = '<w:p><w:r><w:drawing><wp:inline><wps:wsp/></wp:inline></w:drawing></w:r></w:p>';
-    zip.file('word/document.xml', xml.replace('</w:body>', `${shape}${shape}</w:body>`));
-    const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
+    zip.set('word/document.xml', xml.replace('</w:body>', `${shape}${shape}</w:body>`));
+    const { document: doc } = await convertDocx(zip.bytes(), KNOWN);
     expect(problemKeys(doc)).toEqual([
       ...ARTICLE_PROBLEMS.slice(0, 2),
       'drawing',
@@ -357,11 +362,10 @@ describe('drawings made in Word', () => {
 
 describe('an empty table', () => {
   it('is neither kept nor listed as a table whose rows differ: it holds nothing', async () => {
-    const JSZip = (await import('jszip')).default;
-    const zip = await JSZip.loadAsync(fulltextFixture('article.docx'));
-    const xml = await zip.file('word/document.xml')!.async('string');
-    zip.file('word/document.xml', xml.replace('</w:body>', '<w:tbl><w:tblGrid/></w:tbl><w:p/></w:body>'));
-    const { document: doc } = await convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN);
+    const zip = editDocx(fulltextFixture('article.docx'));
+    const xml = zip.part('word/document.xml')!;
+    zip.set('word/document.xml', xml.replace('</w:body>', '<w:tbl><w:tblGrid/></w:tbl><w:p/></w:body>'));
+    const { document: doc } = await convertDocx(zip.bytes(), KNOWN);
     expect(problemKeys(doc)).toEqual(ARTICLE_PROBLEMS);
     expect(doc.sections.flatMap((x) => x.blocks).filter((b) => b.t === 'table')).toHaveLength(1);
   });
@@ -395,9 +399,8 @@ const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
 /** What the Word file holds, read from its XML: pictures, tables (inside tables too), links, note calls, equations. */
 async function sourceCounts(data: Buffer): Promise<Counts> {
-  const JSZip = (await import('jszip')).default;
-  const zip = await JSZip.loadAsync(data);
-  const part = async (path: string) => (await zip.file(path)?.async('string')) ?? '';
+  const zip = editDocx(data);
+  const part = async (path: string) => zip.part(path) ?? '';
   const body = await part('word/document.xml');
   const all = body + (await part('word/footnotes.xml')) + (await part('word/endnotes.xml'));
   return {
@@ -527,20 +530,19 @@ describe('every structure of the Word file kept in the JATS and the page, or lis
   });
 
   it('refuses a picture linked to a file outside the Word file with a clear message, saying where it is', async () => {
-    const JSZip = (await import('jszip')).default;
-    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
-    const xml = await zip.file('word/document.xml')!.async('string');
+    const zip = editDocx(fulltextFixture('cell-pictures.docx'));
+    const xml = zip.part('word/document.xml')!;
     const id = /<a:blip r:embed="([^"]+)"/.exec(xml)![1];
-    zip.file('word/document.xml', xml.replace(`r:embed="${id}"`, `r:link="${id}"`));
-    const rels = await zip.file('word/_rels/document.xml.rels')!.async('string');
-    zip.file(
+    zip.set('word/document.xml', xml.replace(`r:embed="${id}"`, `r:link="${id}"`));
+    const rels = zip.part('word/_rels/document.xml.rels')!;
+    zip.set(
       'word/_rels/document.xml.rels',
       rels.replace(
         new RegExp(`(<Relationship Id="${id}"[^>]*?)Target="[^"]*"`),
         '$1Target="file:///C:/pictures/icon.png" TargetMode="External"',
       ),
     );
-    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+    await expect(convertDocx(zip.bytes(), KNOWN)).rejects.toThrow(
       new ConversionError(
         'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is linked to a picture outside the file, not inserted in it. Insert the picture itself (as PNG or JPEG) and upload the file again, or publish with the PDF alone.',
       ),
@@ -548,11 +550,10 @@ describe('every structure of the Word file kept in the JATS and the page, or lis
   });
 
   it('names where a picture browsers cannot show is when it refuses the file', async () => {
-    const JSZip = (await import('jszip')).default;
-    const zip = await JSZip.loadAsync(fulltextFixture('cell-pictures.docx'));
+    const zip = editDocx(fulltextFixture('cell-pictures.docx'));
     const gif = Buffer.from('R0lGODlhAQABAAAAACw=', 'base64');
-    for (const path of Object.keys(zip.files)) if (path.startsWith('word/media/')) zip.file(path, gif);
-    await expect(convertDocx(await zip.generateAsync({ type: 'nodebuffer' }), KNOWN)).rejects.toThrow(
+    for (const path of zip.names()) if (path.startsWith('word/media/')) zip.set(path, gif);
+    await expect(convertDocx(zip.bytes(), KNOWN)).rejects.toThrow(
       'Figure 1 of the Word file (a picture in a cell of table 1, in “1. Controls”) is an image browsers cannot show (image/png).',
     );
   });
@@ -708,3 +709,20 @@ describe('a Word file whose front matter differs from what the journal holds', (
     expect(sameTitle('Sampling', title)).toBe(false);
   });
 });
+
+/** A .docx to change in a test, with our own ZIP stack (decision 0044): parts read and replaced, the rest copied. */
+function editDocx(data: Buffer) {
+  const directory = readZipDirectory(data);
+  const changes = new Map<string, Uint8Array>();
+  return {
+    names: () => directory.entries.map((e) => e.name),
+    part(name: string): string | null {
+      const entry = directory.entries.find((e) => e.name === name);
+      return entry ? readZipEntry(data, entry, 64 * 1024 * 1024).toString('utf8') : null;
+    },
+    set(name: string, content: string | Uint8Array) {
+      changes.set(name, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    },
+    bytes: () => replaceZipEntries(data, directory, changes),
+  };
+}

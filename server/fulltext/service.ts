@@ -11,11 +11,10 @@ import type { WorkReader } from '../discovery/works.ts';
 import { type XmlElement, renderXml } from '../discovery/xml.ts';
 import type { FileService, StoredFile } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
-import { HttpError, badRequest, notFound } from '../http/errors.ts';
+import { invalid, notFound, unprocessable } from '../errors.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { type Conversion, ConversionError, type KnownFront, convertDocx } from './convert.ts';
-import { ZipError } from '../content/zip.ts';
-import { guardZip } from '../files/zip-guard.ts';
+import { ZipError, guardZip } from '../content/zip.ts';
 import { type FullTextDocument, type Problem, problemsOf } from './document.ts';
 import { fullTextHtml } from './html.ts';
 import { jatsBody } from './jats.ts';
@@ -83,13 +82,13 @@ export class FullTextService {
   /** Converts a checked .docx; a file that cannot be converted is refused (422) with the reason, nothing stored. */
   async convert(upload: CheckedUpload, known: KnownFront): Promise<Conversion> {
     if (upload.kind !== 'docx')
-      throw badRequest(ARTICLE_WORD_RULE.wrongType, { word: ARTICLE_WORD_RULE.wrongType });
+      throw invalid(ARTICLE_WORD_RULE.wrongType, { word: ARTICLE_WORD_RULE.wrongType });
     try {
       await guardZip(upload.data); // measured before it is opened (decision 0034)
       return await convertDocx(upload.data, known);
     } catch (err) {
       if (err instanceof ConversionError || err instanceof ZipError)
-        throw new HttpError(422, err.message, { word: err.message });
+        throw unprocessable(err.message, { word: err.message });
       throw err;
     }
   }
@@ -195,7 +194,7 @@ export class FullTextService {
             `The alt text of figure ${n} is too long (at most ${ALT_TEXT_MAX} characters).`;
         else figure.alt = value;
       }
-      if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);
+      if (Object.keys(errors).length) throw invalid('Please correct the marked fields.', errors);
       const changed = doc.figures.filter((f, i) => f.alt !== row.document.figures[i].alt).length;
       if (!changed) return;
       await t.update(fullTexts).set({ document: doc }).where(eq(fullTexts.id, row.id));
@@ -238,7 +237,7 @@ export class FullTextService {
         ref.doi = doi;
         changed++;
       }
-      if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);
+      if (Object.keys(errors).length) throw invalid('Please correct the marked fields.', errors);
       if (!changed) return;
       await tx.update(fullTexts).set({ document: doc }).where(eq(fullTexts.id, row.id));
       await this.deps.audit.record(tx, actor, 'fulltext.reference_doi', auditTarget(owner), { references: changed });
@@ -273,7 +272,7 @@ export class FullTextService {
   private assertDescribed(doc: FullTextDocument) {
     const missing = doc.figures.flatMap((f, i) => (f.alt.trim() ? [] : [i + 1]));
     if (missing.length) {
-      throw badRequest(
+      throw invalid(
         `Describe ${missing.length === 1 ? `figure ${missing[0]}` : `figures ${missing.join(', ')}`} (alt text) before publishing the full text.`,
         Object.fromEntries(
           missing.map((n) => [`alt-${n}`, `Please describe figure ${n} for readers who cannot see it.`]),

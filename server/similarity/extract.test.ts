@@ -79,9 +79,9 @@ describe('files whose text cannot be read', () => {
   ])('%s: %s', async (name, code, message) => {
     const err = await extractText(fixture(name)).catch((e) => e);
     expect(err).toBeInstanceOf(ExtractionError);
-    expect(err).toMatchObject({ code });
+    expect(err).toMatchObject({ reason: code, errors: { file: err.message } });
     expect(err.message).toMatch(message);
-    expect(err.status).toBeGreaterThanOrEqual(400);
+    expect(err.code).toBe(code === 'unsupported' ? 'unsupported_type' : code === 'empty' ? 'invalid' : 'unprocessable');
   });
 
   it('reads a PDF that has only an owner password (it opens without one) like the plain PDF', async () => {
@@ -93,7 +93,7 @@ describe('files whose text cannot be read', () => {
   it('says a password-protected Word file is protected (.docx and .doc)', async () => {
     for (const data of [encryptedDocx(), encryptedDoc()]) {
       const err = await extractText(data).catch((e) => e);
-      expect(err).toMatchObject({ code: 'encrypted' });
+      expect(err).toMatchObject({ reason: 'encrypted' });
       expect(err.message).toMatch(/password-protected/);
     }
   });
@@ -102,7 +102,7 @@ describe('files whose text cannot be read', () => {
     // extractText takes no name at all; a truncated .docx is corrupt, not "unsupported".
     const docx = fixture('manuscript.docx');
     const err = await extractText(docx.subarray(0, 3000)).catch((e) => e);
-    expect(err).toMatchObject({ code: 'corrupt' });
+    expect(err).toMatchObject({ reason: 'corrupt' });
     const doc = fixture('manuscript.doc');
     expect((await extractText(doc)).kind).toBe('doc');
   });

@@ -4,9 +4,9 @@
  * code and a message a person can act on; a PDF without a text layer is an error, never "0 % similar".
  */
 import { createRequire } from 'node:module';
-import { ZipError } from '../content/zip.ts';
+import { ZipError, ZipExpandsError, expandsMessage, guardZip } from '../content/zip.ts';
+import { DomainError } from '../errors.ts';
 import { type DetectedKind, detectKind, wordEncrypted } from '../files/content-type.ts';
-import { ZipExpandsError, expandsMessage, guardZip } from '../files/zip-guard.ts';
 import { normalizeText, tokenize } from './text.ts';
 
 export type ExtractionErrorCode = 'empty' | 'unsupported' | 'encrypted' | 'corrupt' | 'no_text';
@@ -21,16 +21,21 @@ export const EXTRACTION_MESSAGES: Record<ExtractionErrorCode, string> = {
     'No text could be read from this file: it seems to be a scanned image. Please upload the PDF exported from your word processor (with a text layer) or the Word file.',
 };
 
-/** A file whose text cannot be read; `status` is the HTTP status a route should answer with. */
-export class ExtractionError extends Error {
-  readonly status: number;
+/**
+ * A file whose text cannot be read: a refusal of the file (decision 0042), its message under the `file` field.
+ * `reason` says why (it crosses from the worker by name).
+ */
+export class ExtractionError extends DomainError {
+  override readonly name = 'ExtractionError';
   constructor(
-    readonly code: ExtractionErrorCode,
-    message = EXTRACTION_MESSAGES[code],
+    readonly reason: ExtractionErrorCode,
+    message = EXTRACTION_MESSAGES[reason],
   ) {
-    super(message);
-    this.name = 'ExtractionError';
-    this.status = code === 'unsupported' ? 415 : code === 'empty' ? 400 : 422;
+    super(
+      reason === 'unsupported' ? 'unsupported_type' : reason === 'empty' ? 'invalid' : 'unprocessable',
+      message,
+      { file: message },
+    );
   }
 }
 

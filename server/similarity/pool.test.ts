@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { BusyError, WorkerPool } from './pool.ts';
 
@@ -13,9 +14,10 @@ describe('WorkerPool', () => {
     const pool = new WorkerPool({ name: 'test', entry, size: 1, maxQueue: 4, idleMs: 100 });
     try {
       expect(pool.stats().workers).toBe(0);
+      const idle = once(pool, 'idle-exit');
       expect(await pool.run('align', emptyAlign)).toEqual([]);
       expect(pool.stats().workers).toBe(1);
-      await new Promise((r) => setTimeout(r, 400));
+      await idle;
       expect(pool.stats().workers).toBe(0);
       // And starts again when needed.
       expect(await pool.run('align', emptyAlign)).toEqual([]);
@@ -51,10 +53,11 @@ describe('WorkerPool', () => {
     try {
       // The similarity worker, through serveWorker, as a process.
       expect(await pool.run('align', emptyAlign)).toEqual([]);
+      const idle = once(own, 'idle-exit');
       const pid = await own.run<number>('pid', {});
       expect(pid).not.toBe(process.pid);
       expect(() => process.kill(pid, 0)).not.toThrow();
-      await new Promise((r) => setTimeout(r, 600));
+      await idle;
       expect(own.stats().workers).toBe(0);
       expect(() => process.kill(pid, 0)).toThrow();
       expect(await pool.run('align', emptyAlign)).toEqual([]);

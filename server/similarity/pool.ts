@@ -16,24 +16,24 @@
  *   after it ends (70-190 MB after harper.js had been loaded, measured), and would be held for good.
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { type ResourceLimits, type TransferListItem, Worker, parentPort } from 'node:worker_threads';
+import { DomainError } from '../errors.ts';
 
-export class BusyError extends Error {
-  readonly status = 503;
-  readonly code = 'busy';
+/** Too much work queued already: `unavailable` (decision 0042), to be tried again in 30 seconds. */
+export class BusyError extends DomainError {
+  override readonly name = 'BusyError';
   constructor(message = 'The checker is busy with other files right now. Please try again in a minute.') {
-    super(message);
-    this.name = 'BusyError';
+    super('unavailable', message, undefined, { retryAfterSeconds: 30 });
   }
 }
 
-/** An error thrown in a worker, carried back by name, message, code and status. */
+/** An error thrown in a worker, carried back by name, message, code and reason (an ExtractionError's). */
 export interface WorkerErrorShape {
   name: string;
   message: string;
   code?: string;
-  status?: number;
+  reason?: string;
 }
 
 export interface PoolOptions {
@@ -105,12 +105,15 @@ interface Slot {
 const BOOT = new URL('./worker-boot.mjs', import.meta.url);
 let nextId = 1;
 
-export class WorkerPool {
+/** Emits `idle-exit` once a worker ended for want of work has exited (its memory is back). */
+export class WorkerPool extends EventEmitter<{ 'idle-exit': [] }> {
   private readonly slots = new Set<Slot>();
   private readonly queue: Task[] = [];
   private closed = false;
 
-  constructor(private readonly opts: PoolOptions) {}
+  constructor(private readonly opts: PoolOptions) {
+    super();
+  }
 
   /** Runs one task; rejects with BusyError when the queue is full. */
   run<T>(op: string, payload: unknown, transfer: TransferListItem[] = []): Promise<T> {
@@ -205,7 +208,7 @@ export class WorkerPool {
     slot.idleTimer = setTimeout(() => {
       if (slot.task) return;
       this.slots.delete(slot);
-      void slot.worker.terminate();
+      void slot.worker.terminate().then(() => this.emit('idle-exit'));
     }, this.opts.idleMs);
     slot.idleTimer.unref();
   }
@@ -242,11 +245,11 @@ export function serveWorker(handlers: Record<string, (payload: any) => Promise<{
       const { result, transfer = [] } = await handler(msg.payload);
       port.postMessage({ id: msg.id, ok: true, result }, transfer);
     } catch (err) {
-      const e = err as Error & { code?: string; status?: number };
+      const e = err as Error & { code?: string; reason?: string };
       port.postMessage({
         id: msg.id,
         ok: false,
-        error: { name: e?.name ?? 'Error', message: e?.message ?? String(err), code: e?.code, status: e?.status },
+        error: { name: e?.name ?? 'Error', message: e?.message ?? String(err), code: e?.code, reason: e?.reason },
       });
     }
   });

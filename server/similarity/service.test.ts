@@ -291,7 +291,7 @@ describe('checks', () => {
       ['truncated.pdf', 'corrupt'],
       ['png-named.pdf', 'unsupported'],
     ] as const) {
-      await expect(sim.check({ data: fixture(name) }, { viewer: 'reader' })).rejects.toMatchObject({ code });
+      await expect(sim.check({ data: fixture(name) }, { viewer: 'reader' })).rejects.toMatchObject({ reason: code });
     }
   });
 
@@ -325,7 +325,11 @@ describe('checks', () => {
       expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
       const err = (results[2] as PromiseRejectedResult).reason;
       expect(err).toBeInstanceOf(BusyError);
-      expect(err).toMatchObject({ status: 503, message: expect.stringMatching(/busy.*try again/i) });
+      expect(err).toMatchObject({
+        code: 'unavailable',
+        detail: { retryAfterSeconds: 30 },
+        message: expect.stringMatching(/busy.*try again/i),
+      });
     } finally {
       await small.close();
     }
@@ -366,8 +370,8 @@ describe('the hooks and the arrival check', () => {
     expect(strict.stored).toBe(false);
     expect(strict.report.sources.map((s) => s.kind)).toEqual(['submission_version']);
     expect((await sim.summaryForSubmission(id))!.plagiarismPercentage).toBe(summary.plagiarismPercentage);
-    await expect(sim.reportForSubmission(id, { fileId: submissionFileId })).rejects.toMatchObject({ status: 404 });
-    await expect(sim.reportForSubmission(999_999)).rejects.toMatchObject({ status: 404 });
+    await expect(sim.reportForSubmission(id, { fileId: submissionFileId })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(sim.reportForSubmission(999_999)).rejects.toMatchObject({ code: 'not_found' });
     expect(await sim.summaryForSubmission(999_999)).toBeNull();
   });
 

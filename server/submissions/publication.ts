@@ -2,7 +2,8 @@ import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE } from '../../common/upload-rules.t
 import type { SessionUser } from '../accounts/service.ts';
 import { invalid } from '../errors.ts';
 import { checkUpload, type RawUpload } from '../files/uploads.ts';
-import { knownFront, presentFullText } from '../fulltext/routes.ts';
+import { knownFront } from '../fulltext/editing.ts';
+import { presentFullText } from '../fulltext/present.ts';
 import type { Services } from '../services.ts';
 
 /**

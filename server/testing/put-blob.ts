@@ -19,7 +19,7 @@ try {
   await store.put(randomBytes(Number(bytes)));
 } catch (err) {
   const e = err as StorageUnavailableError;
-  error = { name: e.name, status: e.status, code: e.code, message: e.message };
+  error = { name: e.name, code: e.code, fault: e.fault, message: e.message };
 }
 const left = readdirSync(root, { recursive: true, withFileTypes: true })
   .filter((d) => d.isFile())

@@ -1,6 +1,6 @@
 import { TextAreaField } from '../FormField.tsx';
 
-/** A figure of a converted full text, as the editor's forms get it (server/fulltext/routes.ts). */
+/** A figure of a converted full text, as the editor's forms get it (server/fulltext/present.ts). */
 export interface AltFigure {
   number: number;
   name: string;

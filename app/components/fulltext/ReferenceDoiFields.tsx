@@ -1,6 +1,6 @@
 import { TextField } from '../FormField.tsx';
 
-/** A reference of a converted full text, as the editor's forms get it (server/fulltext/routes.ts). */
+/** A reference of a converted full text, as the editor's forms get it (server/fulltext/present.ts). */
 export interface DoiReference {
   number: number;
   label: string;

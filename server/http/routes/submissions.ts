@@ -24,7 +24,8 @@ import {
 } from '../../../common/upload-rules.ts';
 import { partialDownloadResponses, sendStoredFile } from '../../files/download.ts';
 import { type CheckedUpload, checkUpload } from '../../files/uploads.ts';
-import { fullTextResponse, saveFixes, storeWordFile } from '../../fulltext/routes.ts';
+import { saveFixes, storeWordFile } from '../../fulltext/editing.ts';
+import { fullTextResponse } from '../../fulltext/present.ts';
 import type { Services } from '../../services.ts';
 import { preparePublication, presentPublication } from '../../submissions/publication.ts';
 import type { Api } from '../api.ts';

@@ -1,158 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { messageResponse } from '../../common/api.ts';
-import { attachmentDisposition } from '../../common/filenames.ts';
-import { idParamSchema } from '../../common/schemas.ts';
-import { ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
-import type { SessionUser } from '../accounts/service.ts';
-import type { Api } from '../http/api.ts';
-import { type HttpError, badRequest, conflict, notFound } from '../http/errors.ts';
-import { inlineText } from './document.ts';
-import { readMultipart } from '../http/multipart.ts';
-import type { Services } from '../services.ts';
-import { checkUpload } from '../files/uploads.ts';
-import type { RawUpload } from '../files/uploads.ts';
-import type { KnownFront } from './convert.ts';
-import { type FullTextOwner, type FullTextView, figurePath, jatsPath } from './service.ts';
+import { messageResponse } from '../../../common/api.ts';
+import { attachmentDisposition } from '../../../common/filenames.ts';
+import { idParamSchema } from '../../../common/schemas.ts';
+import { ARTICLE_WORD_RULE, fileLimit } from '../../../common/upload-rules.ts';
+import { notFound } from '../../errors.ts';
+import { altFields, doiFields, saveFixes, storeWordFile } from '../../fulltext/editing.ts';
+import { fullTextResponse, presentFullText } from '../../fulltext/present.ts';
+import { type FullTextOwner, figurePath, jatsPath } from '../../fulltext/service.ts';
+import type { Services } from '../../services.ts';
+import type { Api } from '../api.ts';
+import { readMultipart } from '../multipart.ts';
 
 /** A figure's file name as the document names it. */
 const FIGURE_NAME = /^figure-\d{1,4}\.(png|jpg)$/;
-
-/** The editor's view of a full text: what the preview page and the API show. */
-export const fullTextResponse = z.object({
-  source: z.string(),
-  ready: z.boolean(),
-  words: z.number(),
-  figures: z.array(
-    z.object({
-      number: z.number(),
-      name: z.string(),
-      alt: z.string(),
-      width: z.number(),
-      height: z.number(),
-    }),
-  ),
-  problems: z.array(z.object({ kind: z.string(), message: z.string() })),
-  /** The reference list: a DOI can be given where the Word file had none (PATCH …/references). */
-  references: z.array(
-    z.object({ number: z.number(), label: z.string(), text: z.string(), doi: z.string().nullable() }),
-  ),
-});
-
-export function presentFullText(view: FullTextView) {
-  return {
-    source: view.sourceName,
-    ready: view.ready,
-    words: view.document.words,
-    figures: view.document.figures.map((f, i) => ({
-      number: i + 1,
-      name: f.name,
-      alt: f.alt,
-      width: f.width,
-      height: f.height,
-    })),
-    problems: view.problems.map((p) => ({ kind: p.kind, message: p.message })),
-    references: view.document.references.map((r, i) => ({
-      number: i + 1,
-      label: r.label,
-      text: inlineText(r.c).slice(0, 300),
-      doi: r.doi,
-    })),
-  };
-}
-
-/** Reference number → DOI, from fields named `doi-N` (the forms' and the API's). */
-export function doiFields(fields: Record<string, string | undefined>): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const [name, value] of Object.entries(fields)) {
-    const m = /^doi-(\d{1,4})$/.exec(name);
-    if (m && value !== undefined) out.set(Number(m[1]), value);
-  }
-  return out;
-}
-
-/**
- * The editor's fixes from the preview, as posted (page forms and the API alike): alt text (`alt-N`) and
- * references' DOIs (`doi-N`). Both are tried, so one form shows every refusal at once.
- */
-export async function saveFixes(
-  services: Services,
-  actor: SessionUser,
-  owner: FullTextOwner,
-  fields: Record<string, string | undefined>,
-): Promise<void> {
-  const alts = altFields(fields);
-  const dois = new Map([...doiFields(fields)].filter(([, v]) => v.trim() !== ''));
-  const errors: Record<string, string> = {};
-  for (const run of [
-    alts.size ? () => services.fulltext.setAltText(actor, owner, alts) : null,
-    dois.size ? () => services.fulltext.setReferenceDois(actor, owner, dois) : null,
-  ]) {
-    if (!run) continue;
-    try {
-      await run();
-    } catch (err) {
-      // By its shape, not `instanceof`: page actions run this from the pages' bundle, with its own HttpError.
-      const refusal = err as Partial<HttpError>;
-      if (refusal?.status !== 400) throw err;
-      Object.assign(errors, refusal.errors ?? {});
-    }
-  }
-  if (Object.keys(errors).length) throw badRequest('Please correct the marked fields.', errors);
-}
-
-/** Figure number → alt text, from fields named `alt-N` (the forms' and the API's). */
-export function altFields(fields: Record<string, string | undefined>): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const [name, value] of Object.entries(fields)) {
-    const m = /^alt-(\d{1,4})$/.exec(name);
-    if (m && value !== undefined) out.set(Number(m[1]), value);
-  }
-  return out;
-}
-
-/**
- * Checks a Word file field and stores its conversion for `owner`, against what the journal knows of it (page
- * actions and the API alike).
- */
-export async function storeWordFile(
-  services: Services,
-  actor: SessionUser,
-  owner: FullTextOwner,
-  file: RawUpload | undefined,
-): Promise<FullTextView> {
-  if (!file)
-    throw badRequest('Please choose the Word file (.docx).', {
-      word: 'Please choose the Word file (.docx).',
-    });
-  const word = await checkUpload(file, {
-    ...ARTICLE_WORD_RULE,
-    maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
-  });
-  return services.fulltext.store(actor, owner, word, await knownFront(services, owner, actor));
-}
-
-/** What the journal knows of an accepted submission or an article: the front matter the file's copy gives way to. */
-export async function knownFront(
-  services: Services,
-  owner: FullTextOwner,
-  actor: SessionUser,
-): Promise<KnownFront> {
-  if ('submissionId' in owner) {
-    const s = await services.submissions.detail(owner.submissionId, actor);
-    if (s.status !== 'accepted' || s.articleId)
-      throw conflict(
-        s.articleId
-          ? `This submission is already published as article ${s.articleId}: give the Word file to the article.`
-          : 'Only an accepted submission gets its full text from a Word file.',
-      );
-    return { title: s.title, abstract: s.abstract, keywords: s.keywords, authors: s.authors };
-  }
-  const a = await services.catalog.article('articleId' in owner ? owner.articleId : owner.pendingArticleId, {
-    includeUnpublished: true,
-  });
-  return { title: a.title, abstract: a.abstract, keywords: a.keywords, authors: a.authors };
-}
 
 const errors = {
   400: { description: 'Invalid input', schema: messageResponse },

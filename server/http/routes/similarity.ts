@@ -1,73 +1,14 @@
-import { z } from 'zod';
-import { messageResponse } from '../../common/api.ts';
-import { MESSAGES } from '../../common/messages.ts';
-import { can } from '../../common/roles.ts';
-import { idField, idParamSchema, wholeNumber } from '../../common/schemas.ts';
-import { similarityReportSchema, submissionReportSchema } from '../../common/similarity.ts';
-import { MIN_MATCH_WORDS, PLAGIARISM_RULE } from '../../common/similarity-rules.ts';
-import type { SessionUser } from '../accounts/service.ts';
-import { fileLimit } from '../../common/upload-rules.ts';
-import { checkUpload } from '../files/uploads.ts';
-import type { Api } from '../http/api.ts';
-import { HttpError, badRequest, parseInput } from '../http/errors.ts';
-import { readMultipart } from '../http/multipart.ts';
-import type { Services } from '../services.ts';
-import { BusyError, type CheckOptions, ExtractionError, type SimilarityReport } from './service.ts';
-
-/** "true"/"false"/"on"/"1" from a form or a query string; absent stays undefined (the default applies). */
-const flag = z
-  .enum(['true', 'false', 'on', 'off', '1', '0'], 'Use true or false.')
-  .optional()
-  .transform((v) => (v === undefined ? undefined : ['true', 'on', '1'].includes(v)));
-
-export const checkFiltersSchema = z.object({
-  excludeQuotes: flag,
-  excludeBibliography: flag,
-  minMatchWords: wholeNumber({
-    required: 'Give a whole number of words.',
-    invalid: 'Give a whole number of words.',
-  })
-    .pipe(
-      z
-        .number()
-        .min(MIN_MATCH_WORDS.min, `At least ${MIN_MATCH_WORDS.min} words.`)
-        .max(MIN_MATCH_WORDS.max, `At most ${MIN_MATCH_WORDS.max} words.`),
-    )
-    .optional(),
-});
-
-/** Turns the checker's refusals into answers for the person: never a 500 for a file that cannot be read. */
-export function checkError(err: unknown): unknown {
-  if (err instanceof ExtractionError) return new HttpError(err.status, err.message, { file: err.message });
-  if (err instanceof BusyError) return new HttpError(503, err.message, undefined, { 'retry-after': '30' });
-  return err;
-}
-
-/**
- * A plagiarism check of an uploaded file, with the privacy rule for the viewer. The file stays in memory:
- * it is neither stored nor added to the corpus. Shared by the API route and the page's form action.
- */
-export async function checkUploadedFile(
-  services: Services,
-  user: SessionUser,
-  file: { field: string; filename: string; data: Buffer } | undefined,
-  filters: Pick<CheckOptions, 'excludeQuotes' | 'excludeBibliography' | 'minMatchWords'>,
-): Promise<SimilarityReport> {
-  await services.plagiarismLimiter.hit(`user:${user.id}`);
-  if (!file) throw badRequest(MESSAGES.plagiarismNoFile, { file: MESSAGES.plagiarismNoFile });
-  const upload = await checkUpload(file, {
-    ...PLAGIARISM_RULE,
-    maxBytes: services.config.MAX_MANUSCRIPT_SIZE,
-  });
-  try {
-    return await services.similarity.check(upload, {
-      viewer: can('editorial', user) ? 'editor' : 'reader',
-      ...filters,
-    });
-  } catch (err) {
-    throw checkError(err);
-  }
-}
+import { messageResponse } from '../../../common/api.ts';
+import { MESSAGES } from '../../../common/messages.ts';
+import { idField, idParamSchema } from '../../../common/schemas.ts';
+import { similarityReportSchema, submissionReportSchema } from '../../../common/similarity.ts';
+import { PLAGIARISM_RULE } from '../../../common/similarity-rules.ts';
+import { fileLimit } from '../../../common/upload-rules.ts';
+import { parseInput } from '../../errors.ts';
+import type { Services } from '../../services.ts';
+import { checkFiltersSchema, checkUploadedFile, flag } from '../../similarity/check-upload.ts';
+import type { Api } from '../api.ts';
+import { readMultipart } from '../multipart.ts';
 
 export function similarityRoutes(api: Api, services: Services) {
   api.route({
@@ -137,12 +78,6 @@ export function similarityRoutes(api: Api, services: Services) {
       422: { description: 'No readable text in the manuscript', schema: messageResponse },
       503: { description: 'The checker is busy: try again in a minute', schema: messageResponse },
     },
-    handler: async ({ params, query }) => {
-      try {
-        return await services.similarity.reportForSubmission(params.id, query);
-      } catch (err) {
-        throw checkError(err);
-      }
-    },
+    handler: async ({ params, query }) => services.similarity.reportForSubmission(params.id, query),
   });
 }
