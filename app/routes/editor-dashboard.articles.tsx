@@ -1,4 +1,4 @@
-import { Form, Link, data, useLocation } from 'react-router';
+import { Form, Link, useLocation } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
 import { altFields, presentFullText, saveFixes, storeWordFile } from '../../server/fulltext/routes.ts';
@@ -9,13 +9,12 @@ import articleCss from '../styles/article.css?url';
 import { ProblemList, WordFileField } from '../components/fulltext/WordFileParts.tsx';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
-import type { FormResult } from '../lib/form-result.ts';
 import { ArticleFields } from '../components/dashboard/ArticleFields.tsx';
 import { FileField } from '../components/FileField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.articles';
@@ -114,8 +113,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   // Adding or removing an author row belongs to the form it was pressed in.
   const intent = button === 'add-author' || button.startsWith('remove-author:') ? form.text('form') : button;
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    intentRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => intentDone(intent, message);
+    replyRefused(intent, clientError(status, message, errors), values);
+  const done = (message: string) => replyDone(intent, message);
   const catalog = context.services.catalog;
   const id = parseId(values.id);
   if (
@@ -129,7 +128,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   if (intent !== button) {
     // Not a refusal: the form comes back with one author more or less, as typed.
-    return data<FormResult>({ ok: false, intent, message: '', errors: {}, values, at: 0 });
+    return replyDone(intent, '', { values });
   }
   try {
     switch (intent) {
@@ -262,8 +261,9 @@ export default function Articles({ loaderData, actionData }: Route.ComponentProp
   const pendingFix = refusalFor(actionData, 'pending-fix');
   const pendingPublish = refusalFor(actionData, 'pending-publish');
   const pendingRefused = Object.keys(pendingPublish.values).length ? pendingPublish : pendingFix;
-  const round = actionData?.at ?? 0;
-  const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
+  // An author row added or removed is an answer without a message: nothing to show, and the form is not re-keyed.
+  const shown = actionData?.message ? actionData : undefined;
+  const round = shown?.at ?? 0;
   return (
     <section aria-labelledby="articles-title">
       <h1 id="articles-title">Articles</h1>

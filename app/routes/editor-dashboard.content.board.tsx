@@ -1,15 +1,12 @@
-import { Form, Link, data } from 'react-router';
+import { Form, Link } from 'react-router';
 import {
   BOARD_ROLES,
   BOARD_ROLE_LABELS,
   EDITORIAL_BOARD_KEY,
   editorialBoardSchema,
 } from '../../common/content.ts';
-import {
-  ContentOutcome,
-  type ContentEditResult,
-  ContentRowControls,
-} from '../components/dashboard/ContentRowControls.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
+import { ContentRowControls } from '../components/dashboard/ContentRowControls.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
@@ -21,8 +18,10 @@ import {
   unflattenRows,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { refusalOf } from '../lib/form-result.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.board';
 
@@ -60,26 +59,22 @@ export async function action({ context, request }: Route.ActionArgs) {
   const base = form.text('base');
   const values = { ...flattenRows(rows, FIELDS), base };
   const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
-  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
+    replyRefused(intent, clientError(status, message, errors), values);
+  if (!read.ok) return replyRefused(intent, read.refusal, values);
 
   const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
     row?.name.trim() ? row.name.trim() : `member ${i + 1}`,
   );
   if (moved) {
-    return data<ContentEditResult>({
-      kind: 'rows',
-      message: moved.message,
-      values: { ...flattenRows(moved.rows, FIELDS), base },
-      at: Date.now(),
-    });
+    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
   }
   if (intent !== 'save') return refuse(400, 'Unknown action.');
-  const parsed = editorialBoardSchema.safeParse(
+  const parsed = validateForm(
+    editorialBoardSchema,
     rows.map((r) => ({ ...r, researchAreas: lines(r.researchAreas) })),
   );
-  if (!parsed.success) {
-    const errors = rowErrors(parsed.error);
+  if (!parsed.ok) {
+    const errors = rowErrors(parsed.refusal.errors);
     const count = Object.keys(errors).length;
     return refuse(
       400,
@@ -94,16 +89,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!refused) throw err;
     return refuse(refused.status, refused.message);
   }
-  return data<ContentEditResult>({
-    kind: 'saved',
-    message: `Saved: the editorial board lists ${parsed.data.length} members now.`,
-    at: Date.now(),
-  });
+  return replyDone(intent, `Saved: the editorial board lists ${parsed.data.length} members now.`);
 }
 
 export default function EditBoard({ loaderData, actionData }: Route.ComponentProps) {
-  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
-  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
+  // Drawn again as posted until saved (a refusal, a row added, moved or removed); then from what is stored.
+  const values = actionData?.values ?? loaderData.values;
+  const errors = refusalOf(actionData)?.errors ?? {};
   const rows = unflattenRows(values, FIELDS);
   return (
     <section aria-labelledby="edit-board-title">
@@ -115,7 +107,7 @@ export default function EditBoard({ loaderData, actionData }: Route.ComponentPro
         Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All
         fields are required.
       </p>
-      <ContentOutcome result={actionData} />
+      <ActionResult result={actionData} />
       <Form method="post" noValidate aria-labelledby="edit-board-title" key={actionData?.at ?? 0}>
         <input type="hidden" name="base" value={values.base} />
         <input type="hidden" name="count" value={rows.length} />

@@ -1,11 +1,8 @@
-import { Form, Link, data } from 'react-router';
+import { Form, Link } from 'react-router';
 import { SPECIAL_ISSUES_KEY, specialIssuesSchema } from '../../common/content.ts';
 import { slugify } from '../../server/content/markdown.ts';
-import {
-  ContentOutcome,
-  type ContentEditResult,
-  ContentRowControls,
-} from '../components/dashboard/ContentRowControls.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
+import { ContentRowControls } from '../components/dashboard/ContentRowControls.tsx';
 import { TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
@@ -17,8 +14,10 @@ import {
   unflattenRows,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { refusalOf } from '../lib/form-result.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.special-issues';
 
@@ -56,19 +55,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   const base = form.text('base');
   const values = { ...flattenRows(rows, FIELDS), base };
   const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
-  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
+    replyRefused(intent, clientError(status, message, errors), values);
+  if (!read.ok) return replyRefused(intent, read.refusal, values);
 
   const moved = applyRowIntent(rows, intent, BLANK, (i, row) =>
     row?.title.trim() ? `“${row.title.trim()}”` : `special issue ${i + 1}`,
   );
   if (moved) {
-    return data<ContentEditResult>({
-      kind: 'rows',
-      message: moved.message,
-      values: { ...flattenRows(moved.rows, FIELDS), base },
-      at: Date.now(),
-    });
+    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
   }
   if (intent !== 'save') return refuse(400, 'Unknown action.');
 
@@ -85,9 +79,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
     return { id, title: r.title, summary: r.summary, guestEditors, deadline: r.deadline.trim() };
   });
-  const parsed = specialIssuesSchema.safeParse(calls);
-  if (!parsed.success || Object.keys(errors).length) {
-    const all = { ...(parsed.success ? {} : rowErrors(parsed.error)), ...errors };
+  const parsed = validateForm(specialIssuesSchema, calls);
+  if (!parsed.ok || Object.keys(errors).length) {
+    const all = { ...(parsed.ok ? {} : rowErrors(parsed.refusal.errors)), ...errors };
     if (all.list?.includes('share an id')) {
       // Name the rows that clash, next to their fields.
       const seen = new Map<string, number>();
@@ -111,16 +105,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!refused) throw err;
     return refuse(refused.status, refused.message);
   }
-  return data<ContentEditResult>({
-    kind: 'saved',
-    message: `Saved: ${parsed.data.length} special issues are listed now.`,
-    at: Date.now(),
-  });
+  return replyDone(intent, `Saved: ${parsed.data.length} special issues are listed now.`);
 }
 
 export default function EditSpecialIssues({ loaderData, actionData }: Route.ComponentProps) {
-  const values = actionData && actionData.kind !== 'saved' ? actionData.values : loaderData.values;
-  const errors: Record<string, string> = actionData?.kind === 'refused' ? actionData.errors : {};
+  // Drawn again as posted until saved (a refusal, a row added, moved or removed); then from what is stored.
+  const values = actionData?.values ?? loaderData.values;
+  const errors = refusalOf(actionData)?.errors ?? {};
   const rows = unflattenRows(values, FIELDS);
   return (
     <section aria-labelledby="edit-calls-title">
@@ -134,7 +125,7 @@ export default function EditSpecialIssues({ loaderData, actionData }: Route.Comp
         <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the end
         of its deadline day (UTC), then listed as closed.
       </p>
-      <ContentOutcome result={actionData} />
+      <ActionResult result={actionData} />
       <Form method="post" noValidate aria-labelledby="edit-calls-title" key={actionData?.at ?? 0}>
         <input type="hidden" name="base" value={values.base} />
         <input type="hidden" name="count" value={rows.length} />
