@@ -79,13 +79,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 const FORM = 'submission';
 
 /** The form as posted: its text fields and its list of authors (the files have to be chosen again). */
-type PostedSubmission = Pick<SubmissionFormState, 'values' | 'authors'>;
+type PostedSubmission = SubmissionFormState['values'] & Pick<SubmissionFormState, 'authors'>;
 
 /** The answer drawn again by a browser without JavaScript: a refusal, or the author list edited. */
 function formState(result: FormResult<PostedSubmission> | undefined): SubmissionFormState | null {
   if (!result?.values) return null;
-  if (result.ok) return { ...result.values, errors: {} };
-  return { ...result.values, errors: result.errors, message: result.message };
+  const { authors, ...values } = result.values;
+  if (result.ok) return { values, authors, errors: {} };
+  return { values, authors, errors: result.errors, message: result.message };
 }
 
 /**
@@ -99,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = valuesFromForm(form);
   const authors = authorsFromForm(form);
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    replyRefused(FORM, clientError(status, message, errors), { values, authors });
+    replyRefused(FORM, clientError(status, message, errors), { ...values, authors });
   if (!read.ok) {
     const { status, message, errors } = read.refusal;
     // Files over the limit: refused, with what was typed kept (the files have to be chosen again).
@@ -114,7 +115,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const edit = parseIntent(form.text('intent'));
   if (edit)
     return replyDone(FORM, 'The list of authors is changed; the manuscript is not sent yet.', {
-      values: { values, authors: editAuthors(authors, edit, blankAuthor) },
+      values: { ...values, authors: editAuthors(authors, edit, blankAuthor) },
     });
 
   const auth = context.auth;
