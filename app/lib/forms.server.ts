@@ -1,4 +1,3 @@
-import { data } from 'react-router';
 import type { ZodType, z } from 'zod';
 import { isStorableText, UNSTORABLE_TEXT, validate } from '../../common/validate.ts';
 import { isDomainError } from '../../server/errors.ts';
@@ -18,14 +17,6 @@ export interface ClientError {
   message: string;
   errors: Record<string, string>;
   headers?: Record<string, string>;
-}
-
-/** What a failed form post sends back to its page: a summary, each field's message, what was typed. */
-export interface FormFailure<Values> {
-  ok: false;
-  message: string;
-  errors: Record<string, string>;
-  values: Values;
 }
 
 /** A posted form: its text fields and chosen files. */
@@ -89,7 +80,7 @@ export interface ReadFormOptions {
 export async function readForm(request: Request, opts: ReadFormOptions = {}): Promise<ReadForm> {
   const empty = new PostedForm();
   if (!opts.anyOrigin && isCrossSite(request))
-    return { ok: false, refusal: refusal(403, CROSS_SITE), form: empty };
+    return { ok: false, refusal: clientError(403, CROSS_SITE), form: empty };
   let body: Awaited<ReturnType<typeof readFormBody>>;
   try {
     body = await readFormBody(request.body, request.headers.get('content-type'), {
@@ -103,13 +94,15 @@ export async function readForm(request: Request, opts: ReadFormOptions = {}): Pr
     return { ok: false, refusal: refused, form: empty };
   }
   const form = new PostedForm(body.fields, body.files);
-  if (body.refused) return { ok: false, refusal: refusal(body.refused.status, body.refused.message), form };
+  if (body.refused)
+    return { ok: false, refusal: clientError(body.refused.status, body.refused.message), form };
   const errors: Record<string, string> = {};
   for (const [name, values] of body.fields) {
     if (!isStorableText(name) || values.some((v) => !isStorableText(v))) errors[name] = UNSTORABLE_TEXT;
   }
   for (const [name, file] of body.files) if (!isStorableText(file.filename)) errors[name] = UNSTORABLE_TEXT;
-  if (Object.keys(errors).length) return { ok: false, refusal: refusal(400, UNSTORABLE_TEXT, errors), form };
+  if (Object.keys(errors).length)
+    return { ok: false, refusal: clientError(400, UNSTORABLE_TEXT, errors), form };
   return { ok: true, form };
 }
 
@@ -120,21 +113,15 @@ export function validateForm<S extends ZodType>(
 ): { ok: true; data: z.output<S> } | { ok: false; refusal: ClientError } {
   const result = validate(schema, input);
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, refusal: refusal(400, result.message, result.errors) };
+  return { ok: false, refusal: clientError(400, result.message, result.errors) };
 }
 
-/**
- * The page's answer to a refused post: the refusal's status (and headers, e.g. Retry-After), its message (or
- * the form's own words for it), each field's message, and what was typed, for the form to show again.
- */
-export function failed<Values>(refused: ClientError, values: Values, message = refused.message) {
-  return data(
-    { ok: false as const, message, errors: refused.errors, values },
-    { status: refused.status, headers: refused.headers },
-  );
-}
-
-function refusal(status: number, message: string, errors: Record<string, string> = {}): ClientError {
+/** A refusal in the page's own words (no such row, an unknown button, one of two fields typed). */
+export function clientError(
+  status: number,
+  message: string,
+  errors: Record<string, string> = {},
+): ClientError {
   return { status, message, errors };
 }
 

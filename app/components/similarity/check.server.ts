@@ -3,61 +3,60 @@ import { PLAGIARISM_RULE } from '../../../common/similarity-rules.ts';
 import { fileLimit } from '../../../common/upload-rules.ts';
 import { checkFiltersSchema, checkUploadedFile } from '../../../server/similarity/routes.ts';
 import type { WebContext } from '../../../server/web-context.ts';
-import { asClientError, readForm, validateForm } from '../../lib/forms.server.ts';
+import { asClientError, type ClientError, readForm, validateForm } from '../../lib/forms.server.ts';
+import { clientError, replyDone, replyRefused } from '../../lib/reply.server.ts';
 import { optionFields } from './options.ts';
 
-export type PlagiarismActionResult =
-  | { ok: true; report: Awaited<ReturnType<typeof checkUploadedFile>>; filename: string; at: number }
-  | { ok: false; message: string; reason: string | null; errors: Record<string, string>; at: number };
+const FORM = 'plagiarism';
+
+/** Thrown to the one refusal below: a refusal already worded (by the reader, the check). */
+class Refused extends Error {
+  constructor(readonly refusal: ClientError) {
+    super(refusal.message);
+  }
+}
 
 /**
- * /plagiarism posted without JavaScript: the same checks and the same check as POST /api/plagiarism.
- * Refusals come back as the spec's failure message with the specific reason beside it (or, without a
- * file, `Please upload a file.` alone).
+ * /plagiarism posted without JavaScript: the same checks and the same check as POST /api/plagiarism. A refusal's
+ * message is its specific reason (the page puts the spec's failure message above it: `plagiarismFailure` in
+ * plagiarism.tsx), or `Please upload a file.`, or the failure message alone for a fault of ours (500, logged).
  */
-export async function plagiarismFormPost(
-  request: Request,
-  context: WebContext,
-): Promise<{ result: PlagiarismActionResult; status: number; headers?: Record<string, string> }> {
-  const at = Date.now();
+export async function plagiarismFormPost(request: Request, context: WebContext) {
   const auth = context.auth;
   const max = context.services.config.MAX_MANUSCRIPT_SIZE;
   try {
-    if (!auth) throw Object.assign(new Error(MESSAGES.signInRequired), { status: 401 });
-    const read = await readForm(request, { files: { file: fileLimit(PLAGIARISM_RULE, max) }, maxTextBytes: 16 * 1024 });
-    if (!read.ok) throw Object.assign(new Error(read.refusal.message), read.refusal);
+    if (!auth) throw new Refused(clientError(401, MESSAGES.signInRequired));
+    const read = await readForm(request, {
+      files: { file: fileLimit(PLAGIARISM_RULE, max) },
+      maxTextBytes: 16 * 1024,
+    });
+    if (!read.ok) throw new Refused(read.refusal);
     const { form } = read;
     const filters = validateForm(checkFiltersSchema, optionFields(form) ?? {});
-    if (!filters.ok) throw Object.assign(new Error(filters.refusal.message), filters.refusal);
+    if (!filters.ok) throw new Refused(filters.refusal);
     const file = form.file('file') ?? undefined;
     const report = await checkUploadedFile(context.services, auth.user, file, filters.data);
-    return { result: { ok: true, report, filename: file?.filename ?? '', at }, status: 200 };
+    return replyDone(FORM, 'The similarity report is below.', {
+      payload: { report, filename: file?.filename ?? '' },
+    });
   } catch (err) {
-    const refused = asClientError(err) ?? serverBusy(err);
-    if (!refused) {
-      context.services.log.error({ err }, 'plagiarism check failed');
-      return { result: { ok: false, message: MESSAGES.plagiarismFailure, reason: null, errors: {}, at }, status: 500 };
-    }
-    const noFile = refused.message === MESSAGES.plagiarismNoFile;
-    return {
-      result: {
-        ok: false,
-        message: noFile ? MESSAGES.plagiarismNoFile : MESSAGES.plagiarismFailure,
-        reason: noFile ? null : refused.message,
-        errors: refused.errors,
-        at,
-      },
-      status: refused.status,
-      headers: refused.headers,
-    };
+    const refused = err instanceof Refused ? err.refusal : (asClientError(err) ?? serverBusy(err));
+    if (refused) return replyRefused(FORM, refused);
+    context.services.log.error({ err }, 'plagiarism check failed');
+    return replyRefused(FORM, clientError(500, MESSAGES.plagiarismFailure));
   }
 }
 
 /** The checker's 503 ("busy, try again"): a refusal to pass on, not a failure to log. */
-function serverBusy(err: unknown) {
+function serverBusy(err: unknown): ClientError | null {
   const e = err as { status?: unknown; message?: unknown; headers?: unknown };
   if (e && e.status === 503 && typeof e.message === 'string') {
-    return { status: 503, message: e.message, errors: {}, headers: e.headers as Record<string, string> | undefined };
+    return {
+      status: 503,
+      message: e.message,
+      errors: {},
+      headers: e.headers as Record<string, string> | undefined,
+    };
   }
   return null;
 }
