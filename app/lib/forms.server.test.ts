@@ -219,8 +219,8 @@ describe('readForm', () => {
 });
 
 describe('asClientError', () => {
-  it("passes on the file store's 503, recognised by its shape (the page bundle has its own copy of the class)", () => {
-    const fault = Object.assign(new Error(STORAGE_UNAVAILABLE_MESSAGE), { status: 503, storageFault: true });
+  it("passes on the file store's 503, a domain error recognised by its shape (the page bundle has its own copy of the class)", () => {
+    const fault = Object.assign(new Error(STORAGE_UNAVAILABLE_MESSAGE), { domainError: true, code: 'unavailable' });
     expect(asClientError(fault)).toEqual({ status: 503, message: STORAGE_UNAVAILABLE_MESSAGE, errors: {} });
     expect(asClientError(new StorageUnavailableError('ENOSPC', new Error('disk full')))).toEqual({
       status: 503,

@@ -1,4 +1,3 @@
-import { data } from 'react-router';
 import type { ZodType, z } from 'zod';
 import { isStorableText, UNSTORABLE_TEXT, validate } from '../../common/validate.ts';
 import { isDomainError } from '../../server/errors.ts';
@@ -18,14 +17,6 @@ export interface ClientError {
   message: string;
   errors: Record<string, string>;
   headers?: Record<string, string>;
-}
-
-/** What a failed form post sends back to its page: a summary, each field's message, what was typed. */
-export interface FormFailure<Values> {
-  ok: false;
-  message: string;
-  errors: Record<string, string>;
-  values: Values;
 }
 
 /** A posted form: its text fields and chosen files. */
@@ -89,7 +80,7 @@ export interface ReadFormOptions {
 export async function readForm(request: Request, opts: ReadFormOptions = {}): Promise<ReadForm> {
   const empty = new PostedForm();
   if (!opts.anyOrigin && isCrossSite(request))
-    return { ok: false, refusal: refusal(403, CROSS_SITE), form: empty };
+    return { ok: false, refusal: clientError(403, CROSS_SITE), form: empty };
   let body: Awaited<ReturnType<typeof readFormBody>>;
   try {
     body = await readFormBody(request.body, request.headers.get('content-type'), {
@@ -103,13 +94,15 @@ export async function readForm(request: Request, opts: ReadFormOptions = {}): Pr
     return { ok: false, refusal: refused, form: empty };
   }
   const form = new PostedForm(body.fields, body.files);
-  if (body.refused) return { ok: false, refusal: refusal(body.refused.status, body.refused.message), form };
+  if (body.refused)
+    return { ok: false, refusal: clientError(body.refused.status, body.refused.message), form };
   const errors: Record<string, string> = {};
   for (const [name, values] of body.fields) {
     if (!isStorableText(name) || values.some((v) => !isStorableText(v))) errors[name] = UNSTORABLE_TEXT;
   }
   for (const [name, file] of body.files) if (!isStorableText(file.filename)) errors[name] = UNSTORABLE_TEXT;
-  if (Object.keys(errors).length) return { ok: false, refusal: refusal(400, UNSTORABLE_TEXT, errors), form };
+  if (Object.keys(errors).length)
+    return { ok: false, refusal: clientError(400, UNSTORABLE_TEXT, errors), form };
   return { ok: true, form };
 }
 
@@ -120,28 +113,22 @@ export function validateForm<S extends ZodType>(
 ): { ok: true; data: z.output<S> } | { ok: false; refusal: ClientError } {
   const result = validate(schema, input);
   if (result.success) return { ok: true, data: result.data };
-  return { ok: false, refusal: refusal(400, result.message, result.errors) };
+  return { ok: false, refusal: clientError(400, result.message, result.errors) };
 }
 
-/**
- * The page's answer to a refused post: the refusal's status (and headers, e.g. Retry-After), its message (or
- * the form's own words for it), each field's message, and what was typed, for the form to show again.
- */
-export function failed<Values>(refused: ClientError, values: Values, message = refused.message) {
-  return data(
-    { ok: false as const, message, errors: refused.errors, values },
-    { status: refused.status, headers: refused.headers },
-  );
-}
-
-function refusal(status: number, message: string, errors: Record<string, string> = {}): ClientError {
+/** A refusal in the page's own words (no such row, an unknown button, one of two fields typed). */
+export function clientError(
+  status: number,
+  message: string,
+  errors: Record<string, string> = {},
+): ClientError {
   return { status, message, errors };
 }
 
 /**
- * A refusal the visitor caused (4xx) thrown by a service, or the file store's 503 when the disk is full or
- * unwritable (server/files/blob-store.ts StorageUnavailableError, marked `storageFault`; its cause is logged
- * there). Services throw domain errors (server/errors.ts), mapped to a status by the one table the API uses;
+ * A refusal thrown by a service: the visitor's mistake (4xx), or a part we depend on unavailable (503: the
+ * file store full or unwritable, server/files/blob-store.ts StorageUnavailableError, its cause logged there;
+ * a busy checker, with Retry-After). Services throw domain errors (server/errors.ts), mapped to a status by the one table the API uses;
  * the HTTP layer's own refusals are HttpErrors. This page bundle holds its own copy of both classes, so
  * `instanceof` would never match: recognise the shape.
  */
@@ -157,14 +144,9 @@ export function asClientError(err: unknown): ClientError | null {
     };
   }
   if (!(err instanceof Error)) return null;
-  const { status, errors, headers, storageFault } = err as Error & {
-    status?: unknown;
-    errors?: unknown;
-    headers?: unknown;
-    storageFault?: unknown;
-  };
-  const storage = storageFault === true && status === 503;
-  if (typeof status !== 'number' || ((status < 400 || status > 499) && !storage)) return null;
+  // The HTTP layer's own refusals (HttpError: the body reader's 400/413/415), recognised by their shape.
+  const { status, errors, headers } = err as Error & { status?: unknown; errors?: unknown; headers?: unknown };
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
   return {
     status,
     message: err.message,

@@ -9,7 +9,10 @@ export function parseId(value: string | null | undefined): number | null {
   return id >= 1 && id <= MAX_ID ? id : null;
 }
 
-/** The 404 page (the root error boundary shows it), with the status a crawler needs to see. */
+/**
+ * The 404 page (the root error boundary shows it), with the status a crawler needs to see: the one way a loader
+ * or action says "no such thing" (`orNotFound` in `not-found.server.ts` turns a service's not-found into it).
+ */
 export function notFound(): never {
   throw data('Not found', { status: 404 });
 }
@@ -17,4 +20,9 @@ export function notFound(): never {
 /** The address of one issue's table of contents (docs/decisions/0006-volumes-urls.md). */
 export function issueHref(volume: number, issue?: number): string {
   return issue === undefined ? `/volumes?volume=${volume}` : `/volumes?volume=${volume}&issue=${issue}`;
+}
+
+/** The id in a route's URL segment, or the 404 page. */
+export function idParam(value: string | undefined): number {
+  return parseId(value) ?? notFound();
 }

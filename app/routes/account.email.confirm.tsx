@@ -1,8 +1,9 @@
-import { Form, Link, data, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { LINK_PROBLEMS, type LinkProblem, linkTokenSchema } from '../../common/account.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { replyDone, replyRefused } from '../lib/reply.server.ts';
 import accountCss from '../styles/account.css?url';
 import type { Route } from './+types/account.email.confirm';
 
@@ -25,18 +26,20 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { ok: true as const, token, email: state.email, username: state.username };
 }
 
+const FORM = 'confirm-email';
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
-  if (!read.ok) return data({ ok: false as const, message: read.refusal.message }, { status: read.refusal.status });
+  if (!read.ok) return replyRefused(FORM, read.refusal);
   const parsed = validateForm(linkTokenSchema, { token: read.form.text('token') });
-  if (!parsed.ok) return data({ ok: false as const, message: LINK_PROBLEMS.unknown }, { status: 400 });
+  if (!parsed.ok) return replyRefused(FORM, parsed.refusal, {}, LINK_PROBLEMS.unknown);
   try {
     const { email } = await context.services.myAccount.confirmEmail(parsed.data.token);
-    return data({ ok: true as const, message: `Your account's email address is now ${email}.` });
+    return replyDone(FORM, `Your account's email address is now ${email}.`);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return data({ ok: false as const, message: refused.message }, { status: refused.status });
+    return replyRefused(FORM, refused);
   }
 }
 

@@ -13,7 +13,7 @@ import {
   SessionsSection,
 } from '../components/account/AccountSections.tsx';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { closeSessionHeaders } from '../lib/session.server.ts';
@@ -55,8 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const fail = (status: number, message: string, errors: Record<string, string> = {}, values: Record<string, string> = {}) =>
-    intentRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => intentDone(intent, message);
+    replyRefused(intent, clientError(status, message, errors), values);
+  const done = (message: string) => replyDone(intent, message);
 
   if (!can('signedIn', auth.user)) return fail(403, 'This account cannot be changed.');
   const { myAccount } = context.services;
@@ -114,7 +114,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused, values);
+    return replyRefused(intent, refused, values);
   }
 }
 

@@ -16,10 +16,10 @@ import { openReviewsHtml } from '../components/review/open-reviews.server.tsx';
 import { Citation } from '../components/Citation.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { useDocumentHtml } from '../lib/document-html.ts';
-import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
-import { issueHref, notFound, parseId } from '../lib/route-params.ts';
+import { orNotFound } from '../lib/not-found.server.ts';
+import { issueHref, idParam } from '../lib/route-params.ts';
 import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/article';
 
@@ -41,14 +41,10 @@ function citationStyle(value: string | null): CitationStyleId {
  * (ArticleUsage, decision 0019).
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const id = parseId(params.id);
-  if (!id) notFound();
+  const id = idParam(params.id);
   const { catalog, settings, baseUrl, citations, review, fulltext } = context.services;
   const [article, journal] = await Promise.all([
-    catalog.article(id).catch((err: unknown) => {
-      if (asClientError(err)?.status === 404) notFound();
-      throw err;
-    }),
+    orNotFound(catalog.article(id)),
     settings.journal(),
   ]);
   const query = new URL(request.url).searchParams;

@@ -7,9 +7,10 @@ import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { DraftOffer } from '../components/DraftOffer.tsx';
 import { TextAreaField, TextField, fieldId } from '../components/FormField.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
-import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { useFormElementDraft } from '../lib/use-form-draft.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/contact';
@@ -46,21 +47,23 @@ const FIELDS = ['name', 'email', 'message'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
 /** The page's form posts here (POST /contact with a form body; JSON bodies go to the API instead). */
+const FORM = 'contact';
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const values = Object.fromEntries(FIELDS.map((f) => [f, read.form.text(f)])) as Values;
-  if (!read.ok) return failed(read.refusal, values);
+  if (!read.ok) return replyRefused(FORM, read.refusal, values);
   const parsed = validateForm(contactSchema, values);
-  if (!parsed.ok) return failed(parsed.refusal, values);
+  if (!parsed.ok) return replyRefused(FORM, parsed.refusal, values);
   try {
     await context.services.contact.send(parsed.data, { ip: context.clientIp });
-    return { ok: true as const, message: MESSAGES.contactSuccess, sentAt: Date.now() };
+    return replyDone(FORM, MESSAGES.contactSuccess);
   } catch (err) {
     const refused = asClientError(err);
     // Too many messages (429) included: the reader is told the spec's failure message, and when to retry.
-    if (refused) return failed(refused, values, MESSAGES.contactFailure);
+    if (refused) return replyRefused(FORM, refused, values, MESSAGES.contactFailure);
     context.services.log.error({ err }, 'contact message failed');
-    return failed({ status: 500, message: MESSAGES.contactFailure, errors: {} }, values);
+    return replyRefused(FORM, clientError(500, MESSAGES.contactFailure), values);
   }
 }
 
@@ -73,7 +76,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
   // A signed-in writer's message, kept if the session ends before it is sent and offered back afterwards.
   const formRef = useRef<HTMLFormElement>(null);
   const draft = useFormElementDraft('contact', formRef, FIELDS);
-  const sent = actionData?.ok ? actionData.sentAt : null;
+  const sent = actionData?.ok ? actionData.at : null;
   useEffect(() => {
     if (sent) draft.clear();
   }, [sent, draft.clear]);
@@ -100,7 +103,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
             action="/contact"
             className="form"
             ref={formRef}
-            key={actionData?.ok ? actionData.sentAt : 'form'}
+            key={actionData?.ok ? actionData.at : 'form'}
           >
             <p className="field__hint">All fields are required.</p>
             <TextField

@@ -7,7 +7,7 @@ import { downloadPdf } from '../lib/download.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
-import { notFound, parseId } from '../lib/route-params.ts';
+import { idParam } from '../lib/route-params.ts';
 import type { Route } from './+types/download';
 
 export const links: Route.LinksFunction = readerLinks;
@@ -18,8 +18,7 @@ export const links: Route.LinksFunction = readerLinks;
  * decided on the server, so the page says the same with or without scripts.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const id = parseId(params.id);
-  if (!id) notFound();
+  const id = idParam(params.id);
   const { catalog, settings } = context.services;
   const journal = await settings.journal();
   const user = context.auth?.user;

@@ -1,4 +1,3 @@
-import { data } from 'react-router';
 import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { altFields, saveFixes, storeWordFile } from '../../server/fulltext/editing.ts';
@@ -7,13 +6,12 @@ import { fullTextHtml } from '../../server/fulltext/html.ts';
 import articleCss from '../styles/article.css?url';
 import { checkUpload } from '../../server/files/uploads.ts';
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
-import type { FormResult } from '../lib/form-result.ts';
 import { ArticleEditor } from '../components/articles/ArticleEditor.tsx';
 import { ArticlesTable } from '../components/articles/ArticlesTable.tsx';
 import { UploadArticleForm } from '../components/articles/UploadArticleForm.tsx';
 import { AUTHOR_FIELDS } from '../components/articles/article-form-values.ts';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.articles';
@@ -109,8 +107,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   // Adding or removing an author row belongs to the form it was pressed in.
   const intent = button === 'add-author' || button.startsWith('remove-author:') ? form.text('form') : button;
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    intentRefused(intent, { status, message, errors }, values);
-  const done = (message: string) => intentDone(intent, message);
+    replyRefused(intent, clientError(status, message, errors), values);
+  const done = (message: string) => replyDone(intent, message);
   const catalog = context.services.catalog;
   const id = parseId(values.id);
   if (
@@ -124,7 +122,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   if (intent !== button) {
     // Not a refusal: the form comes back with one author more or less, as typed.
-    return data<FormResult>({ ok: false, intent, message: '', errors: {}, values, at: 0 });
+    return replyDone(intent, '', { values });
   }
   try {
     switch (intent) {
@@ -231,8 +229,9 @@ export async function action({ context, request }: Route.ActionArgs) {
 export default function Articles({ loaderData, actionData }: Route.ComponentProps) {
   const { articles, total, page, size, issues, editing, maxPdfBytes, maxWordBytes, fullText, pending } =
     loaderData;
-  const round = actionData?.at ?? 0;
-  const shown = actionData && (actionData.ok || actionData.message) ? actionData : undefined;
+  // An author row added or removed is an answer without a message: nothing to show, and the forms are not re-keyed.
+  const shown = actionData?.message ? actionData : undefined;
+  const round = shown?.at ?? 0;
   return (
     <section aria-labelledby="articles-title">
       <h1 id="articles-title">Articles</h1>

@@ -1,11 +1,14 @@
-import { Form, Link, data } from 'react-router';
+import { Form, Link } from 'react-router';
 import { PAGE_SLUGS, type PageSlug, pageKey, pageMarkdownSchema } from '../../common/content.ts';
-import { ContentOutcome } from '../components/dashboard/ContentRowControls.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { TextAreaField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { Markdown } from '../components/Markdown.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { refusalOf } from '../lib/form-result.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
+import { notFound } from '../lib/route-params.ts';
 import { contentLinks } from '../lib/content-page.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.$slug';
@@ -29,8 +32,7 @@ const LABELS: Record<PageSlug, string> = {
 
 function slugOf(raw: string | undefined): PageSlug {
   const slug = PAGE_SLUGS.find((s) => s === raw);
-  if (!slug) throw data('No such page.', { status: 404 });
-  return slug;
+  return slug ?? notFound();
 }
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
@@ -41,18 +43,6 @@ export async function loader({ context, request, params }: Route.LoaderArgs) {
   return { slug, label: LABELS[slug], markdown: markdown ?? `# ${LABELS[slug]}\n\n`, base };
 }
 
-type PageEditResult =
-  | { kind: 'saved'; message: string; at: number }
-  | {
-      kind: 'preview' | 'refused';
-      message: string;
-      error?: string;
-      markdown: string;
-      base: string;
-      preview?: { title: string; html: string };
-      at: number;
-    };
-
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
   const slug = slugOf(params.slug);
@@ -62,8 +52,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const intent = form.text('intent');
   const markdown = form.text('markdown');
   const base = form.text('base');
+  const values = { markdown, base };
   const refuse = (status: number, message: string, error?: string) =>
-    data<PageEditResult>({ kind: 'refused', message, error, markdown, base, at: Date.now() }, { status });
+    replyRefused(intent, clientError(status, message, error === undefined ? {} : { markdown: error }), values);
   if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors.markdown);
   if (intent !== 'preview' && intent !== 'save') return refuse(400, 'Unknown action.');
   const parsed = validateForm(pageMarkdownSchema, markdown);
@@ -71,13 +62,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const { content } = context.services;
   if (intent === 'preview') {
     const page = await content.preview(parsed.data);
-    return data<PageEditResult>({
-      kind: 'preview',
-      message: 'The preview is below. Nothing is saved until you press Save.',
-      markdown,
-      base,
-      preview: { title: page.title, html: page.html },
-      at: Date.now(),
+    return replyDone(intent, 'The preview is below. Nothing is saved until you press Save.', {
+      values,
+      payload: { preview: { title: page.title, html: page.html } },
     });
   }
   try {
@@ -87,19 +74,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     if (!refused) throw err;
     return refuse(refused.status, refused.message);
   }
-  return data<PageEditResult>({
-    kind: 'saved',
-    message: `Saved. /${slug} shows the new text now.`,
-    at: Date.now(),
-  });
+  return replyDone(intent, `Saved. /${slug} shows the new text now.`);
 }
 
 export default function EditPage({ loaderData, actionData }: Route.ComponentProps) {
   const { slug, label } = loaderData;
-  const unsaved = actionData && actionData.kind !== 'saved' ? actionData : undefined;
-  const markdown = unsaved?.markdown ?? loaderData.markdown;
-  const base = unsaved?.base ?? loaderData.base;
-  const error = unsaved?.kind === 'refused' ? unsaved.error : undefined;
+  // Drawn again as posted until saved (a refusal, a preview); then from what is stored.
+  const markdown = actionData?.values?.markdown ?? loaderData.markdown;
+  const base = actionData?.values?.base ?? loaderData.base;
+  const error = refusalOf(actionData)?.errors.markdown;
+  const preview = actionData?.ok && 'preview' in actionData ? actionData.preview : undefined;
   return (
     <section aria-labelledby="edit-page-title">
       <p className="content-editor__back">
@@ -109,15 +93,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
       <p>
         Shown at <a href={`/${slug}`}>/{slug}</a>.
       </p>
-      {actionData ? (
-        <ContentOutcome
-          result={
-            actionData.kind === 'refused'
-              ? { kind: 'refused', message: actionData.message, errors: {}, values: {}, at: actionData.at }
-              : { kind: 'saved', message: actionData.message, at: actionData.at }
-          }
-        />
-      ) : null}
+      <ActionResult result={actionData} />
       <Form
         method="post"
         noValidate
@@ -155,14 +131,14 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
           </button>
         </div>
       </Form>
-      {unsaved?.kind === 'preview' && unsaved.preview ? (
+      {preview ? (
         <section className="content-preview" aria-labelledby="preview-heading">
           <h2 id="preview-heading" className="content-preview__label">
             Preview (not saved)
           </h2>
           <div className="content-preview__page">
-            <p className="content-preview__title">{unsaved.preview.title}</p>
-            <Markdown html={unsaved.preview.html} />
+            <p className="content-preview__title">{preview.title}</p>
+            <Markdown html={preview.html} />
           </div>
         </section>
       ) : null}

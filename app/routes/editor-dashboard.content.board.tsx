@@ -1,11 +1,9 @@
-import { data } from 'react-router';
 import {
   BOARD_ROLES,
   BOARD_ROLE_LABELS,
   EDITORIAL_BOARD_KEY,
   editorialBoardSchema,
 } from '../../common/content.ts';
-import type { ContentEditResult } from '../components/dashboard/ContentRowControls.tsx';
 import { RowEditor } from '../components/content/RowEditor.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import {
@@ -17,8 +15,9 @@ import {
   rowErrors,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.board';
 
@@ -59,24 +58,20 @@ export async function action({ context, request }: Route.ActionArgs) {
   const base = form.text('base');
   const values = { ...flattenRows(rows, FIELDS), base };
   const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
-  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
+    replyRefused(intent, clientError(status, message, errors), values);
+  if (!read.ok) return replyRefused(intent, read.refusal, values);
 
   const moved = applyRowIntent(rows, intent, BLANK, memberName);
   if (moved) {
-    return data<ContentEditResult>({
-      kind: 'rows',
-      message: moved.message,
-      values: { ...flattenRows(moved.rows, FIELDS), base },
-      at: Date.now(),
-    });
+    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
   }
   if (intent !== 'save') return refuse(400, 'Unknown action.');
-  const parsed = editorialBoardSchema.safeParse(
+  const parsed = validateForm(
+    editorialBoardSchema,
     rows.map((r) => ({ ...r, researchAreas: lines(r.researchAreas) })),
   );
-  if (!parsed.success) {
-    const errors = rowErrors(parsed.error);
+  if (!parsed.ok) {
+    const errors = rowErrors(parsed.refusal.errors);
     const count = Object.keys(errors).length;
     return refuse(
       400,
@@ -91,11 +86,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!refused) throw err;
     return refuse(refused.status, refused.message);
   }
-  return data<ContentEditResult>({
-    kind: 'saved',
-    message: `Saved: the editorial board lists ${parsed.data.length} members now.`,
-    at: Date.now(),
-  });
+  return replyDone(intent, `Saved: the editorial board lists ${parsed.data.length} members now.`);
 }
 
 export default function EditBoard({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,7 +1,5 @@
-import { data } from 'react-router';
 import { SPECIAL_ISSUES_KEY, specialIssuesSchema } from '../../common/content.ts';
 import { slugify } from '../../server/content/markdown.ts';
-import type { ContentEditResult } from '../components/dashboard/ContentRowControls.tsx';
 import { RowEditor } from '../components/content/RowEditor.tsx';
 import { TextAreaField, TextField } from '../components/FormField.tsx';
 import {
@@ -13,8 +11,9 @@ import {
   rowErrors,
 } from '../components/dashboard/content-rows.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.special-issues';
 
@@ -56,17 +55,12 @@ export async function action({ context, request }: Route.ActionArgs) {
   const base = form.text('base');
   const values = { ...flattenRows(rows, FIELDS), base };
   const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<ContentEditResult>({ kind: 'refused', message, errors, values, at: Date.now() }, { status });
-  if (!read.ok) return refuse(read.refusal.status, read.refusal.message, read.refusal.errors);
+    replyRefused(intent, clientError(status, message, errors), values);
+  if (!read.ok) return replyRefused(intent, read.refusal, values);
 
   const moved = applyRowIntent(rows, intent, BLANK, callName);
   if (moved) {
-    return data<ContentEditResult>({
-      kind: 'rows',
-      message: moved.message,
-      values: { ...flattenRows(moved.rows, FIELDS), base },
-      at: Date.now(),
-    });
+    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
   }
   if (intent !== 'save') return refuse(400, 'Unknown action.');
 
@@ -83,9 +77,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
     return { id, title: r.title, summary: r.summary, guestEditors, deadline: r.deadline.trim() };
   });
-  const parsed = specialIssuesSchema.safeParse(calls);
-  if (!parsed.success || Object.keys(errors).length) {
-    const all = { ...(parsed.success ? {} : rowErrors(parsed.error)), ...errors };
+  const parsed = validateForm(specialIssuesSchema, calls);
+  if (!parsed.ok || Object.keys(errors).length) {
+    const all = { ...(parsed.ok ? {} : rowErrors(parsed.refusal.errors)), ...errors };
     if (all.list?.includes('share an id')) {
       // Name the rows that clash, next to their fields.
       const seen = new Map<string, number>();
@@ -109,11 +103,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (!refused) throw err;
     return refuse(refused.status, refused.message);
   }
-  return data<ContentEditResult>({
-    kind: 'saved',
-    message: `Saved: ${parsed.data.length} special issues are listed now.`,
-    at: Date.now(),
-  });
+  return replyDone(intent, `Saved: ${parsed.data.length} special issues are listed now.`);
 }
 
 export default function EditSpecialIssues({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@ import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
 import { parseId } from '../../common/schemas.ts';
-import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.messages';
@@ -28,16 +28,16 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const id = parseId(form.text('id'));
-  if (id === null) return intentFailed(intent, 400, 'No such message.');
-  if (intent !== 'handled' && intent !== 'reopen') return intentFailed(intent, 400, 'Unknown action.');
+  if (id === null) return replyRefused(intent, clientError(400, 'No such message.'));
+  if (intent !== 'handled' && intent !== 'reopen') return replyRefused(intent, clientError(400, 'Unknown action.'));
   try {
     await context.services.contact.setHandled(auth.user, id, intent === 'handled');
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused);
+    return replyRefused(intent, refused);
   }
-  return intentDone(intent, intent === 'handled' ? `Message ${id} marked as handled.` : `Message ${id} reopened.`);
+  return replyDone(intent, intent === 'handled' ? `Message ${id} marked as handled.` : `Message ${id} reopened.`);
 }
 
 const when = (iso: string) => new Date(iso).toISOString().slice(0, 16).replace('T', ' ');

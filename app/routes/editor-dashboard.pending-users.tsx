@@ -4,7 +4,7 @@ import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
 import { parseId } from '../../common/schemas.ts';
-import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import type { Route } from './+types/editor-dashboard.pending-users';
@@ -29,22 +29,22 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form, intent } = read;
   const id = parseId(form.text('id'));
-  if (id === null) return intentFailed(intent, 400, 'No such user.');
-  if (intent !== 'approve' && intent !== 'reject') return intentFailed(intent, 400, 'Unknown action.');
+  if (id === null) return replyRefused(intent, clientError(400, 'No such user.'));
+  if (intent !== 'approve' && intent !== 'reject') return replyRefused(intent, clientError(400, 'Unknown action.'));
   try {
     const user = await context.services.accounts.decide(
       auth.user,
       id,
       intent === 'approve' ? 'approved' : 'rejected',
     );
-    return intentDone(
+    return replyDone(
       intent,
       `${user.username} was ${intent === 'approve' ? 'approved' : 'rejected'}; an e-mail tells them so.`,
     );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused);
+    return replyRefused(intent, refused);
   }
 }
 

@@ -4,7 +4,7 @@ import { CheckField, SelectField, TextAreaField, TextField } from '../components
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { questionsFromForm, questionsToForm } from '../lib/review-form-editor.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -51,7 +51,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     questions: questions.map((q) => q.question),
   });
   const refuse = (message: string, errors: Record<string, string>) =>
-    intentRefused('save', { status: 400, message, errors }, values);
+    replyRefused('save', clientError(400, message, errors), values);
   if (Object.keys(rowErrors).length) return refuse(Object.values(rowErrors)[0], rowErrors);
   if (!parsed.ok) {
     // A question's message goes beside the row it came from (`questions.2.label` → that row's label field).
@@ -67,10 +67,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   try {
     if (!id) {
       await review.createForm(auth.user, parsed.data);
-      return intentDone('save', 'The review form is saved: new review rounds use it.');
+      return replyDone('save', 'The review form is saved: new review rounds use it.');
     }
     const saved = await review.updateForm(auth.user, id, parsed.data);
-    return intentDone(
+    return replyDone(
       'save',
       saved.id === id
         ? 'The review form is saved: new review rounds use it.'
@@ -79,7 +79,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused('save', refused, values);
+    return replyRefused('save', refused, values);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Form, Link, data, useLocation } from 'react-router';
+import { Form, Link, useLocation } from 'react-router';
 import { z } from 'zod';
 import { formatDay } from '../../common/dates.ts';
 import { LIMITS } from '../../common/limits.ts';
@@ -8,9 +8,8 @@ import { SelectField, TextAreaField, TextField } from '../components/FormField.t
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import reviewersCss from '../styles/review-pool.css?url';
 import type { Route } from './+types/editor-dashboard.reviewers';
@@ -45,7 +44,6 @@ const poolInviteSchema = z.object({
     .optional(),
 });
 
-type InviteResult = FormResult & { submissionId?: number };
 
 /**
  * The reviewer pool (issue 14): every reviewer with their load and record, searched by name or interest
@@ -86,30 +84,28 @@ export async function action({ context, request }: Route.ActionArgs) {
     message: form.text('message'),
   };
   if (intent !== 'invite')
-    return intentRefused(intent, { status: 400, message: 'Unknown action.', errors: {} });
+    return replyRefused(intent, clientError(400, 'Unknown action.'));
   const parsed = validateForm(
     poolInviteSchema,
     Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== '')),
   );
-  if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+  if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
   const { submissionId, ...invite } = parsed.data;
   try {
     const result = await context.services.review.invite(auth.user, submissionId, invite);
     const assignment = result.review.rounds.at(-1)?.assignments.find((a) => a.id === result.assignmentId);
     const reviewer = assignment?.reviewer.name ?? 'The reviewer';
-    return data<InviteResult>({
-      ok: true,
+    return replyDone(
       intent,
-      message: `${reviewer} has been invited; the invitation e-mail is on its way.${result.warning ? ` Warning: ${result.warning}` : ''}`,
-      at: Date.now(),
-      submissionId,
-    });
+      `${reviewer} has been invited; the invitation e-mail is on its way.${result.warning ? ` Warning: ${result.warning}` : ''}`,
+      { payload: { submissionId } },
+    );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
     // The service's refusals name the reviewer (an author of the submission) or the round: shown by the form.
     const errors = refused.errors.reviewer ? { submissionId: refused.errors.reviewer } : refused.errors;
-    return intentRefused(intent, { ...refused, errors }, values);
+    return replyRefused(intent, { ...refused, errors }, values);
   }
 }
 
@@ -120,7 +116,7 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
   const { reviewers, typed, searchError, inviting, submissions } = loaderData;
   const location = useLocation();
   const refused = refusalFor(actionData, 'invite');
-  const result = actionData as InviteResult | undefined;
+  const result = actionData;
   const keep = new URLSearchParams(location.search);
   keep.delete('invite');
   const inviteHref = (profileId: number) => {
@@ -139,7 +135,7 @@ export default function ReviewerPool({ loaderData, actionData }: Route.Component
       </p>
 
       <ActionResult result={actionData} />
-      {result?.ok && result.submissionId ? (
+      {result?.ok && 'submissionId' in result ? (
         <p className="reviewer-pool__next">
           <Link to={`/editor-dashboard/submissions/${result.submissionId}`}>
             Open the submission's desk page

@@ -8,7 +8,7 @@ import {
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { CheckField, ChoiceField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import {
@@ -64,7 +64,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   };
   const base = form.text('base');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    intentRefused('save', { status, message, errors }, { ...values, base });
+    replyRefused('save', clientError(status, message, errors), { ...values, base });
   const parsed = validateForm(journalSettingsEditSchema, input);
   if (!parsed.ok) {
     const errors = reviewFieldErrors(parsed.refusal.errors);
@@ -83,7 +83,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       parsed.data,
       base || undefined,
     );
-    return intentDone(
+    return replyDone(
       'save',
       changed.length
         ? `Saved: ${changed.map((k) => LABELS[k as keyof JournalSettingsEdit]).join(', ')}.`

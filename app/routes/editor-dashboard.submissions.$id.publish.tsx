@@ -1,4 +1,4 @@
-import { Form, Link, type ShouldRevalidateFunction, data } from 'react-router';
+import { Form, Link, type ShouldRevalidateFunction } from 'react-router';
 import { issueLabel } from '../../common/issues.ts';
 import { publishSubmissionSchema } from '../../common/submissions.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit, formatBytes } from '../../common/upload-rules.ts';
@@ -16,12 +16,13 @@ import { ProblemList } from '../components/fulltext/WordFileParts.tsx';
 import { SelectField, TextField } from '../components/FormField.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { orNotFound } from '../lib/not-found.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
+import { idParam } from '../lib/route-params.ts';
 import { pageTitle } from '../lib/meta.ts';
 import articleCss from '../styles/article.css?url';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id.publish';
-import { notFound, parseId } from '../lib/route-params.ts';
 
 /**
  * Publishing an accepted submission (issue 22, decision 0035): the final PDF and the Word file, then the article
@@ -49,14 +50,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = parseId(params.id) ?? notFound();
-  let preview: Awaited<ReturnType<typeof publicationPreview>>;
-  try {
-    preview = await publicationPreview(context.services, auth.user, id);
-  } catch (err) {
-    if (asClientError(err)?.status === 404) throw data(null, { status: 404 });
-    throw err;
-  }
+  const id = idParam(params.id);
+  const preview = await orNotFound(publicationPreview(context.services, auth.user, id));
   const { detail: s, fullText } = preview;
   const issues = s.status === 'accepted' && !s.articleId ? await context.services.catalog.editorIssues() : [];
   const latest = s.files.find((f) => f.kind === 'manuscript');
@@ -104,7 +99,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const id = parseId(params.id) ?? notFound();
+  const id = idParam(params.id);
   const { services } = context;
   const read = await readIntentForm(request, {
     files: {
@@ -123,14 +118,14 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         pdf: form.file('pdf') ?? undefined,
         word: form.file('word') ?? undefined,
       });
-      return intentDone(
+      return replyDone(
         intent,
         'Files received. Check the article below as readers will see it, fix what is listed, then publish it.',
       );
     }
     if (intent === 'fix') {
       await saveFixes(services, auth.user, { submissionId: id }, values);
-      return intentDone(intent, 'Saved. Nothing is published yet.');
+      return replyDone(intent, 'Saved. Nothing is published yet.');
     }
     if (intent === 'publish') {
       const parsed = validateForm(publishSubmissionSchema, values);
@@ -145,11 +140,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       }
       if (!parsed.ok || Object.keys(fixRefusal).length) {
         const errors = { ...(parsed.ok ? {} : parsed.refusal.errors), ...fixRefusal };
-        return intentRefused(
-          intent,
-          { status: 400, message: parsed.ok ? 'Please correct the marked fields.' : parsed.refusal.message, errors },
-          values,
-        );
+        const message = parsed.ok ? 'Please correct the marked fields.' : parsed.refusal.message;
+        return replyRefused(intent, clientError(400, message, errors), values);
       }
       const articleId = await services.submissions.publish(
         auth.user,
@@ -159,13 +151,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         services.catalog,
         services.fulltext,
       );
-      return intentDone(intent, `Published as article ${articleId}. It is on the reader site now.`);
+      return replyDone(intent, `Published as article ${articleId}. It is on the reader site now.`);
     }
-    return intentRefused(intent, { status: 400, message: 'Unknown action.', errors: {} }, values);
+    return replyRefused(intent, clientError(400, 'Unknown action.'), values);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused, values);
+    return replyRefused(intent, refused, values);
   }
 }
 

@@ -1,12 +1,12 @@
-import { data } from 'react-router';
 import { CheckField, SelectField, TextField } from '../components/FormField.tsx';
 import { SimilarityReport } from '../components/similarity/SimilarityReport.tsx';
 import { editorReport } from '../components/similarity/report.server.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { orNotFound } from '../lib/not-found.server.ts';
+import { idParam } from '../lib/route-params.ts';
 import similarityCss from '../styles/similarity.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id.similarity';
-import { parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: similarityCss }];
 
@@ -24,14 +24,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 
 export async function loader({ context, request, params }: Route.LoaderArgs) {
   const auth = requireEditor(context, request);
-  const id = parseId(params.id);
-  if (id === null) throw data('No such submission.', { status: 404 });
-  try {
-    return await editorReport(context, auth.user, id, new URL(request.url));
-  } catch (err) {
-    if ((err as { status?: unknown }).status === 404) throw data('No such submission.', { status: 404 });
-    throw err;
-  }
+  const id = idParam(params.id);
+  return orNotFound(editorReport(context, auth.user, id, new URL(request.url)));
 }
 
 export default function SubmissionSimilarity({ loaderData }: Route.ComponentProps) {

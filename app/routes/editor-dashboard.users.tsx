@@ -1,14 +1,13 @@
-import { Form, data, useLocation } from 'react-router';
+import { Form, useLocation } from 'react-router';
 import { z } from 'zod';
 import { ROLES, type Role, STATUSES, type Status } from '../../common/roles.ts';
 import { idField } from '../../common/schemas.ts';
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
-import type { FormResult } from '../lib/form-result.ts';
 import { SelectField, TextField } from '../components/FormField.tsx';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { pageOf, requireEditor } from '../components/dashboard/guard.server.ts';
-import { intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -49,9 +48,6 @@ const changeSchema = z.object({
   status: z.enum(STATUSES, 'Choose a status from the list.'),
 });
 
-/** A save also says what the account is now: its form is drawn from that, not from a list still reloading. */
-type UsersResult = FormResult & { saved?: { id: number; role: Role; status: Status } };
-
 /** Users (admins only): search, filter, and change an account's role and status. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const auth = requireEditor(context, request, 'admin');
@@ -79,10 +75,10 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { form, intent } = read;
   const values = { id: form.text('id'), role: form.text('role'), status: form.text('status') };
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    intentRefused(intent, { status, message, errors }, values);
+    replyRefused(intent, clientError(status, message, errors), values);
   if (intent !== 'update-user') return fail(400, 'Unknown action.');
   const parsed = validateForm(changeSchema, values);
-  if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+  if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
   const { id, role, status } = parsed.data;
   const accounts = context.services.accounts;
   try {
@@ -106,13 +102,12 @@ export async function action({ context, request }: Route.ActionArgs) {
       change.status === 'approved' || change.status === 'rejected' ? ' An e-mail tells them so.' : '';
     const signedOut =
       change.status === 'suspended' || change.status === 'rejected' ? ' Their open sessions were ended.' : '';
-    return data<UsersResult>({
-      ok: true,
+    return replyDone(
       intent,
-      message: `Saved: ${user.username} is now ${roleAndStatus(user.role, user.status)}.${mailed}${signedOut}`,
-      at: Date.now(),
-      saved: { id: user.id, role: user.role, status: user.status },
-    });
+      `Saved: ${user.username} is now ${roleAndStatus(user.role, user.status)}.${mailed}${signedOut}`,
+      // A save also says what the account is now: its form is drawn from that, not from a list still reloading.
+      { payload: { saved: { id: user.id, role: user.role, status: user.status } } },
+    );
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
@@ -132,7 +127,7 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
   const location = useLocation();
   const refused = refusalFor(actionData, 'update-user');
   const round = actionData?.at ?? 0;
-  const saved = (actionData as UsersResult | undefined)?.saved;
+  const saved = actionData?.ok && 'saved' in actionData ? actionData.saved : undefined;
   const filtered = Boolean(filter.q || filter.role || filter.status);
   return (
     <section aria-labelledby="users-title">

@@ -8,7 +8,7 @@ import { EditInRow, IssueFields, VolumeFields } from '../components/catalog/Volu
 import { ActionResult, refusalFor } from '../components/dashboard/ActionResult.tsx';
 import { TableScroll } from '../components/dashboard/TableScroll.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
@@ -57,18 +57,18 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   // Empty fields are absent, so each says "… is required." rather than failing a number check.
   const input = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ''));
-  const done = (message: string) => intentDone(intent, message);
+  const done = (message: string) => replyDone(intent, message);
   const id = parseId(values.id);
   const editing = intent === 'edit-volume' || intent === 'edit-issue' || intent === 'send-alert';
   if (editing && id === null)
-    return intentFailed(intent, 404, intent === 'edit-volume' ? 'No such volume.' : 'No such issue.', values);
+    return replyRefused(intent, clientError(404, intent === 'edit-volume' ? 'No such volume.' : 'No such issue.'), values);
   const catalog = context.services.catalog;
   try {
     switch (intent) {
       case 'create-volume':
       case 'edit-volume': {
         const parsed = validateForm(volumeSchema, input);
-        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
         const volume =
           intent === 'create-volume'
             ? await catalog.createVolume(auth.user, parsed.data)
@@ -77,14 +77,14 @@ export async function action({ context, request }: Route.ActionArgs) {
       }
       case 'create-issue': {
         const parsed = validateForm(issueSchema, input);
-        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
         const issue = await catalog.createIssue(auth.user, parsed.data);
         return done(issueCreatedMessage(issue));
       }
       case 'edit-issue': {
         // The month's "No month" is an empty field that clears it, not one left out.
         const parsed = validateForm(issueEditSchema, { ...input, publication_month: values.publication_month });
-        if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+        if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
         const issue = await catalog.updateIssue(auth.user, id!, parsed.data);
         return done(`Issue ${issue.issue_number} updated.`);
       }
@@ -93,12 +93,12 @@ export async function action({ context, request }: Route.ActionArgs) {
         return done(alertStartedMessage(label, recipients));
       }
       default:
-        return intentFailed(intent, 400, 'Unknown action.', values);
+        return replyRefused(intent, clientError(400, 'Unknown action.'), values);
     }
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused, values);
+    return replyRefused(intent, refused, values);
   }
 }
 

@@ -1,4 +1,4 @@
-import { Form, Link, data, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { RESET_REQUESTED_MESSAGE, passwordResetRequestSchema } from '../../common/account.ts';
 import { LIMITS } from '../../common/limits.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
@@ -6,6 +6,7 @@ import { TextField } from '../components/FormField.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { replyDone, replyRefused } from '../lib/reply.server.ts';
 import type { Route } from './+types/forgot-password';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -20,26 +21,22 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 /** The answer is the same whether or not an account matches (the e-mail goes out after it, if at all). */
+const FORM = 'forgot-password';
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const identifier = read.form.text('identifier');
-  const fail = (
-    status: number,
-    message: string,
-    errors: Record<string, string> = {},
-    headers?: HeadersInit,
-  ) => data({ ok: false as const, message, errors, values: { identifier } }, { status, headers });
-
-  if (!read.ok) return fail(read.refusal.status, read.refusal.message, read.refusal.errors);
-  const parsed = validateForm(passwordResetRequestSchema, { identifier });
-  if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors);
+  const values = { identifier };
+  if (!read.ok) return replyRefused(FORM, read.refusal, values);
+  const parsed = validateForm(passwordResetRequestSchema, values);
+  if (!parsed.ok) return replyRefused(FORM, parsed.refusal, values);
   try {
     await context.services.passwordReset.request(parsed.data.identifier, { ip: context.clientIp });
-    return data({ ok: true as const, message: RESET_REQUESTED_MESSAGE }, { status: 202 });
+    return replyDone(FORM, RESET_REQUESTED_MESSAGE, { status: 202 });
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message, refused.errors, refused.headers);
+    return replyRefused(FORM, refused, values);
   }
 }
 

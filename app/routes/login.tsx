@@ -6,9 +6,10 @@ import { can } from '../../common/roles.ts';
 import { loginSchema } from '../../common/schemas.ts';
 import { FormAlert } from '../components/FormAlert.tsx';
 import { TextField } from '../components/FormField.tsx';
-import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { replyRefused } from '../lib/reply.server.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import { openSessionHeaders } from '../lib/session.server.ts';
 import type { Route } from './+types/login';
@@ -38,10 +39,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const values = { username: read.form.text('username') };
-  if (!read.ok) return failed(read.refusal, values);
+  if (!read.ok) return replyRefused('login', read.refusal, values);
   const redirectTo = safeRedirectPath(read.form.text('redirectTo'));
   const parsed = validateForm(loginSchema, { ...values, password: read.form.text('password') });
-  if (!parsed.ok) return failed(parsed.refusal, values);
+  if (!parsed.ok) return replyRefused('login', parsed.refusal, values);
 
   const { services } = context;
   try {
@@ -56,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return failed(refused, values, refused.message || MESSAGES.invalidLogin);
+    return replyRefused('login', refused, values, refused.message || MESSAGES.invalidLogin);
   }
 }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, data, redirect, useRevalidator } from 'react-router';
+import { Link, redirect, useRevalidator } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
 import { revisionFieldsSchema } from '../../common/submissions.ts';
@@ -9,14 +9,17 @@ import { CopyrightFormFile } from '../components/submission/CopyrightFormFile.ts
 import { FilesByVersion } from '../components/submission/FilesByVersion.tsx';
 import { RevisionForm, type RevisionFormState } from '../components/submission/RevisionForm.tsx';
 import { StatusBadge } from '../components/submission/StatusBadge.tsx';
+import type { FormRefusal } from '../lib/form-result.ts';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { orNotFound } from '../lib/not-found.server.ts';
+import { clientError, replyRefused } from '../lib/reply.server.ts';
+import { idParam, notFound } from '../lib/route-params.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
 import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
-import { notFound, parseId } from '../lib/route-params.ts';
 
 export const links: Route.LinksFunction = () => [
   { rel: 'stylesheet', href: submissionCss },
@@ -42,19 +45,13 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
 /** The author's own submission; anyone else's (even for an editor, who has the desk) is "not found". */
 async function ownSubmission(context: Route.LoaderArgs['context'], id: number) {
   const auth = context.auth!;
-  try {
-    const detail = await context.services.submissions.detail(id, auth.user);
-    if (detail.submitter.username !== auth.user.username) throw data(null, { status: 404 });
-    return detail;
-  } catch (err) {
-    const refused = asClientError(err);
-    if (refused?.status === 404) throw data(null, { status: 404 });
-    throw err;
-  }
+  const detail = await orNotFound(context.services.submissions.detail(id, auth.user));
+  if (detail.submitter.username !== auth.user.username) notFound();
+  return detail;
 }
 
 export async function loader({ context, params, request }: Route.LoaderArgs) {
-  const id = parseId(params.id) ?? notFound();
+  const id = idParam(params.id);
   if (!context.auth) throw redirect(`/login?${new URLSearchParams({ redirectTo: `/my-submissions/${id}` })}`);
   if (!can('submit', context.auth.user)) throw redirect('/my-submissions');
   const detail = await ownSubmission(context, id);
@@ -70,15 +67,22 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   };
 }
 
+const FORM = 'revision';
+
+/** A refused revision as its form shows it again (an accepted one redirects). */
+function revisionState(result: FormRefusal<{ note: string; response: string }> | undefined): RevisionFormState | null {
+  return result ? { ...result.values, errors: result.errors, message: result.message } : null;
+}
+
 /** The revision form posted without JavaScript. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const id = parseId(params.id) ?? notFound();
+  const id = idParam(params.id);
   const limits = uploadLimits(context);
   const read = await readForm(request, manuscriptFormOptions(limits));
   const note = read.form.text('message');
   const response = read.form.text('responseToReviewers');
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<RevisionFormState & { ok: false }>({ ok: false, note, response, errors, message }, { status });
+    replyRefused(FORM, clientError(status, message, errors), { note, response });
   if (!read.ok) {
     const { status, message, errors } = read.refusal;
     return fail(status, message, status === 413 ? { submissionFile: message } : errors);
@@ -170,7 +174,7 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
           <RevisionForm
             submissionId={s.id}
             limits={limits}
-            initial={actionData ?? null}
+            initial={revisionState(actionData)}
             // A response is asked for only to reviews the author can read (issue 22).
             reviewed={(review.rounds.at(-1)?.reviews.length ?? 0) > 0}
             onRevised={() => {

@@ -1,5 +1,4 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { data } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
 import type { SimilarityReportData } from '../../common/similarity.ts';
 import { PLAGIARISM_RULE } from '../../common/similarity-rules.ts';
@@ -44,11 +43,16 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** The form posted without JavaScript (with it, the page uploads to POST /api/plagiarism with a progress bar). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { result, status, headers } = await plagiarismFormPost(request, context);
-  return data(result, { status, headers });
+  return plagiarismFormPost(request, context);
 }
 
 type Failure = { message: string; reason: string | null; at: number };
+
+/** A refusal as the page shows it: the spec's failure message with the specific reason beside it, or no file. */
+function failureOf(message: string, at: number): Failure {
+  if (message === MESSAGES.plagiarismNoFile) return { message, reason: null, at };
+  return { message: MESSAGES.plagiarismFailure, reason: message === MESSAGES.plagiarismFailure ? null : message, at };
+}
 type Shown = { report: SimilarityReportData; filename: string; at: number };
 
 const LOGIN = `/login?${new URLSearchParams({ redirectTo: '/plagiarism' })}`;
@@ -68,7 +72,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
           shown: { report: actionData.report, filename: actionData.filename, at: actionData.at },
         }
       : {
-          failure: { message: actionData.message, reason: actionData.reason, at: actionData.at },
+          failure: failureOf(actionData.message, actionData.at),
           shown: null,
         }
     : { failure: null, shown: null };
@@ -101,13 +105,8 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
       return;
     }
     const { message, errors } = uploadFailure(result);
-    const noFile = message === MESSAGES.plagiarismNoFile;
     if (errors.file) setFileError(errors.file);
-    setFailure({
-      message: noFile ? message : MESSAGES.plagiarismFailure,
-      reason: noFile ? null : message,
-      at: Date.now(),
-    });
+    setFailure(failureOf(message, Date.now()));
   }
 
   const busy = upload.uploading;

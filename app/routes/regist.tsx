@@ -1,14 +1,15 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, data, useNavigation } from 'react-router';
+import { Form, Link, useNavigation } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { registerSchema } from '../../common/schemas.ts';
 import { registrationNotice } from '../../server/accounts/notices.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { ChoiceField, TextField } from '../components/FormField.tsx';
-import { asClientError, failed, readForm, validateForm } from '../lib/forms.server.ts';
+import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import type { Route } from './+types/regist';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -34,24 +35,26 @@ const ROLE_OPTIONS = [
   { value: 'author', label: 'Author', hint: 'Submit manuscripts to the journal.' },
 ] as const;
 
+const FORM = 'register';
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const values = Object.fromEntries(KEPT_FIELDS.map((name) => [name, read.form.text(name)])) as KeptValues;
-  if (!read.ok) return failed(read.refusal, values);
+  if (!read.ok) return replyRefused(FORM, read.refusal, values);
   const parsed = validateForm(registerSchema, {
     ...values,
     password: read.form.text('password'),
     role: values.role || undefined,
   });
-  if (!parsed.ok) return failed(parsed.refusal, values);
+  if (!parsed.ok) return replyRefused(FORM, parsed.refusal, values);
   try {
     await context.services.accounts.register(parsed.data, { ip: context.clientIp });
-    return data({ ok: true as const, message: registrationNotice(parsed.data.role) }, { status: 201 });
+    return replyDone(FORM, registrationNotice(parsed.data.role), { status: 201 });
   } catch (err) {
     const refused = asClientError(err);
-    if (refused) return failed(refused, values, refused.message || MESSAGES.registrationFailed);
+    if (refused) return replyRefused(FORM, refused, values, refused.message || MESSAGES.registrationFailed);
     context.services.log.error({ err }, 'registration failed');
-    return failed({ status: 500, message: MESSAGES.registrationFailed, errors: {} }, values);
+    return replyRefused(FORM, clientError(500, MESSAGES.registrationFailed), values);
   }
 }
 

@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, data, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect, useNavigation } from 'react-router';
 import { LINK_PROBLEMS, type LinkProblem, passwordResetSchema } from '../../common/account.ts';
 import { LIMITS } from '../../common/limits.ts';
 import { FormAlert } from '../components/FormAlert.tsx';
 import { TextField } from '../components/FormField.tsx';
 import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { replyRefused } from '../lib/reply.server.ts';
 import { closeSessionHeaders } from '../lib/session.server.ts';
 import type { Route } from './+types/reset-password';
 
@@ -23,21 +24,21 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { ok: true as const, token, username: state.username };
 }
 
+const FORM = 'reset-password';
+
 export async function action({ request, context }: Route.ActionArgs) {
   const read = await readForm(request);
   const token = read.form.text('token');
-  const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data({ message, errors }, { status });
-
-  if (!read.ok) return fail(read.refusal.status, read.refusal.message, read.refusal.errors);
+  // What was typed is the password alone: it is never sent back.
+  if (!read.ok) return replyRefused(FORM, read.refusal);
   const parsed = validateForm(passwordResetSchema, { token, password: read.form.text('password') });
-  if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors);
+  if (!parsed.ok) return replyRefused(FORM, parsed.refusal);
   try {
     await context.services.passwordReset.complete(parsed.data.token, parsed.data.password);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return fail(refused.status, refused.message, refused.errors);
+    return replyRefused(FORM, refused);
   }
   // Every session has ended, this browser's too: sign in with the new password (see decision 0014).
   return redirect('/login?reset=done', { headers: closeSessionHeaders(context.secure) });

@@ -6,9 +6,8 @@ import { checkUpload } from '../../server/files/uploads.ts';
 import { badRequest } from '../../server/http/errors.ts';
 import { AssignmentPage } from '../components/review/AssignmentPage.tsx';
 import { AUTOSAVE, REMOVE_ATTACHMENT, draftFromForm } from '../lib/review-form.ts';
-import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentDone, intentFailed, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { clientError, replyDone, replyRefused, readIntentForm } from '../lib/reply.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import {
   clearReviewLinkCookie,
@@ -17,7 +16,7 @@ import {
   reviewPath,
   reviewerAccess,
 } from '../lib/review-access.server.ts';
-import { notFound, parseId } from '../lib/route-params.ts';
+import { idParam } from '../lib/route-params.ts';
 import reviewCss from '../styles/review.css?url';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/reviews.$id';
@@ -43,8 +42,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) => [
  * invitation link (its token moved into a cookie for this assignment's pages only) or signed in.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = parseId(params.id);
-  if (!id) notFound();
+  const id = idParam(params.id);
   const url = new URL(request.url);
   const given = url.searchParams.get('token');
   if (given !== null) {
@@ -123,8 +121,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 }) => (actionStatus === 409 && formData?.get(AUTOSAVE) !== 'true' ? true : defaultShouldRevalidate);
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const id = parseId(params.id);
-  if (!id) notFound();
+  const id = idParam(params.id);
   const max = context.services.config.MAX_MANUSCRIPT_SIZE;
   const read = await readIntentForm(request, {
     files: { file: fileLimit(REVIEW_ATTACHMENT_RULE, max) },
@@ -136,10 +133,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const values = form.values();
   const access = reviewerAccess(request, context, id);
   if (!access) {
-    return intentFailed(
+    return replyRefused(
       intent,
-      401,
-      'Your session has ended: open the link from your invitation e-mail again, or sign in. What you saved before is kept.',
+      clientError(
+        401,
+        'Your session has ended: open the link from your invitation e-mail again, or sign in. What you saved before is kept.',
+      ),
       values,
     );
   }
@@ -147,7 +146,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   try {
     if (intent === 'accept') {
       await review.accept(access, id);
-      return intentDone(intent, 'Thank you for accepting. The files and the review form are below.');
+      return replyDone(intent, 'Thank you for accepting. The files and the review form are below.');
     }
     if (intent === 'decline') {
       const input = validateForm(declineSchema, {
@@ -155,14 +154,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         comment: values.comment ?? '',
         suggestion: values.suggestion ?? '',
       });
-      if (!input.ok) return intentRefused(intent, input.refusal, values);
+      if (!input.ok) return replyRefused(intent, input.refusal, values);
       const done = await review.decline(access, id, input.data);
-      return data<FormResult>({ ok: true, intent, message: done.message, at: Date.now() });
+      return replyDone(intent, done.message);
     }
     if (intent === 'draft' || intent === 'submit') {
       const view = await review.view(access, id);
       const draft = validateForm(reviewDraftSchema, draftFromForm(form, view.questions, view.mode));
-      if (!draft.ok) return intentRefused(intent, draft.refusal, values);
+      if (!draft.ok) return replyRefused(intent, draft.refusal, values);
       const chosen = form.file(REVIEW_ATTACHMENT_RULE.field);
       // "Remove the attached file", ticked: applied with the draft (a newly chosen file replaces it instead).
       const removing = !chosen && form.text(REMOVE_ATTACHMENT) === 'true' && view.review?.hasAttachment;
@@ -176,21 +175,21 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       }
       if (intent === 'draft') {
         if (!chosen && !removing) await review.saveDraft(access, id, draft.data);
-        return intentDone(intent, removing ? 'Draft saved; the attached file is removed.' : 'Draft saved.');
+        return replyDone(intent, removing ? 'Draft saved; the attached file is removed.' : 'Draft saved.');
       }
       await review.submit(access, id, draft.data);
-      return intentDone(intent, 'Thank you: your review has been submitted to the editors.');
+      return replyDone(intent, 'Thank you: your review has been submitted to the editors.');
     }
     throw badRequest('Unknown action.');
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused, values);
+    return replyRefused(intent, refused, values);
   }
 }
 
 export default function ReviewAssignment({ loaderData, actionData }: Route.ComponentProps) {
-  return <AssignmentPage data={loaderData} result={(actionData as FormResult | undefined) ?? null} />;
+  return <AssignmentPage data={loaderData} result={actionData ?? null} />;
 }
 
 export type ReviewLoaderData = Route.ComponentProps['loaderData'];

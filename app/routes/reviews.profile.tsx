@@ -8,7 +8,7 @@ import { ChoiceField, TextField } from '../components/FormField.tsx';
 import { OrcidField } from '../components/account/OrcidField.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
-import { intentDone, intentRefused, readIntentForm } from '../lib/intent-form.server.ts';
+import { replyDone, replyRefused, readIntentForm } from '../lib/reply.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import reviewCss from '../styles/review.css?url';
 import submissionCss from '../styles/submission.css?url';
@@ -65,15 +65,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     interests: form.all('interests'),
     unavailableUntil: values.unavailableUntil.trim() || null,
   });
-  if (!parsed.ok) return intentRefused(intent, oneMessagePerField(parsed.refusal), values);
+  if (!parsed.ok) return replyRefused(intent, oneMessagePerField(parsed.refusal), values);
   try {
     await context.services.review.saveProfile(auth.user, parsed.data);
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, oneMessagePerField(refused), values);
+    return replyRefused(intent, oneMessagePerField(refused), values);
   }
-  return intentDone(intent, 'Your reviewer profile is saved. The editors see it when they choose reviewers.');
+  return replyDone(intent, 'Your reviewer profile is saved. The editors see it when they choose reviewers.');
 }
 
 /** An area's own refusal ("interests.2") is said beside the group of areas. */

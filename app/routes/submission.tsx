@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, data, redirect } from 'react-router';
+import { Link, redirect } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
 import {
@@ -17,8 +17,10 @@ import {
   parseIntent,
   valuesFromForm,
 } from '../components/submission/draft.ts';
+import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, readForm } from '../lib/forms.server.ts';
 import { journalNameFrom, pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import submissionCss from '../styles/submission.css?url';
 import type { Route } from './+types/submission';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
@@ -74,7 +76,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   };
 }
 
-type ActionResult = SubmissionFormState & { ok: false };
+const FORM = 'submission';
+
+/** The form as posted: its text fields and its list of authors (the files have to be chosen again). */
+type PostedSubmission = SubmissionFormState['values'] & Pick<SubmissionFormState, 'authors'>;
+
+/** The answer drawn again by a browser without JavaScript: a refusal, or the author list edited. */
+function formState(result: FormResult<PostedSubmission> | undefined): SubmissionFormState | null {
+  if (!result?.values) return null;
+  const { authors, ...values } = result.values;
+  if (result.ok) return { values, authors, errors: {} };
+  return { values, authors, errors: result.errors, message: result.message };
+}
 
 /**
  * The form posted without JavaScript: an edit of the author list (URL-encoded, files not sent), or the
@@ -87,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = valuesFromForm(form);
   const authors = authorsFromForm(form);
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
-    data<ActionResult>({ ok: false, values, authors, errors, message }, { status });
+    replyRefused(FORM, clientError(status, message, errors), { ...values, authors });
   if (!read.ok) {
     const { status, message, errors } = read.refusal;
     // Files over the limit: refused, with what was typed kept (the files have to be chosen again).
@@ -101,11 +114,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const edit = parseIntent(form.text('intent'));
   if (edit)
-    return data<ActionResult>({
-      ok: false,
-      values,
-      authors: editAuthors(authors, edit, blankAuthor),
-      errors: {},
+    return replyDone(FORM, 'The list of authors is changed; the manuscript is not sent yet.', {
+      values: { ...values, authors: editAuthors(authors, edit, blankAuthor) },
     });
 
   const auth = context.auth;
@@ -148,7 +158,7 @@ export default function Submission({ loaderData, actionData }: Route.ComponentPr
     <SubmissionPage
       limits={loaderData.limits}
       submitted={loaderData.submitted}
-      actionData={actionData ?? null}
+      actionData={formState(actionData)}
       firstAuthor={loaderData.firstAuthor}
       copyrightRequired={loaderData.copyrightRequired}
     />
@@ -164,7 +174,7 @@ function SubmissionPage({
 }: {
   limits: UploadLimits;
   submitted: Submitted | null;
-  actionData: ActionResult | null;
+  actionData: SubmissionFormState | null;
   firstAuthor: AuthorDraft;
   copyrightRequired: boolean;
 }) {

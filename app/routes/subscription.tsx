@@ -2,8 +2,9 @@ import { Form, Link, redirect, useNavigation } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
-import { failed, readForm } from '../lib/forms.server.ts';
+import { readForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/subscription';
 
@@ -52,21 +53,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.auth?.user;
   if (!user) throw redirect('/login?redirectTo=%2Fsubscription');
   const read = await readForm(request);
-  if (!read.ok) return failed(read.refusal, {});
-  if (!can('signedIn', user)) {
-    return failed({ status: 403, message: 'This account cannot subscribe to alerts.', errors: {} }, {});
-  }
   const intent = read.form.text('intent');
+  if (!read.ok) return replyRefused(intent, read.refusal);
+  if (!can('signedIn', user)) {
+    return replyRefused(intent, clientError(403, 'This account cannot subscribe to alerts.'));
+  }
   const { subscriptions } = context.services;
   if (intent === 'subscribe') {
     await subscriptions.subscribe(user.id);
-    return { ok: true as const, message: SUBSCRIBED };
+    return replyDone(intent, SUBSCRIBED);
   }
   if (intent === 'unsubscribe') {
     await subscriptions.unsubscribe(user.id);
-    return { ok: true as const, message: UNSUBSCRIBED };
+    return replyDone(intent, UNSUBSCRIBED);
   }
-  return failed({ status: 400, message: 'Choose to subscribe or to unsubscribe.', errors: {} }, {});
+  return replyRefused(intent, clientError(400, 'Choose to subscribe or to unsubscribe.'));
 }
 
 export default function Subscription({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,6 +3,7 @@ import { FormStatus } from '../components/FormAlert.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { readForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
+import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/unsubscribe';
 
@@ -34,29 +35,34 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { state: 'ask' as const, token, email: masked(found.email) };
 }
 
+const FORM = 'unsubscribe';
+
 export async function action({ context, request }: Route.ActionArgs) {
   const url = new URL(request.url);
   // The token in the form (or the link) is the proof: a one-click POST from a mail service is welcome.
   const read = await readForm(request, { anyOrigin: true });
-  if (!read.ok)
-    return data({ done: false as const, message: read.refusal.message }, { status: read.refusal.status });
+  if (!read.ok) return replyRefused(FORM, read.refusal);
   const token = read.form.text('token') || (url.searchParams.get('token') ?? '');
   const email = await context.services.subscriptions.unsubscribeByToken(token);
-  if (!email) return data({ done: false as const, message: null }, { status: 404 });
-  return { done: true as const, email: masked(email) };
+  // No such token: the page says so in its own words (INVALID), as when the link is opened.
+  if (!email) return replyRefused(FORM, clientError(404, INVALID));
+  const shown = masked(email);
+  return replyDone(FORM, `You are unsubscribed: ${shown} will receive no more new-issue alerts.`, {
+    payload: { email: shown },
+  });
 }
 
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <JournalPageLayout title="Unsubscribe from new-issue alerts" className="subscription-page">
-      {actionData?.done ? (
+      {actionData?.ok ? (
         <FormStatus>
           <p>
             You are unsubscribed: {actionData.email} will receive no more new-issue alerts. Changed your mind?
             Subscribe again on the <Link to="/subscription">new-issue alerts</Link> page.
           </p>
         </FormStatus>
-      ) : actionData?.message ? (
+      ) : actionData && actionData.status !== 404 ? (
         <p className="alert alert--error" role="alert">
           {actionData.message}
         </p>

@@ -1,10 +1,8 @@
 import type { ReactNode } from 'react';
 import { Form, Link } from 'react-router';
-import {
-  type ContentEditResult,
-  ContentOutcome,
-  ContentRowControls,
-} from '../dashboard/ContentRowControls.tsx';
+import { type FormResult, postedOf, refusalOf } from '../../lib/form-result.ts';
+import { ActionResult } from '../dashboard/ActionResult.tsx';
+import { ContentRowControls } from '../dashboard/ContentRowControls.tsx';
 import { type Row, unflattenRows } from '../dashboard/content-rows.ts';
 
 /** What each field of a row is given: its place in the posted form, what it holds, its refusal. */
@@ -24,8 +22,11 @@ export interface RowEditorProps<F extends string> {
   intro: ReactNode;
   /** The rows as the loader read them (`flattenRows`, with `base`, the version they were read at). */
   loaded: Record<string, string>;
-  /** The last post's answer: until saved, the rows are drawn again from it. */
-  result: ContentEditResult | undefined;
+  /**
+   * The last post's answer (decision 0046): until saved (refused, or a row added, moved or removed), the rows
+   * are drawn again from what was posted.
+   */
+  result: FormResult | undefined;
   fields: readonly F[];
   /** When the list's own refusal shows above the rows: always, or only when there are none. */
   listError: 'always' | 'without-rows';
@@ -51,8 +52,8 @@ export interface RowEditorProps<F extends string> {
  */
 export function RowEditor<F extends string>(props: RowEditorProps<F>) {
   const { titleId, result, idPrefix } = props;
-  const values = result && result.kind !== 'saved' ? result.values : props.loaded;
-  const errors: Record<string, string> = result?.kind === 'refused' ? result.errors : {};
+  const values = postedOf(result) ?? props.loaded;
+  const errors = refusalOf(result)?.errors ?? {};
   const rows = unflattenRows(values, props.fields);
   const listError = props.listError === 'always' || !rows.length ? errors.list : undefined;
   return (
@@ -62,7 +63,7 @@ export function RowEditor<F extends string>(props: RowEditorProps<F>) {
       </p>
       <h1 id={titleId}>{props.title}</h1>
       {props.intro}
-      <ContentOutcome result={result} />
+      <ActionResult result={result} />
       <Form method="post" noValidate aria-labelledby={titleId} key={result?.at ?? 0}>
         <input type="hidden" name="base" value={values.base} />
         <input type="hidden" name="count" value={rows.length} />

@@ -1,5 +1,3 @@
-import { FormAlert, FormStatus } from '../FormAlert.tsx';
-
 /**
  * The buttons of one row of a structured-content editor: move up, move down, remove. Each is a submit
  * button with its own `intent`, so the list is rearranged by the server and works without JavaScript.
@@ -38,22 +36,5 @@ export function ContentRowControls({ index, count, name }: { index: number; coun
         Remove<span className="visually-hidden"> {name}</span>
       </button>
     </div>
-  );
-}
-
-/** What a content editor's post answers: a message, and (unless saved) the rows to draw again. */
-export type ContentEditResult =
-  | { kind: 'saved'; message: string; at: number }
-  | { kind: 'rows'; message: string; values: Record<string, string>; at: number }
-  | { kind: 'refused'; message: string; errors: Record<string, string>; values: Record<string, string>; at: number };
-
-/** The outcome of a content editor's post: role="status" when saved or rearranged, role="alert" when refused. */
-export function ContentOutcome({ result }: { result: ContentEditResult | undefined }) {
-  if (!result) return null;
-  if (result.kind === 'refused') return <FormAlert message={result.message} attempt={result.at} />;
-  return (
-    <FormStatus>
-      <p>{result.message}</p>
-    </FormStatus>
   );
 }

@@ -1,5 +1,3 @@
-import type { ZodError } from 'zod';
-
 /**
  * Structured content (the editorial board, the special issues) edited as rows of plain form fields:
  * `{field}_{i}` for row i, and `count`. Adding, removing and moving rows are form posts too (buttons with
@@ -73,15 +71,15 @@ export function applyRowIntent(
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * A list schema's errors as field keys of the rows: issue path [i, field, …] → `{field}_{i}`; errors on
- * the list itself → `list`. The first message of each field wins.
+ * A list schema's field errors (`validate`'s, keyed by path) as field keys of the rows: `i.field…` →
+ * `{field}_{i}`; errors on the list itself → `list`. The first message of each field wins.
  */
-export function rowErrors(error: ZodError): Record<string, string> {
+export function rowErrors(fieldErrors: Record<string, string>): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const [i, field] = issue.path;
-    const key = typeof i === 'number' && typeof field === 'string' ? `${field}_${i}` : 'list';
-    errors[key] ??= issue.message;
+  for (const [path, message] of Object.entries(fieldErrors)) {
+    const [i, field] = path.split('.');
+    const key = /^\d+$/.test(i) && field ? `${field}_${i}` : 'list';
+    errors[key] ??= message;
   }
   return errors;
 }

@@ -10,7 +10,7 @@ import type { Services } from '../../../server/services.ts';
 import type { SessionUser } from '../../../server/accounts/service.ts';
 import { asClientError, validateForm } from '../../lib/forms.server.ts';
 import type { PostedForm } from '../../lib/forms.server.ts';
-import { intentDone, intentFailed, intentRefused } from '../../lib/intent-form.server.ts';
+import { clientError, replyDone, replyRefused } from '../../lib/reply.server.ts';
 import { WITHOUT_PROPERTIES_INTENT } from './FilePropertiesWarning.tsx';
 
 /**
@@ -126,7 +126,7 @@ export async function reviewAction(
   } catch (err) {
     const refused = asClientError(err);
     if (!refused) throw err;
-    return intentRefused(intent, refused, values);
+    return replyRefused(intent, refused, values);
   }
 }
 
@@ -171,17 +171,13 @@ async function reviewMove(
       const errors: Record<string, string> = values.name.trim()
         ? { email: "Enter the reviewer's e-mail address, such as name@example.org." }
         : { name: "Enter the reviewer's name." };
-      return intentRefused(
-        intent,
-        { status: 400, message: 'Please correct the marked fields.', errors },
-        values,
-      );
+      return replyRefused(intent, clientError(400, 'Please correct the marked fields.', errors), values);
     }
     const parsed = validateForm(inviteSchema, input);
-    if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+    if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
     const result = await review.invite(user, submissionId, parsed.data as InviteInput);
     const invited = result.review.rounds.at(-1)?.assignments.find((a) => a.id === result.assignmentId);
-    return intentDone(
+    return replyDone(
       intent,
       `The invitation has been sent to ${invited?.reviewer.name ?? 'the reviewer'}.${result.warning ? ` Warning: ${result.warning}` : ''}`,
     );
@@ -189,7 +185,7 @@ async function reviewMove(
   if (intent === WITHOUT_PROPERTIES_INTENT) {
     const after = await review.withoutNamesForReviewers(user, submissionId);
     const copies = after.files.filter((f) => f.copy).map((f) => f.name);
-    return intentDone(
+    return replyDone(
       intent,
       `Reviewers now get ${copies.length === 1 ? 'a copy' : 'copies'} without the properties that named people (${copies.join(', ')}). The author's files are as they were.`,
     );
@@ -197,34 +193,34 @@ async function reviewMove(
   if (intent === 'mode') {
     values.mode = form.text('mode');
     const parsed = validateForm(reviewModeSchema, values);
-    if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+    if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
     await review.setMode(user, submissionId, parsed.data.mode);
-    return intentDone(intent, 'The review mode of this round has been changed.');
+    return replyDone(intent, 'The review mode of this round has been changed.');
   }
   // The rest act on one assignment, which must be one of this submission's.
   const assignmentId = /^\d{1,9}$/.test(form.text('assignment')) ? Number(form.text('assignment')) : 0;
   const view = await review.editorView(submissionId);
   const assignment = view.rounds.flatMap((r) => r.assignments).find((a) => a.id === assignmentId);
   values.assignment = String(assignmentId);
-  if (!assignment) return intentFailed(intent, 404, 'Review assignment not found.', values);
+  if (!assignment) return replyRefused(intent, clientError(404, 'Review assignment not found.'), values);
   const who = assignment.reviewer.name;
   switch (intent) {
     case 'reinvite': {
       await review.invite(user, submissionId, { profileId: assignment.reviewer.profileId });
-      return intentDone(intent, `${who} has been invited again, with a new link.`);
+      return replyDone(intent, `${who} has been invited again, with a new link.`);
     }
     case 'cancel':
       await review.cancel(user, assignmentId);
-      return intentDone(intent, `The assignment of ${who} has been cancelled; they have been told.`);
+      return replyDone(intent, `The assignment of ${who} has been cancelled; they have been told.`);
     case 'reinstate':
       await review.reinstate(user, assignmentId);
-      return intentDone(
+      return replyDone(
         intent,
         `The assignment of ${who} has been reinstated; they have been sent a new link.`,
       );
     case 'remind':
       await review.remindNow(user, assignmentId);
-      return intentDone(intent, `A reminder has been sent to ${who}.`);
+      return replyDone(intent, `A reminder has been sent to ${who}.`);
     case 'dates': {
       values.responseDue = form.text('responseDue');
       values.reviewDue = form.text('reviewDue');
@@ -234,30 +230,30 @@ async function reviewMove(
         reviewDue: values.reviewDue === assignment.reviewDue ? '' : values.reviewDue,
       });
       const parsed = validateForm(dueDatesSchema, input);
-      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+      if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
       await review.setDueDates(user, assignmentId, parsed.data);
-      return intentDone(intent, `The new due dates have been e-mailed to ${who}.`);
+      return replyDone(intent, `The new due dates have been e-mailed to ${who}.`);
     }
     case 'share':
       await review.shareLater(user, submissionId, [assignmentId]);
-      return intentDone(
+      return replyDone(
         intent,
         `The review of ${who} is now shared with the author, who has been e-mailed its comments.`,
       );
     case 'read':
       await review.markRead(user, assignmentId);
-      return intentDone(intent, `The review of ${who} is marked as read.`);
+      return replyDone(intent, `The review of ${who} is marked as read.`);
     case 'thank':
       await review.thank(user, assignmentId);
-      return intentDone(intent, `A thank-you e-mail has been sent to ${who}.`);
+      return replyDone(intent, `A thank-you e-mail has been sent to ${who}.`);
     case 'rate': {
       values.rating = form.text('rating');
       const parsed = validateForm(ratingSchema, {
         rating: /^[0-9]{1,2}$/.test(values.rating) ? Number(values.rating) : values.rating,
       });
-      if (!parsed.ok) return intentRefused(intent, parsed.refusal, values);
+      if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
       await review.rate(user, assignmentId, parsed.data.rating);
-      return intentDone(intent, `Your rating of ${who}'s review (${parsed.data.rating} of 5) is saved.`);
+      return replyDone(intent, `Your rating of ${who}'s review (${parsed.data.rating} of 5) is saved.`);
     }
   }
   return null;

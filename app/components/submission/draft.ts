@@ -1,6 +1,6 @@
-import type { ZodError } from 'zod';
 import { LIMITS } from '../../../common/limits.ts';
 import { submissionFieldsSchema } from '../../../common/schemas.ts';
+import { validate } from '../../../common/validate.ts';
 
 /**
  * What the submission form holds, and the author-list edits, as plain functions: the page runs them in the
@@ -87,25 +87,16 @@ export function editAuthors<T>(list: readonly T[], edit: AuthorEdit, blank: () =
   return next;
 }
 
-/** Field → first message, keyed as the API keys them ("title", "authors.0.email"). */
-export function errorsByField(error: ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join('.') : '_';
-    out[key] ??= issue.message;
-  }
-  return out;
-}
-
-/** Checks the typed fields with the schema the server uses; the authors travel as a JSON text list. */
+/**
+ * Checks the typed fields by the one rule the server uses (`validate`: the text rule, then the schema), in the
+ * browser and in the page's action alike; errors are keyed as the API keys them ("title", "authors.0.email").
+ * The authors travel as a JSON text list.
+ */
 export function checkFields(values: SubmissionValues, authors: readonly AuthorDraft[]) {
-  const parsed = submissionFieldsSchema.safeParse({
-    ...values,
-    authors: authorsJson(authors),
-  });
+  const parsed = validate(submissionFieldsSchema, { ...values, authors: authorsJson(authors) });
   return parsed.success
     ? ({ ok: true, data: parsed.data } as const)
-    : ({ ok: false, errors: errorsByField(parsed.error) } as const);
+    : ({ ok: false, errors: parsed.errors } as const);
 }
 
 export function authorsJson(authors: readonly AuthorDraft[]): string {
