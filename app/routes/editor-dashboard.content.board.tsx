@@ -8,16 +8,14 @@ import { RowEditor } from '../components/content/RowEditor.tsx';
 import { SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
-  applyRowIntent,
   flattenRows,
   lines,
-  readRows,
   rowErrors,
 } from '../components/dashboard/content-rows.ts';
+import { rowEditorAction } from '../components/content/row-editor-action.server.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
-import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.board';
 
@@ -51,42 +49,22 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const read = await readForm(request, { maxTextBytes: 1024 * 1024 });
-  const { form } = read;
-  const intent = form.text('intent');
-  const rows = readRows(form, FIELDS);
-  const base = form.text('base');
-  const values = { ...flattenRows(rows, FIELDS), base };
-  const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    replyRefused(intent, clientError(status, message, errors), values);
-  if (!read.ok) return replyRefused(intent, read.refusal, values);
-
-  const moved = applyRowIntent(rows, intent, BLANK, memberName);
-  if (moved) {
-    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
-  }
-  if (intent !== 'save') return refuse(400, 'Unknown action.');
-  const parsed = validateForm(
-    editorialBoardSchema,
-    rows.map((r) => ({ ...r, researchAreas: lines(r.researchAreas) })),
-  );
-  if (!parsed.ok) {
-    const errors = rowErrors(parsed.refusal.errors);
-    const count = Object.keys(errors).length;
-    return refuse(
-      400,
-      count === 1 ? 'One field needs correcting: see below.' : `${count} fields need correcting: see below.`,
-      errors,
-    );
-  }
-  try {
-    await context.services.content.editEditorialBoard(auth.user, parsed.data, base);
-  } catch (err) {
-    const refused = asClientError(err);
-    if (!refused) throw err;
-    return refuse(refused.status, refused.message);
-  }
-  return replyDone(intent, `Saved: the editorial board lists ${parsed.data.length} members now.`);
+  return rowEditorAction(request, {
+    fields: FIELDS,
+    blank: BLANK,
+    rowName: memberName,
+    check: (rows) => {
+      const parsed = validateForm(
+        editorialBoardSchema,
+        rows.map((r) => ({ ...r, researchAreas: lines(r.researchAreas) })),
+      );
+      return parsed.ok ? parsed : { ok: false, errors: rowErrors(parsed.refusal.errors) };
+    },
+    save: async (members, base) => {
+      await context.services.content.editEditorialBoard(auth.user, members, base);
+      return `Saved: the editorial board lists ${members.length} members now.`;
+    },
+  });
 }
 
 export default function EditBoard({ loaderData, actionData }: Route.ComponentProps) {

@@ -4,16 +4,14 @@ import { RowEditor } from '../components/content/RowEditor.tsx';
 import { TextAreaField, TextField } from '../components/FormField.tsx';
 import {
   type Row,
-  applyRowIntent,
   flattenRows,
   lines,
-  readRows,
   rowErrors,
 } from '../components/dashboard/content-rows.ts';
+import { rowEditorAction } from '../components/content/row-editor-action.server.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
-import { asClientError, readForm, validateForm } from '../lib/forms.server.ts';
+import { validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
-import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import adminCss from '../styles/dashboard-admin.css?url';
 import type { Route } from './+types/editor-dashboard.content.special-issues';
 
@@ -48,62 +46,43 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request);
-  const read = await readForm(request, { maxTextBytes: 1024 * 1024 });
-  const { form } = read;
-  const intent = form.text('intent');
-  const rows = readRows(form, FIELDS);
-  const base = form.text('base');
-  const values = { ...flattenRows(rows, FIELDS), base };
-  const refuse = (status: number, message: string, errors: Record<string, string> = {}) =>
-    replyRefused(intent, clientError(status, message, errors), values);
-  if (!read.ok) return replyRefused(intent, read.refusal, values);
-
-  const moved = applyRowIntent(rows, intent, BLANK, callName);
-  if (moved) {
-    return replyDone(intent, moved.message, { values: { ...flattenRows(moved.rows, FIELDS), base } });
-  }
-  if (intent !== 'save') return refuse(400, 'Unknown action.');
-
-  const errors: Record<string, string> = {};
-  const calls = rows.map((r, i) => {
-    const guestEditors = lines(r.guestEditors).map((line) => {
-      const cut = line.indexOf(';');
-      if (cut < 0) errors[`guestEditors_${i}`] ??= EDITOR_LINE;
-      return cut < 0
-        ? { name: line, affiliation: '' }
-        : { name: line.slice(0, cut), affiliation: line.slice(cut + 1) };
-    });
-    // A call without an anchor gets one from its title; existing anchors stay, so links to them keep working.
-    const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
-    return { id, title: r.title, summary: r.summary, guestEditors, deadline: r.deadline.trim() };
-  });
-  const parsed = validateForm(specialIssuesSchema, calls);
-  if (!parsed.ok || Object.keys(errors).length) {
-    const all = { ...(parsed.ok ? {} : rowErrors(parsed.refusal.errors)), ...errors };
-    if (all.list?.includes('share an id')) {
-      // Name the rows that clash, next to their fields.
-      const seen = new Map<string, number>();
-      calls.forEach((c, i) => {
-        const first = seen.get(c.id);
-        if (first !== undefined) all[`id_${i}`] ??= `Special issue ${first + 1} already uses this anchor.`;
-        else seen.set(c.id, i);
+  return rowEditorAction(request, {
+    fields: FIELDS,
+    blank: BLANK,
+    rowName: callName,
+    check: (rows) => {
+      const errors: Record<string, string> = {};
+      const calls = rows.map((r, i) => {
+        const guestEditors = lines(r.guestEditors).map((line) => {
+          const cut = line.indexOf(';');
+          if (cut < 0) errors[`guestEditors_${i}`] ??= EDITOR_LINE;
+          return cut < 0
+            ? { name: line, affiliation: '' }
+            : { name: line.slice(0, cut), affiliation: line.slice(cut + 1) };
+        });
+        // A call without an anchor gets one from its title; existing anchors stay, so links to them keep working.
+        const id = r.id.trim() || (r.title.trim() ? slugify(r.title).slice(0, 80).replace(/-+$/, '') : '');
+        return { id, title: r.title, summary: r.summary, guestEditors, deadline: r.deadline.trim() };
       });
-    }
-    const count = Object.keys(all).filter((k) => k !== 'list').length || 1;
-    return refuse(
-      400,
-      count === 1 ? 'One field needs correcting: see below.' : `${count} fields need correcting: see below.`,
-      all,
-    );
-  }
-  try {
-    await context.services.content.editSpecialIssues(auth.user, parsed.data, base);
-  } catch (err) {
-    const refused = asClientError(err);
-    if (!refused) throw err;
-    return refuse(refused.status, refused.message);
-  }
-  return replyDone(intent, `Saved: ${parsed.data.length} special issues are listed now.`);
+      const parsed = validateForm(specialIssuesSchema, calls);
+      if (parsed.ok && !Object.keys(errors).length) return parsed;
+      const all = { ...(parsed.ok ? {} : rowErrors(parsed.refusal.errors)), ...errors };
+      if (all.list?.includes('share an id')) {
+        // Name the rows that clash, next to their fields.
+        const seen = new Map<string, number>();
+        calls.forEach((c, i) => {
+          const first = seen.get(c.id);
+          if (first !== undefined) all[`id_${i}`] ??= `Special issue ${first + 1} already uses this anchor.`;
+          else seen.set(c.id, i);
+        });
+      }
+      return { ok: false, errors: all };
+    },
+    save: async (calls, base) => {
+      await context.services.content.editSpecialIssues(auth.user, calls, base);
+      return `Saved: ${calls.length} special issues are listed now.`;
+    },
+  });
 }
 
 export default function EditSpecialIssues({ loaderData, actionData }: Route.ComponentProps) {
