@@ -101,12 +101,6 @@ export function parseInput<S extends ZodType>(schema: S, input: unknown): z.outp
   return result.data;
 }
 
-/** A file past its limit, in the one wording every upload uses. */
-export const fileTooLarge = (maxBytes: number) =>
-  tooLarge(
-    `The file is too large: the limit is ${maxBytes >= 1024 ** 2 ? `${Math.round(maxBytes / 1024 ** 2)} MB` : `${Math.round(maxBytes / 1024)} KB`}.`,
-  );
-
 /** The same refusal with every field's message put under `field` too (an upload's own input). */
 export function onField(err: DomainError, field: string): DomainError {
   return new DomainError(err.code, err.message, { ...err.errors, [field]: err.message }, err.detail, {

@@ -6,7 +6,8 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import type { AuthContext } from '../accounts/service.ts';
 import { type ResponseCache, type StoredAnswer, etagHeader, matchesEtag } from '../cache/response-cache.ts';
 import { negotiateEncoding } from './compression.ts';
-import { forbidden, parseInput, unauthorized } from './errors.ts';
+import { parseInput } from '../errors.ts';
+import { forbidden, unauthorized } from './errors.ts';
 
 export type Auth = PermissionName | 'optional' | 'none';
 

@@ -26,7 +26,8 @@ import { downloadRequest, partialDownloadResponses } from '../../files/download.
 import { checkUpload } from '../../files/uploads.ts';
 import type { Services } from '../../services.ts';
 import type { Api } from '../api.ts';
-import { badRequest, HttpError, parseInput } from '../errors.ts';
+import { parseInput } from '../../errors.ts';
+import { badRequest, HttpError } from '../errors.ts';
 import { readMultipart } from '../multipart.ts';
 
 export const articleStatusSchema = z.object({

@@ -5,7 +5,8 @@ import { MESSAGES } from '../../../common/messages.ts';
 import { contactSchema, countField, idParamSchema } from '../../../common/schemas.ts';
 import type { Services } from '../../services.ts';
 import type { Api } from '../api.ts';
-import { badRequest, parseInput } from '../errors.ts';
+import { parseInput } from '../../errors.ts';
+import { badRequest } from '../errors.ts';
 
 /**
  * POST /contact sits at the site's origin (not under /api), where the contact page also posts its form.

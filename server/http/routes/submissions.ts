@@ -29,7 +29,8 @@ import { fullTextResponse } from '../../fulltext/present.ts';
 import type { Services } from '../../services.ts';
 import { preparePublication, presentPublication } from '../../submissions/publication.ts';
 import type { Api } from '../api.ts';
-import { badRequest, parseInput } from '../errors.ts';
+import { parseInput } from '../../errors.ts';
+import { badRequest } from '../errors.ts';
 import { type MultipartBody, readMultipart } from '../multipart.ts';
 
 const refusals = {
