@@ -18,6 +18,7 @@ import { reviewRoutes } from './http/routes/review.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './http/routes/metrics.ts';
+import { destinationOf, journalRewrite, scopeOf } from './http/journals.ts';
 import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
 import { searchRoutes } from './http/routes/search.ts';
 import type { Services } from './services.ts';
@@ -46,6 +47,8 @@ export async function buildApp(
     checkResponses?: boolean;
   } = {},
 ) {
+  // Which journals there are, and at which addresses, before the first request is routed.
+  await services.journals.load();
   const app: FastifyInstance = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     trustProxy: services.config.TRUST_PROXY,
@@ -56,14 +59,23 @@ export async function buildApp(
     // The request id: a sane incoming X-Request-Id, else a new UUID; in every log line of the request's work.
     genReqId: requestIdOf,
     childLoggerFactory: requestLogger,
+    // Which journal a request is for, by its host or path, before routing (decision 0053).
+    rewriteUrl: journalRewrite(services.journals),
   });
   // The id goes back in X-Request-Id, and is carried (AsyncLocalStorage) through everything the request does,
   // a body that arrives later included (tests/api/operations.test.ts). The page bridge writes its hijacked
   // answers itself and names the request there (server/http/ssr.ts): nothing is set on the raw answer, whose
   // own headers would make every `writeHead` merge and check each line twice (decision 0040).
+  // So is the journal (or the site) it is for: every query of its work sees that journal's data only.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    requestContext.run({ requestId: request.id }, done);
+    const destination = destinationOf(request);
+    if (destination?.kind === 'redirect') {
+      // An old address of a journal: the same page at its address now.
+      reply.code(301).header('location', destination.location).send();
+      return;
+    }
+    requestContext.run({ requestId: request.id, scope: scopeOf(request) }, done);
   });
   // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.
   services.drain.install(app);

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Scope } from './db/scope.ts';
 
 /**
  * Which request a piece of work is for, carried through everything that request causes (decision 0030):
@@ -8,7 +9,10 @@ import type { IncomingMessage } from 'node:http';
  * the job runs, in whichever process). Every log line written inside it says `reqId`.
  */
 export interface RequestContext {
-  requestId: string;
+  /** Absent for work no request caused (a recurring job, start-up). */
+  requestId?: string;
+  /** The journal (or the whole site) the work is for: server/db/scope.ts. */
+  scope?: Scope;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -33,7 +33,8 @@ import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
 import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
-import { SITE } from './cache/dependencies.ts';
+import { JOURNALS, SITE, splitTag } from './cache/dependencies.ts';
+import { JournalDirectory } from './journals/directory.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -42,6 +43,16 @@ export interface Logger {
   info(obj: unknown, msg?: string): void;
   warn(obj: unknown, msg?: string): void;
   error(obj: unknown, msg?: string): void;
+}
+
+/** Changed names with `*:name` (named in the site's scope) spelled out for each journal of the site. */
+function everyJournals(changed: ReadonlySet<string>, journals: JournalDirectory): string[] {
+  const names: string[] = [];
+  for (const tag of changed) {
+    if (!tag.startsWith('*:')) names.push(tag);
+    else for (const journal of journals.list()) names.push(`j${journal.id}${tag.slice(1)}`);
+  }
+  return names;
 }
 
 /** Every service, wired once: the composition root passes this to the API and to the pages. */
@@ -89,9 +100,19 @@ export function createServices(
       exempt: [config.MAIL_FROM, config.EDITORIAL_EMAIL],
     },
   });
+  // The journals of the site and their addresses, kept in memory (decision 0053).
+  const journals = new JournalDirectory(db, baseUrl);
+  changes.follow((changed) => {
+    if (changed === 'all' || changed.has(JOURNALS))
+      journals.load().catch((err) => log.error({ err }, 'reading the journals failed'));
+  });
   const settings = new SettingsService(db);
   changes.follow((changed) => {
-    if (changed === 'all' || changed.has(SITE)) settings.forget();
+    if (changed === 'all') return settings.forget();
+    for (const tag of changed) {
+      const { journal, name } = splitTag(tag);
+      if (name === SITE) settings.forget(typeof journal === 'number' ? journal : undefined);
+    }
   });
   const journalName = async () => (await settings.journal()).name;
   const audit = new AuditService(db);
@@ -119,7 +140,10 @@ export function createServices(
   });
   // Rendered pages and public JSON, dropped when what they show changes (decision 0018).
   const cache = new ResponseCache({ clock, maxBytes: config.PAGE_CACHE_SIZE, maxAgeMs: 10 * 60_000 });
-  changes.follow((changed) => (changed === 'all' ? cache.clear() : cache.invalidate([...changed])));
+  // A name changed in the site's scope (`*:…`) is every journal's.
+  changes.follow((changed) =>
+    changed === 'all' ? cache.clear() : cache.invalidate(everyJournals(changed, journals)),
+  );
   const similarity = new SimilarityService(db, {
     files,
     log,
@@ -178,6 +202,7 @@ export function createServices(
     /** The transport (SMTP or the outbox): services send through `mail`; closed at shutdown. */
     mailer,
     baseUrl,
+    journals,
     settings,
     audit,
     files,

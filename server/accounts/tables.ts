@@ -1,15 +1,18 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   date,
   index,
   integer,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { journalId } from '../journals/tables.ts';
 
 export const users = pgTable(
   'users',
@@ -27,6 +30,8 @@ export const users = pgTable(
     status: text('status', { enum: ['pending', 'approved', 'rejected', 'suspended'] })
       .notNull()
       .default('pending'),
+    /** Runs the site: makes journals, closes and archives them, manages every account (decision 0053). */
+    siteAdmin: boolean('site_admin').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -35,6 +40,32 @@ export const users = pgTable(
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
     index('users_status_idx').on(t.status),
+  ],
+);
+
+/**
+ * An account's role and standing in one journal (decision 0053): accounts are the site's, roles the journal's.
+ * A person may be an author in one journal, a reviewer in a second and an editor in a third; approval to
+ * download is given per journal.
+ */
+export const journalMemberships = pgTable(
+  'journal_memberships',
+  {
+    journalId: journalId(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['researcher', 'author', 'editor', 'admin'] }).notNull(),
+    status: text('status', { enum: ['pending', 'approved', 'rejected', 'suspended'] })
+      .notNull()
+      .default('pending'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.journalId, t.userId] }),
+    index('journal_memberships_user_idx').on(t.userId),
+    index('journal_memberships_status_idx').on(t.journalId, t.status),
   ],
 );
 
@@ -105,11 +136,17 @@ export const emailChanges = pgTable(
  * Messages sent at most once a day (the editors' digest of accounts waiting for approval): the row is
  * claimed with one UPDATE before sending, so two processes or a restart never send a day's digest twice.
  */
-export const dailyDigests = pgTable('daily_digests', {
-  name: text('name').primaryKey(),
-  /** The UTC day of the last digest sent. */
-  sentOn: date('sent_on', { mode: 'string' }),
-  sentAt: timestamp('sent_at', { withTimezone: true }),
-  /** The newest account the last digest listed: only accounts after it make a new digest worth sending. */
-  lastUserId: integer('last_user_id').notNull().default(0),
-});
+export const dailyDigests = pgTable(
+  'daily_digests',
+  {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
+    name: text('name').notNull(),
+    /** The UTC day of the last digest sent. */
+    sentOn: date('sent_on', { mode: 'string' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    /** The newest account the last digest listed: only accounts after it make a new digest worth sending. */
+    lastUserId: integer('last_user_id').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.journalId, t.name] })],
+);

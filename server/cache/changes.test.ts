@@ -55,7 +55,7 @@ describe('in one process (PGlite, or PostgreSQL alike)', () => {
       beforeCommit = heard.length;
     });
     expect(beforeCommit).toBe(0);
-    expect(heard).toEqual([['article:1', 'catalog']]);
+    expect(heard).toEqual([['j1:article:1', 'j1:catalog']]);
 
     await expect(
       database.db.transaction(async (tx) => {
@@ -63,7 +63,7 @@ describe('in one process (PGlite, or PostgreSQL alike)', () => {
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    expect(heard).toEqual([['article:1', 'catalog']]);
+    expect(heard).toEqual([['j1:article:1', 'j1:catalog']]);
 
     // A savepoint's change waits for the outer commit.
     let afterSavepoint: number | null = null;
@@ -72,7 +72,7 @@ describe('in one process (PGlite, or PostgreSQL alike)', () => {
       afterSavepoint = heard.length;
     });
     expect(afterSavepoint).toBe(1);
-    expect(heard.at(-1)).toEqual(['issue:2']);
+    expect(heard.at(-1)).toEqual(['j1:issue:2']);
 
     // Names published at several points of one transaction go out together, once, at its end.
     await database.db.transaction(async (tx) => {
@@ -80,12 +80,12 @@ describe('in one process (PGlite, or PostgreSQL alike)', () => {
       await tx.transaction(async (inner) => feed.publish(inner, ['article:4']));
       await feed.publish(tx, ['catalog', 'reviews']);
     });
-    expect(heard.at(-1)).toEqual(['article:4', 'catalog', 'reviews']);
+    expect(heard.at(-1)).toEqual(['j1:article:4', 'j1:catalog', 'j1:reviews']);
     expect(heard).toHaveLength(3);
 
     // Outside a transaction, the change has committed already.
     await feed.publish(database.db, ['volume:3']);
-    expect(heard.at(-1)).toEqual(['volume:3']);
+    expect(heard.at(-1)).toEqual(['j1:volume:3']);
   });
 });
 
@@ -197,7 +197,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
       await a.feed.publish(tx, ['content:about']);
     });
     await bHeard;
-    expect(seenByB.heard).toEqual([['content:about']]);
+    expect(seenByB.heard).toEqual([['j1:content:about']]);
     await a.database.db.transaction(async (tx) => {
       await a.feed.publish(tx, ['issue:9']);
     });
@@ -209,7 +209,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
       await b.feed.publish(tx, ['volume:1']);
     });
     await fromB;
-    expect(seenByA.heard).toEqual([['content:about'], ['issue:9'], ['volume:1']]);
+    expect(seenByA.heard).toEqual([['j1:content:about'], ['j1:issue:9'], ['j1:volume:1']]);
   });
 
   it('a lost LISTEN connection drops everything, and listening starts again', async () => {

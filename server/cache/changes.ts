@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Database, rowsOf, type TransactionHooks, type Tx, transactionHooks } from '../db/client.ts';
 import type { Logger } from '../services.ts';
+import { qualifyTag } from './dependencies.ts';
 import { cacheVersion } from './tables.ts';
 
 /** What changed: the names of decision 0018 (server/cache/dependencies.ts), or everything. */
@@ -71,7 +72,8 @@ export class ChangeFeed {
    * lock is then the last lock it takes, held only through its commit: no deadlock can pass through it).
    */
   async publish(tx: Tx, names: Iterable<string>): Promise<void> {
-    const list = [...names];
+    // Each name as the journal's whose change it is (decision 0053): another journal's answers stay.
+    const list = [...names].map(qualifyTag);
     if (!list.length) return;
     const hooks = transactionHooks(tx);
     if (!hooks) {

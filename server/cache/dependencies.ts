@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { currentJournalId } from '../db/scope.ts';
 
 /**
  * What a cached answer was made from (decision 0018). While a page or a public API answer is rendered for
@@ -23,6 +24,29 @@ export class Dependencies {
 
 const current = new AsyncLocalStorage<Dependencies>();
 
+/** Names that are the site's, not one journal's: never qualified. */
+const SITE_WIDE = new Set(['journals']);
+
+/**
+ * A name as one journal's (decision 0053): `j3:article:7` is what journal 3's pages show of its article 7, so
+ * a change in one journal drops none of another's answers. Named in the site's scope (a chore over every
+ * journal), it is `*:article:7`: whichever journal's it is (server/services.ts expands it).
+ */
+export function qualifyTag(tag: string): string {
+  if (SITE_WIDE.has(tag)) return tag;
+  const journal = currentJournalId();
+  return journal === null ? `*:${tag}` : `j${journal}:${tag}`;
+}
+
+/** The journal a qualified name belongs to ('*' for any; null for a site-wide name), and the name itself. */
+export function splitTag(tag: string): { journal: number | '*' | null; name: string } {
+  const colon = tag.indexOf(':');
+  if (colon > 0 && tag[0] === 'j' && /^j\d+$/.test(tag.slice(0, colon)))
+    return { journal: Number(tag.slice(1, colon)), name: tag.slice(colon + 1) };
+  if (tag.startsWith('*:')) return { journal: '*', name: tag.slice(2) };
+  return { journal: null, name: tag };
+}
+
 /** Runs `render` while recording what it reads. */
 export function collectDependencies<T>(deps: Dependencies, render: () => Promise<T>): Promise<T> {
   return current.run(deps, render);
@@ -31,7 +55,7 @@ export function collectDependencies<T>(deps: Dependencies, render: () => Promise
 /** Says that the answer being rendered (if any is) shows these. Outside a cached render it does nothing. */
 export function dependsOn(...tags: string[]): void {
   const deps = current.getStore();
-  if (deps) for (const tag of tags) deps.tags.add(tag);
+  if (deps) for (const tag of tags) deps.tags.add(qualifyTag(tag));
 }
 
 /** Says that the answer being rendered holds only until `at` (e.g. a call for papers' deadline). */
@@ -49,5 +73,7 @@ export const volumeTag = (id: number) => `volume:${id}`;
 export const CATALOG = 'catalog';
 export const CATALOG_INDEX = 'catalog-index';
 export const SITE = 'site';
+/** The site's journals and their addresses (server/journals/). */
+export const JOURNALS = 'journals';
 export const REVIEWS = 'reviews';
 export const contentTag = (key: string) => `content:${key}`;

@@ -58,7 +58,7 @@ describe('ResponseCache', () => {
     expect(Buffer.isBuffer(again) && again === one).toBe(true);
     expect(cache.size.bytes).toBe(before + text.length);
     // Dropped with its answer.
-    cache.invalidate(['x']);
+    cache.invalidate(['j1:x']);
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });
 
@@ -82,10 +82,10 @@ describe('ResponseCache', () => {
     const cache = cacheOf();
     await cache.serve('a', page('A', 'article:1', 'site'));
     await cache.serve('b', page('B', 'article:2', 'site'));
-    cache.invalidate(['article:1']);
+    cache.invalidate(['j1:article:1']);
     expect(cache.get('a')).toBeUndefined();
     expect(cache.get('b')).toBeDefined();
-    cache.invalidate(['site']);
+    cache.invalidate(['j1:site']);
     expect(cache.get('b')).toBeUndefined();
   });
 
@@ -97,7 +97,7 @@ describe('ResponseCache', () => {
       return page('old', 'article:1')();
     });
     await new Promise((r) => setImmediate(r));
-    cache.invalidate(['article:1']);
+    cache.invalidate(['j1:article:1']);
     release();
     expect('answer' in (await slow)).toBe(true);
     expect(cache.get('a')).toBeUndefined();
@@ -113,7 +113,7 @@ describe('ResponseCache', () => {
       return page('A', 'article:1')();
     });
     await new Promise((r) => setImmediate(r));
-    cache.invalidate(['article:2']);
+    cache.invalidate(['j1:article:2']);
     release();
     await slow;
     expect(cache.get('a')).toBeDefined();

@@ -13,23 +13,32 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { storedFiles } from '../files/tables.ts';
+import { journalId } from '../journals/tables.ts';
 
-export const volumes = pgTable('volumes', {
-  id: serial('id').primaryKey(),
-  title: text('title').notNull(),
-  volumeNumber: integer('volume_number').notNull().unique(),
-  year: integer('year').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true })
-    .notNull()
-    .defaultNow()
-    // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
-    .$onUpdate(() => new Date()),
-});
+export const volumes = pgTable(
+  'volumes',
+  {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    volumeNumber: integer('volume_number').notNull(),
+    year: integer('year').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      // Every ORM update moves it: OAI-PMH datestamps, sitemap lastmod and feeds read it.
+      .$onUpdate(() => new Date()),
+  },
+  (t) => [unique('volumes_journal_number_unique').on(t.journalId, t.volumeNumber)],
+);
 
 export const issues = pgTable(
   'issues',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     volumeId: integer('volume_id')
       .notNull()
@@ -60,6 +69,8 @@ export const issues = pgTable(
 export const articles = pgTable(
   'articles',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     issueId: integer('issue_id')
       .notNull()
@@ -96,6 +107,8 @@ export const articles = pgTable(
 export const articleAuthors = pgTable(
   'article_authors',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     articleId: integer('article_id')
       .notNull()

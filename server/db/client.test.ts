@@ -1,3 +1,4 @@
+import { asOwner } from './scope.ts';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -28,11 +29,14 @@ const children = pgTable('t_children', {
 /** The rows of a raw query: node-postgres answers `{ rows }` (the services read it the same way). */
 const rows = async (q: Promise<unknown>) => ((await q) as { rows: Record<string, unknown>[] }).rows;
 
+/** Tables of the test's own, made as the database's owner (the journals' roles may not make tables). */
 async function createTables(database: Database) {
-  await database.db.execute(sql`
+  await asOwner(() =>
+    database.db.execute(sql`
     create table t_parents (id serial primary key, name text not null unique, at timestamptz not null,
       big bigint, amount numeric, data jsonb);
-    create table t_children (id serial primary key, parent_id integer not null references t_parents(id))`);
+    create table t_children (id serial primary key, parent_id integer not null references t_parents(id))`),
+  );
 }
 
 /** What every service relies on, on whichever database the suite runs (PGlite in its thread, or PostgreSQL). */
@@ -215,7 +219,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several 
       expect(failures).toEqual([]);
       const [first] = opened.map((o) => (o as PromiseFulfilledResult<Database>).value);
       const applied = await rows(
-        first.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+        asOwner(() => first.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`)),
       );
       expect(applied[0].n).toBe(readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).length);
       for (const o of opened) await (o as PromiseFulfilledResult<Database>).value.close();
@@ -225,78 +229,81 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL shared by several 
   });
 });
 
-describe.runIf(Boolean(process.env.DATABASE_URL))('PostgreSQL ending every connection (a restart, a fail-over)', () => {
-  it('fails the transaction in flight as "unavailable", without an unhandled error, and recovers by itself', async () => {
-    const scratch = await scratchDatabase(process.env.DATABASE_URL!);
-    const database = await openDatabase({ url: scratch.url });
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    const uncaught: unknown[] = [];
-    const onUncaught = (err: unknown) => uncaught.push(err);
-    process.on('uncaughtException', onUncaught);
-    try {
-      await createTables(database);
-      let inside!: () => void;
-      const started = new Promise<void>((resolve) => {
-        inside = resolve;
-      });
-      // A transaction holding its connection (checked out of the pool) when every backend is ended.
-      const tx = database.db.transaction(async (t) => {
-        await t.insert(parents).values({ name: 'lost', at: new Date() });
-        inside();
-        await t.execute(sql`select pg_sleep(30)`);
-      });
-      const outcome = tx.then(
-        () => null,
-        (err: unknown) => err,
-      );
-      await started;
-      // Idle pooled connections too: a few queries at once leave several in the pool.
-      const dbName = new URL(scratch.url).pathname.slice(1);
-      await admin.query(
-        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
-        [dbName],
-      );
-      const err = await outcome;
-      expect(err).toBeTruthy();
-      expect(isDatabaseUnavailable(err), String(err)).toBe(true);
-      // Whatever the pool kept from before is dropped; the next queries get new connections.
-      for (let i = 0; i < 3; i++) {
-        const found = await rows(database.db.execute(sql`select count(*)::int as n from t_parents`));
-        expect(found[0].n).toBe(0);
+describe.runIf(Boolean(process.env.DATABASE_URL))(
+  'PostgreSQL ending every connection (a restart, a fail-over)',
+  () => {
+    it('fails the transaction in flight as "unavailable", without an unhandled error, and recovers by itself', async () => {
+      const scratch = await scratchDatabase(process.env.DATABASE_URL!);
+      const database = await openDatabase({ url: scratch.url });
+      const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await admin.connect();
+      const uncaught: unknown[] = [];
+      const onUncaught = (err: unknown) => uncaught.push(err);
+      process.on('uncaughtException', onUncaught);
+      try {
+        await createTables(database);
+        let inside!: () => void;
+        const started = new Promise<void>((resolve) => {
+          inside = resolve;
+        });
+        // A transaction holding its connection (checked out of the pool) when every backend is ended.
+        const tx = database.db.transaction(async (t) => {
+          await t.insert(parents).values({ name: 'lost', at: new Date() });
+          inside();
+          await t.execute(sql`select pg_sleep(30)`);
+        });
+        const outcome = tx.then(
+          () => null,
+          (err: unknown) => err,
+        );
+        await started;
+        // Idle pooled connections too: a few queries at once leave several in the pool.
+        const dbName = new URL(scratch.url).pathname.slice(1);
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [dbName],
+        );
+        const err = await outcome;
+        expect(err).toBeTruthy();
+        expect(isDatabaseUnavailable(err), String(err)).toBe(true);
+        // Whatever the pool kept from before is dropped; the next queries get new connections.
+        for (let i = 0; i < 3; i++) {
+          const found = await rows(database.db.execute(sql`select count(*)::int as n from t_parents`));
+          expect(found[0].n).toBe(0);
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(uncaught).toEqual([]);
+      } finally {
+        process.off('uncaughtException', onUncaught);
+        await admin.end();
+        await database.close();
+        await scratch.drop();
       }
-      await new Promise((resolve) => setImmediate(resolve));
-      expect(uncaught).toEqual([]);
-    } finally {
-      process.off('uncaughtException', onUncaught);
-      await admin.end();
-      await database.close();
-      await scratch.drop();
-    }
-  });
+    });
 
-  it('says which errors mean "the database is briefly unavailable", through the ORM\'s wrapping', () => {
-    const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: select 1'), { cause });
-    for (const cause of [
-      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
-      Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
-      Object.assign(new Error('could not extend file'), { code: '53100' }),
-      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
-      new Error('Connection terminated unexpectedly'),
-      new Error('Client has encountered a connection error and is not queryable'),
-    ]) {
-      expect(isDatabaseUnavailable(cause), String(cause)).toBe(true);
-      expect(isDatabaseUnavailable(wrapped(cause)), String(cause)).toBe(true);
-    }
-    for (const other of [
-      Object.assign(new Error('duplicate key'), { code: '23505' }),
-      new Error('Something else'),
-      null,
-    ]) {
-      expect(isDatabaseUnavailable(wrapped(other))).toBe(false);
-    }
-  });
-});
+    it('says which errors mean "the database is briefly unavailable", through the ORM\'s wrapping', () => {
+      const wrapped = (cause: unknown) => Object.assign(new Error('Failed query: select 1'), { cause });
+      for (const cause of [
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+        Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+        Object.assign(new Error('could not extend file'), { code: '53100' }),
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+        new Error('Connection terminated unexpectedly'),
+        new Error('Client has encountered a connection error and is not queryable'),
+      ]) {
+        expect(isDatabaseUnavailable(cause), String(cause)).toBe(true);
+        expect(isDatabaseUnavailable(wrapped(cause)), String(cause)).toBe(true);
+      }
+      for (const other of [
+        Object.assign(new Error('duplicate key'), { code: '23505' }),
+        new Error('Something else'),
+        null,
+      ]) {
+        expect(isDatabaseUnavailable(wrapped(other))).toBe(false);
+      }
+    });
+  },
+);
 
 /** PGlite's own thread: what happens when it stops, and what `close()` leaves. */
 describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () => {
@@ -349,13 +356,15 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () =>
         template,
       });
       const result = rows(
-        database.db.execute(
-          sql`select setting, (select count(*)::int from drizzle.__drizzle_migrations) as migrations
-              from pg_settings where name = 'shared_buffers'`,
+        asOwner(() =>
+          database.db.execute(
+            sql`select setting, (select count(*)::int from drizzle.__drizzle_migrations) as migrations
+                from pg_settings where name = 'shared_buffers'`,
+          ),
         ),
       );
       const [row] = await result;
-      await database.db.execute(sql`create table t (n int); insert into t values (1)`);
+      await asOwner(() => database.db.execute(sql`create table t (n int); insert into t values (1)`));
       await database.close();
       return row;
     };

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { installCacheDir } from '../install-cache.ts';
 import { PgliteThread, pglitePool } from './pglite-link.ts';
 import * as schema from './schema.ts';
+import { currentScope, scopeKey, scopeStatements } from './scope.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -107,6 +108,47 @@ function withCommitHooks(db: Db): Db {
     return result;
   }) as Transaction;
   return db;
+}
+
+/** What a connection was last put in (server/db/scope.ts), kept on the connection itself. */
+const SCOPE = Symbol('colophon.scope');
+type ScopedClient = pg.PoolClient & { [SCOPE]?: string };
+type Connect = (err: Error | undefined, client?: pg.PoolClient, done?: (release?: unknown) => void) => void;
+
+/**
+ * Every connection the pool hands out (to a query, or to a transaction for all its statements) is first put
+ * in the scope of the work asking for it (decision 0053): the journal of the request or job at hand, read
+ * when it asks. A connection already in that scope costs nothing more; one last used for another journal
+ * costs one round trip. `active()` is false while the migrations run (as the database's owner).
+ */
+function scopeConnections(pool: pg.Pool, active: () => boolean): void {
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const scoped = async (scope: ReturnType<typeof currentScope> | null) => {
+    const client = (await connect()) as ScopedClient;
+    if (!scope) return client;
+    const key = scopeKey(scope);
+    if (client[SCOPE] !== key) {
+      try {
+        await client.query(scopeStatements(scope));
+      } catch (err) {
+        client[SCOPE] = undefined;
+        client.release(err as Error);
+        throw err;
+      }
+      client[SCOPE] = key;
+    }
+    return client;
+  };
+  pool.connect = ((callback?: Connect) => {
+    // Read now, in the caller's context: the connection may be handed out later, from another.
+    const ready = scoped(active() ? currentScope() : null);
+    if (!callback) return ready;
+    ready.then(
+      (client) => callback(undefined, client, (release) => client.release(release as Error)),
+      (err: Error) => callback(err),
+    );
+    return undefined;
+  }) as typeof pool.connect;
 }
 
 /** LISTEN on a dedicated connection to `url`; resolves with the function that ends it. */
@@ -240,6 +282,8 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
   pool.on('connect', (client) => {
     client.on('error', (err) => console.error(`${kind} connection lost:`, err.message));
   });
+  let scoping = false;
+  scopeConnections(pool, () => scoping);
   const db = withCommitHooks(drizzle({ client: pool, schema }) as unknown as Db);
   const close = async () => {
     await pool.end();
@@ -252,6 +296,7 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     await close().catch(() => {});
     throw err;
   }
+  scoping = true;
   const copy = opts.template ?? pgliteCopy();
   if (thread?.made === 'initdb' && copy) {
     // The next new database (a new data folder, every test's) starts from this one: a lost copy costs time only.

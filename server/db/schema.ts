@@ -1,4 +1,5 @@
 // The one Drizzle schema: each area keeps its tables beside its service; this file gathers them.
+export * from '../journals/tables.ts';
 export * from '../accounts/tables.ts';
 export * from '../audit/tables.ts';
 export * from '../catalog/tables.ts';

@@ -3,6 +3,7 @@ import { articles } from '../catalog/tables.ts';
 import { storedFiles } from '../files/tables.ts';
 import { submissions } from '../submissions/tables.ts';
 import type { FullTextDocument } from './document.ts';
+import { journalId } from '../journals/tables.ts';
 
 /**
  * An article's full text converted from its Word file (issue 16, decision 0028): the structured document,
@@ -13,6 +14,8 @@ import type { FullTextDocument } from './document.ts';
 export const fullTexts = pgTable(
   'full_texts',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id')
       .unique()

@@ -1,3 +1,4 @@
+import { cacheSite } from './journals.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ZodType, z } from 'zod';
 import { PERMISSIONS, type PermissionName, allows } from '../../common/roles.ts';
@@ -99,11 +100,17 @@ export class Api {
         const body = def.multipart || def.manualBody ? undefined : parse(def.body, request.body);
         const run = () => def.handler({ request, reply, auth, body: body as never, query, params });
         if (def.cache && this.cache?.enabled) {
-          const served = await this.cache.serve(`api ${request.url}`, async () => {
+          const served = await this.cache.serve(`api ${cacheSite(request)} ${request.url}`, async () => {
             const result = await run();
             if (reply.sent || reply.statusCode !== 200) return { pass: result };
             const json = Buffer.from(JSON.stringify(result));
-            return { keep: { status: 200, headers: [['content-type', 'application/json; charset=utf-8']], body: json } };
+            return {
+              keep: {
+                status: 200,
+                headers: [['content-type', 'application/json; charset=utf-8']],
+                body: json,
+              },
+            };
           });
           if ('answer' in served) return sendKept(request, reply, served.answer, this.cache);
           if (reply.sent) return reply;
@@ -150,7 +157,10 @@ export class Api {
         }
         requestBody = { required: true, content: { 'multipart/form-data': { schema: js } } };
       } else if (r.body) {
-        requestBody = { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input') } } };
+        requestBody = {
+          required: true,
+          content: { 'application/json': { schema: toSchema(r.body, 'input') } },
+        };
       }
       const responses: Record<string, unknown> = {};
       for (const [status, res] of Object.entries(r.responses)) {
@@ -164,7 +174,11 @@ export class Api {
         };
       }
       const security =
-        r.auth === 'none' ? [] : r.auth === 'optional' ? [{}, { bearer: [] }, { cookie: [] }] : [{ bearer: [] }, { cookie: [] }];
+        r.auth === 'none'
+          ? []
+          : r.auth === 'optional'
+            ? [{}, { bearer: [] }, { cookie: [] }]
+            : [{ bearer: [] }, { cookie: [] }];
       paths[openPath] ??= {};
       paths[openPath][r.method.toLowerCase()] = {
         summary: r.summary,
@@ -224,10 +238,11 @@ async function sendKept(
 function impliedResponses(def: AnyRoute): AnyRoute['responses'] {
   const refusal = (description: string) => ({ description, schema: messageResponse });
   const implied: AnyRoute['responses'] = {};
-  if (def.cache) implied[304] = { description: "Not modified: the ETag sent in If-None-Match is still this answer's" };
+  if (def.cache)
+    implied[304] = { description: "Not modified: the ETag sent in If-None-Match is still this answer's" };
   const takesBody = def.method !== 'GET' && def.method !== 'DELETE';
   if (def.params || def.query || takesBody) {
-    implied[400] = refusal('Invalid input: the first problem, and each field\'s message in `errors`');
+    implied[400] = refusal("Invalid input: the first problem, and each field's message in `errors`");
   }
   if (def.auth !== 'none') {
     if (def.auth !== 'optional') implied[401] = refusal('Not signed in');
@@ -261,9 +276,14 @@ function responseChecker(def: AnyRoute) {
       if (!type.includes('json')) problem = `${where} with ${type || 'no content type'}, not JSON`;
       else {
         const encoding = String(reply.getHeader('content-encoding') ?? '');
-        const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+        const bytes =
+          typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
         const plain =
-          bytes && encoding === 'br' ? brotliDecompressSync(bytes) : bytes && encoding === 'gzip' ? gunzipSync(bytes) : bytes;
+          bytes && encoding === 'br'
+            ? brotliDecompressSync(bytes)
+            : bytes && encoding === 'gzip'
+              ? gunzipSync(bytes)
+              : bytes;
         const text = plain ? plain.toString('utf8') : null;
         if (text !== null) {
           const result = declared.schema.safeParse(JSON.parse(text));

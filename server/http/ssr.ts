@@ -19,6 +19,7 @@ import { compressStream } from '../compress.ts';
 import { hasBody, isCompressible, negotiateEncoding, varyOnEncoding } from './compression.ts';
 import { isSecure } from './context.ts';
 import { asHttpError } from './errors.ts';
+import { cacheSite } from './journals.ts';
 import { pullStream } from './form-body.ts';
 import {
   hasCredentials,
@@ -189,10 +190,10 @@ function sendStored(
  * session with the account as it is now (its name, role and status are in the key: a change of role makes
  * another key). A signed-in reader never gets a copy made for anyone else.
  */
-export function pageCacheKey(url: string, auth: AuthContext | null): string {
-  if (!auth) return `page ${url}`;
+export function pageCacheKey(site: string, url: string, auth: AuthContext | null): string {
+  if (!auth) return `page ${site} ${url}`;
   const { user } = auth;
-  return `session ${JSON.stringify([auth.sessionId, auth.expiresAt, user.id, user.username, user.role, user.status])} ${url}`;
+  return `session ${JSON.stringify([auth.sessionId, auth.expiresAt, user.id, user.username, user.role, user.status])} ${site} ${url}`;
 }
 
 /**
@@ -332,7 +333,7 @@ export async function registerPages(
     const cookie = request.headers.cookie;
     if (cookie && sessionTokenFromCookieHeader(cookie)) return false;
     // Only an address that is not an account page (nor has a NUL) is ever kept under this key.
-    const kept = cache.get(pageCacheKey(request.url, null));
+    const kept = cache.get(pageCacheKey(cacheSite(request), request.url, null));
     if (!kept) return false;
     cache.stats.hits++;
     const secure = isSecure(services, request);
@@ -371,7 +372,7 @@ export async function registerPages(
       const auth = await pageAuth(services, request);
       const read = request.method === 'GET' || request.method === 'HEAD';
       if (caching && read && !isAccountPage(request.url)) {
-        const key = pageCacheKey(request.url, auth);
+        const key = pageCacheKey(cacheSite(request), request.url, auth);
         const secure = isSecure(services, request);
         const credentials = hasCredentials(request.headers);
         const kind = `${secure ? 's' : '-'}${credentials ? 'c' : '-'}`;

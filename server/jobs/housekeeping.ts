@@ -1,3 +1,4 @@
+import { asOwner } from '../db/scope.ts';
 import { sql } from 'drizzle-orm';
 import { HOUR } from '../clock.ts';
 import type { Database } from '../db/client.ts';
@@ -25,7 +26,8 @@ export function defineHousekeeping(
   // PGlite has no autovacuum, so its tables and indexes are vacuumed here; PostgreSQL vacuums itself.
   if (s.database.kind === 'pglite') {
     jobs.recurring('db.vacuum', { every: HOUSEKEEPING_EVERY }, async () => {
-      await s.database.db.execute(sql.raw('VACUUM ANALYZE'));
+      // As the tables' owner: the journals' roles may not vacuum them (decision 0053).
+      await asOwner(() => s.database.db.execute(sql.raw('VACUUM ANALYZE')));
     });
   }
   // The citation styles compile on first use (about a quarter of a second): at the start of each process

@@ -1,3 +1,4 @@
+import { asOwner } from '../db/scope.ts';
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -160,8 +161,11 @@ describe('the job queue', () => {
   });
 
   it('lets another process take over a job whose lease ran out, and applies its effects once', async () => {
-    await database.db.execute(
-      sql`create table if not exists job_effects (job_id int not null, worker text not null)`,
+    // A table of the test's own, made as the owner (the journals' roles make none: decision 0053).
+    await asOwner(() =>
+      database.db.execute(
+        sql`create table if not exists job_effects (job_id int not null, worker text not null)`,
+      ),
     );
     await database.db.execute(sql`delete from job_effects`);
     const stuck = gate();
@@ -383,7 +387,9 @@ describe('several processes on one PostgreSQL database', () => {
     // Two pools of their own, as two server processes would have.
     one = await openDatabase({ url: url.toString() });
     two = await openDatabase({ url: url.toString() });
-    await one.db.execute(sql`create table job_effects (job_id int not null, worker text not null)`);
+    await asOwner(() =>
+      one.db.execute(sql`create table job_effects (job_id int not null, worker text not null)`),
+    );
   });
   afterAll(async () => {
     await one?.close();

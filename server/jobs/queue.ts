@@ -3,6 +3,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Clock, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { currentJournalId, type Scope } from '../db/scope.ts';
 import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import {
@@ -169,6 +170,8 @@ export class JobQueue {
         maxAttempts: options.maxAttempts ?? this.definitions.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         createdAt: new Date(now),
         requestId: currentRequestId() ?? null,
+        // The journal it works for: it runs in that journal's scope (decision 0053).
+        journalId: currentJournalId(),
       })
       .onConflictDoNothing({ target: jobs.key })
       .returning({ id: jobs.id });
@@ -392,9 +395,16 @@ export class JobQueue {
     if (!def) return; // not claimable: claims name only the defined
     def.running++;
     try {
-      // In the context of the request that enqueued it, if any: its log lines name that request (reqId).
+      // In the context of the request that enqueued it, if any: its log lines name that request (reqId); and
+      // for the journal it was queued for (decision 0053). A chore of the site's (no journal) passes over
+      // the journals itself.
       const run = () => this.attempt(job, def, signal);
-      await (job.request_id ? requestContext.run({ requestId: job.request_id }, run) : outsideRequests(run));
+      const scope: Scope | undefined = job.journal_id
+        ? { kind: 'journal', journalId: job.journal_id }
+        : undefined;
+      await (job.request_id || scope
+        ? requestContext.run({ requestId: job.request_id ?? undefined, scope }, run)
+        : outsideRequests(run));
     } finally {
       def.running--;
     }

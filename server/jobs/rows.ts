@@ -15,6 +15,7 @@ export interface Claimed {
   max_attempts: number;
   last_error: string | null;
   request_id: string | null;
+  journal_id: number | null;
 }
 
 /** What the outcome of an attempt depends on in a job's definition. */
@@ -69,7 +70,7 @@ export class JobRows {
         limit 1
         for update skip locked
       )
-      returning id, name, key, payload, attempts, max_attempts, last_error, request_id`);
+      returning id, name, key, payload, attempts, max_attempts, last_error, request_id, journal_id`);
     return (result as unknown as { rows: Claimed[] }).rows[0] ?? null;
   }
 

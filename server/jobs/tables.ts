@@ -33,6 +33,11 @@ export const jobs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     /** The request that enqueued the job (its X-Request-Id): the job's log lines name it (decision 0030). */
     requestId: text('request_id'),
+    /**
+     * The journal the job works for (decision 0053): the scope it runs in, as the request that queued it had;
+     * null for the site's own chores, which pass over every journal themselves.
+     */
+    journalId: integer('journal_id'),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [

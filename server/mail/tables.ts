@@ -1,5 +1,6 @@
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { submissions } from '../submissions/tables.ts';
+import { optionalJournalId } from '../journals/tables.ts';
 
 export const MAIL_STATUSES = ['queued', 'sent', 'failed'] as const;
 export type MailStatus = (typeof MAIL_STATUSES)[number];
@@ -12,6 +13,8 @@ export type MailStatus = (typeof MAIL_STATUSES)[number];
 export const mailLog = pgTable(
   'mail_log',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: optionalJournalId(),
     id: serial('id').primaryKey(),
     queuedAt: timestamp('queued_at', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }),

@@ -24,6 +24,7 @@ import {
 import { users } from '../accounts/tables.ts';
 import { storedFiles } from '../files/tables.ts';
 import { submissions } from '../submissions/tables.ts';
+import { journalId } from '../journals/tables.ts';
 
 /**
  * Peer review's tables (decision 0023). Reviewing is an assignment, not a role: a reviewer profile exists for
@@ -32,6 +33,8 @@ import { submissions } from '../submissions/tables.ts';
 export const reviewerProfiles = pgTable(
   'reviewer_profiles',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     /** Null until a person invited by name and e-mail accepts (their account is created then). */
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -46,8 +49,8 @@ export const reviewerProfiles = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex('reviewer_profiles_email_idx').on(sql`lower(${t.email})`),
-    uniqueIndex('reviewer_profiles_user_idx').on(t.userId),
+    uniqueIndex('reviewer_profiles_email_idx').on(t.journalId, sql`lower(${t.email})`),
+    uniqueIndex('reviewer_profiles_user_idx').on(t.journalId, t.userId),
   ],
 );
 
@@ -56,6 +59,8 @@ export const reviewerProfiles = pgTable(
  * then makes a new row (`previousId` pointing back) and the old one is `retired` (decision 0023).
  */
 export const reviewForms = pgTable('review_forms', {
+  /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+  journalId: journalId(),
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
   questions: jsonb('questions').$type<Question[]>().notNull(),
@@ -68,6 +73,8 @@ export const reviewForms = pgTable('review_forms', {
 export const reviewRounds = pgTable(
   'review_rounds',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id')
       .notNull()
@@ -99,6 +106,8 @@ export const reviewRounds = pgTable(
 export const reviewAssignments = pgTable(
   'review_assignments',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     roundId: integer('round_id')
       .notNull()
@@ -167,6 +176,8 @@ export const reviewAssignments = pgTable(
 export const reviewReminders = pgTable(
   'review_reminders',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     kind: text('kind', { enum: REMINDER_KINDS }).notNull(),
     subjectId: integer('subject_id').notNull(),

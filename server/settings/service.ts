@@ -2,12 +2,15 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
 import { SITE, contentTag, dependsOn } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { currentJournalId } from '../db/scope.ts';
+import { journals } from '../journals/tables.ts';
 import { settings } from './tables.ts';
 
 export const JOURNAL_KEY = 'journal';
 
 export class SettingsService {
-  private cache: JournalSettings | null = null;
+  /** Each journal's settings as last read (decision 0053: one entry per journal). */
+  private cache = new Map<number, JournalSettings>();
   /** Counts `forget`s: a read begun before one is not kept (it may hold the settings from before the change). */
   private generation = 0;
 
@@ -15,13 +18,15 @@ export class SettingsService {
 
   async journal(): Promise<JournalSettings> {
     dependsOn(SITE);
-    if (this.cache) return this.cache;
+    const journalId = currentJournalId();
+    const kept = journalId === null ? undefined : this.cache.get(journalId);
+    if (kept) return kept;
     const generation = this.generation;
     const [row] = await this.db.select().from(settings).where(eq(settings.key, JOURNAL_KEY));
     if (!row)
       throw new Error('The journal settings are missing: run the seed (npm start does it on first run).');
     const journal = journalSettingsSchema.parse(row.value);
-    if (generation === this.generation) this.cache = journal;
+    if (generation === this.generation && journalId !== null) this.cache.set(journalId, journal);
     return journal;
   }
 
@@ -29,9 +34,10 @@ export class SettingsService {
    * Drops the kept journal settings: told by the change feed when a change to them has committed, in this
    * process or another (server/cache/changes.ts, wired in server/services.ts).
    */
-  forget(): void {
+  forget(journalId?: number): void {
     this.generation++;
-    this.cache = null;
+    if (journalId === undefined) this.cache.clear();
+    else this.cache.delete(journalId);
   }
 
   async get<T>(key: string): Promise<T | undefined> {
@@ -52,7 +58,16 @@ export class SettingsService {
 
   /** Writes a setting only when it is not there yet (seeding is idempotent and never overwrites edits). */
   async setDefault(tx: Tx, key: string, value: unknown): Promise<void> {
-    await tx.insert(settings).values({ key, value }).onConflictDoNothing();
+    const [made] = await tx.insert(settings).values({ key, value }).onConflictDoNothing().returning();
+    if (made && key === JOURNAL_KEY) await this.nameJournal(tx, value);
+  }
+
+  /** The site's list of journals names each by its settings' name (decision 0053). */
+  private async nameJournal(tx: Tx, value: unknown): Promise<void> {
+    const journalId = currentJournalId();
+    const name = (value as { name?: unknown }).name;
+    if (journalId !== null && typeof name === 'string' && name.trim())
+      await tx.update(journals).set({ title: name.trim() }).where(eq(journals.id, journalId));
   }
 
   async set(tx: Tx, key: string, value: unknown): Promise<void> {
@@ -60,7 +75,11 @@ export class SettingsService {
     await tx
       .insert(settings)
       .values({ key, value })
-      .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: sql`now()` } });
-    if (key === JOURNAL_KEY) this.forget();
+      .onConflictDoUpdate({
+        target: [settings.journalId, settings.key],
+        set: { value, updatedAt: sql`now()` },
+      });
+    if (key === JOURNAL_KEY) await this.nameJournal(tx, value);
+    if (key === JOURNAL_KEY) this.forget(currentJournalId() ?? undefined);
   }
 }

@@ -12,12 +12,14 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { journalId } from '../journals/tables.ts';
 
 /** Raw bytes: node-postgres gives a Buffer, PGlite a Uint8Array; both are returned as a Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   toDriver: (value) => value,
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength)),
+  fromDriver: (value) =>
+    Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength),
 });
 
 /** What an indexed document stands for. */
@@ -97,6 +99,8 @@ export const similarityVocabulary = pgTable('similarity_vocabulary', {
 export const similarityChecks = pgTable(
   'similarity_checks',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     /** submission_files.id of the checked manuscript version. */
     submissionFileId: integer('submission_file_id').primaryKey(),
     submissionId: integer('submission_id').notNull(),

@@ -2,13 +2,16 @@ import { index, integer, pgTable, serial, text, timestamp, unique } from 'drizzl
 import { SUBMISSION_STATUSES } from '../../common/submissions.ts';
 import { users } from '../accounts/tables.ts';
 import { storedFiles } from '../files/tables.ts';
+import { journalId } from '../journals/tables.ts';
 
 export const submissions = pgTable(
   'submissions',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     /** Human reference quoted in e-mails, e.g. COL-2026-0007. */
-    reference: text('reference').notNull().unique(),
+    reference: text('reference').notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
@@ -34,6 +37,7 @@ export const submissions = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    unique('submissions_journal_reference_unique').on(t.journalId, t.reference),
     index('submissions_user_idx').on(t.userId),
     index('submissions_status_idx').on(t.status),
     index('submissions_created_idx').on(t.createdAt),
@@ -43,6 +47,8 @@ export const submissions = pgTable(
 export const submissionAuthors = pgTable(
   'submission_authors',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id')
       .notNull()
@@ -61,6 +67,8 @@ export const submissionAuthors = pgTable(
 export const submissionFiles = pgTable(
   'submission_files',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id')
       .notNull()
@@ -79,6 +87,8 @@ export const submissionFiles = pgTable(
 export const submissionEvents = pgTable(
   'submission_events',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     id: serial('id').primaryKey(),
     submissionId: integer('submission_id')
       .notNull()

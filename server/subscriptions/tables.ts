@@ -2,19 +2,25 @@ import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from '../accounts/tables.ts';
 import { issues } from '../catalog/tables.ts';
+import { journalId } from '../journals/tables.ts';
 
 /** A signed-in reader's request for new-issue e-mail alerts: one row per subscribed account. */
 export const subscriptions = pgTable(
   'subscriptions',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     userId: integer('user_id')
-      .primaryKey()
+      .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** The secret of the unsubscribe link in every alert: it works without signing in. */
     unsubscribeToken: uuid('unsubscribe_token').notNull().default(sql`gen_random_uuid()`),
   },
-  (t) => [uniqueIndex('subscriptions_unsubscribe_token_idx').on(t.unsubscribeToken)],
+  (t) => [
+    primaryKey({ columns: [t.journalId, t.userId] }),
+    uniqueIndex('subscriptions_unsubscribe_token_idx').on(t.unsubscribeToken),
+  ],
 );
 
 /**
@@ -23,6 +29,8 @@ export const subscriptions = pgTable(
  * background; `finishedAt` is set when every subscriber has been handled.
  */
 export const issueAlerts = pgTable('issue_alerts', {
+  /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+  journalId: journalId(),
   issueId: integer('issue_id')
     .primaryKey()
     .references(() => issues.id, { onDelete: 'cascade' }),
@@ -42,6 +50,8 @@ export const issueAlerts = pgTable('issue_alerts', {
 export const issueAlertDeliveries = pgTable(
   'issue_alert_deliveries',
   {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
     issueId: integer('issue_id')
       .notNull()
       .references(() => issueAlerts.issueId, { onDelete: 'cascade' }),

@@ -380,7 +380,8 @@ describe('the author’s view and the article page', () => {
       payload: { name: 'Rex R. Reviewer', affiliation: 'Reviewville University', interests: [] },
     });
     expect(profile.status, profile.body).toBe(200);
-    expect(invalidate).toHaveBeenCalledWith(expect.arrayContaining([articleTag(articleId)]));
+    // Named as the first journal's page (decision 0053).
+    expect(invalidate).toHaveBeenCalledWith(expect.arrayContaining([`j1:${articleTag(articleId)}`]));
     invalidate.mockRestore();
     const renamed = await api('GET', `/api/articles/${articleId}/reviews`);
     expect(renamed.json[0].reviewer).toBe('Rex R. Reviewer');

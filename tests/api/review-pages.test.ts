@@ -42,7 +42,7 @@ describe("the reviewer pages' reads", () => {
       payload: { userId: rex.id },
     });
     expect(invited.status).toBe(201);
-    expect(dropped).toHaveBeenLastCalledWith([REVIEWS]);
+    expect(dropped).toHaveBeenLastCalledWith([`j1:${REVIEWS}`]);
     expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 1 });
     expect((await review.mine(me))[0]).toMatchObject({ state: 'invited', roundDecided: false });
 
@@ -51,12 +51,12 @@ describe("the reviewer pages' reads", () => {
     expect(
       (await api('POST', `/api/reviews/${invited.json.assignmentId}/accept?token=${token}`)).status,
     ).toBe(200);
-    expect(dropped).toHaveBeenCalledWith([REVIEWS]);
+    expect(dropped).toHaveBeenCalledWith([`j1:${REVIEWS}`]);
     expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 1 });
 
     dropped.mockClear();
     await decide(t, editor.token, submissionId, { status: 'rejected' });
-    expect(dropped).toHaveBeenCalledWith([REVIEWS]);
+    expect(dropped).toHaveBeenCalledWith([`j1:${REVIEWS}`]);
     expect(await review.reviewing(rex.id)).toEqual({ reviewer: true, open: 0 });
     expect((await review.mine(me))[0]).toMatchObject({ state: 'accepted', roundDecided: true });
   });
@@ -89,7 +89,7 @@ describe('the decision and the header’s count', () => {
       for (const status of ['under_review', 'rejected']) {
         events.length = 0;
         await decide(t, editor.token, id, { status });
-        const drop = events.indexOf(`drop ${REVIEWS}`);
+        const drop = events.indexOf(`drop j1:${REVIEWS}`);
         expect(drop, events.join(' → ')).toBeGreaterThan(0);
         // The decision's own transaction is the first to commit; the drop follows it.
         expect(events.indexOf('commit'), events.join(' → ')).toBeLessThan(drop);
