@@ -58,7 +58,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     year: now.getFullYear(),
     serverTime: now.getTime(),
     // The latest-articles feeds, announced on every page (issue pages add their own, see volumes.tsx).
-    feeds: feedLinks(context.services.baseUrl, { journalName: journal.name }),
+    feeds: feedLinks(context.services.journalUrl(), { journalName: journal.name }),
   };
 }
 

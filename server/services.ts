@@ -35,6 +35,7 @@ import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { JOURNALS, SITE, splitTag } from './cache/dependencies.ts';
 import { JournalDirectory } from './journals/directory.ts';
+import { currentJournalId } from './db/scope.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -102,6 +103,11 @@ export function createServices(
   });
   // The journals of the site and their addresses, kept in memory (decision 0053).
   const journals = new JournalDirectory(db, baseUrl);
+  /** The address of the journal the work at hand is for (the site's in the site's scope): links, e-mails. */
+  const journalUrl = () => {
+    const id = currentJournalId();
+    return id === null ? baseUrl : journals.baseUrl(id);
+  };
   changes.follow((changed) => {
     if (changed === 'all' || changed.has(JOURNALS))
       journals.load().catch((err) => log.error({ err }, 'reading the journals failed'));
@@ -133,7 +139,7 @@ export function createServices(
     audit,
     mail,
     journalName,
-    publicUrl: baseUrl,
+    publicUrl: journalUrl,
     clock,
     throttle,
     limits: { register: limiter('register', config.RATE_LIMIT_REGISTER) },
@@ -152,7 +158,7 @@ export function createServices(
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
   });
   followEvents(events, { similarity });
-  const catalog = new CatalogService(db, { files, audit, baseUrl, similarity, changes, events });
+  const catalog = new CatalogService(db, { files, audit, baseUrl: journalUrl, similarity, changes, events });
   const submissions = new SubmissionsService(db, {
     files,
     audit,
@@ -160,7 +166,7 @@ export function createServices(
     editorialEmail: config.EDITORIAL_EMAIL,
     journalName,
     copyrightFormRequired: async () => (await settings.journal()).copyrightFormRequired,
-    publicUrl: baseUrl,
+    publicUrl: journalUrl,
     events,
   });
   const review = new ReviewService(db, {
@@ -169,7 +175,7 @@ export function createServices(
     audit,
     files,
     secret: config.sessionSecret,
-    publicUrl: baseUrl,
+    publicUrl: journalUrl,
     editorialEmail: config.EDITORIAL_EMAIL,
     mail,
     jobs,
@@ -181,8 +187,8 @@ export function createServices(
     files,
     audit,
     settings,
-    works: new WorkReader(db, baseUrl),
-    baseUrl,
+    works: new WorkReader(db, journalUrl),
+    baseUrl: journalUrl,
     changes,
   });
   defineDemoFullTextJob(jobs, fulltext);
@@ -201,7 +207,9 @@ export function createServices(
     mail,
     /** The transport (SMTP or the outbox): services send through `mail`; closed at shutdown. */
     mailer,
+    /** The site's own address (PUBLIC_URL). */
     baseUrl,
+    journalUrl,
     journals,
     settings,
     audit,
@@ -213,7 +221,7 @@ export function createServices(
       clock,
       mail,
       journalName,
-      publicUrl: baseUrl,
+      publicUrl: journalUrl,
       store: attempts,
       perAddress: config.RATE_LIMIT_PASSWORD_RESET,
       jobs,
@@ -222,11 +230,11 @@ export function createServices(
       clock,
       mail,
       journalName,
-      publicUrl: baseUrl,
+      publicUrl: journalUrl,
       throttle,
       store: attempts,
     }),
-    pendingDigest: new PendingDigest(db, { clock, mail, jobs, settings, publicUrl: baseUrl, log }),
+    pendingDigest: new PendingDigest(db, { clock, mail, jobs, settings, publicUrl: journalUrl, log }),
     catalog,
     submissions,
     review,
@@ -244,14 +252,14 @@ export function createServices(
       audit,
       catalog,
       journalName,
-      publicUrl: baseUrl,
+      publicUrl: journalUrl,
       log,
     }),
     content: new ContentService(settings, { db, audit, changes }),
     similarity,
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),
-    search: new SearchService(db, { baseUrl }),
+    search: new SearchService(db, { baseUrl: journalUrl }),
     plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM),
   };
 }

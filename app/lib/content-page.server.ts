@@ -10,6 +10,6 @@ export async function loadContentPage(context: WebContext, slug: PageSlug) {
     title: page.title,
     description: page.description,
     html: page.html,
-    canonicalUrl: `${context.services.baseUrl}/${slug}`,
+    canonicalUrl: `${context.services.journalUrl()}/${slug}`,
   };
 }

@@ -42,11 +42,9 @@ function citationStyle(value: string | null): CitationStyleId {
  */
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = idParam(params.id);
-  const { catalog, settings, baseUrl, citations, review, fulltext } = context.services;
-  const [article, journal] = await Promise.all([
-    orNotFound(catalog.article(id)),
-    settings.journal(),
-  ]);
+  const { catalog, settings, citations, review, fulltext } = context.services;
+  const baseUrl = context.services.journalUrl();
+  const [article, journal] = await Promise.all([orNotFound(catalog.article(id)), settings.journal()]);
   const query = new URL(request.url).searchParams;
   const user = context.auth?.user;
   const allowed = journal.downloads === 'open' || can('download', user);

@@ -11,7 +11,8 @@ export const links: Route.LinksFunction = contentLinks;
 
 /** The board as the office keeps it (settings key `content.editorial-board`), by section. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { content, settings, baseUrl } = context.services;
+  const { content, settings } = context.services;
+  const baseUrl = context.services.journalUrl();
   const [sections, journal] = await Promise.all([content.editorialBoard(), settings.journal()]);
   return {
     title: 'Editorial Board',

@@ -7,7 +7,8 @@ import type { Route } from './+types/home';
 export const headers: Route.HeadersFunction = publicPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { settings, catalog, baseUrl } = context.services;
+  const { settings, catalog } = context.services;
+  const baseUrl = context.services.journalUrl();
   const [journal, latest] = await Promise.all([settings.journal(), catalog.latest(5)]);
   return {
     name: journal.name,

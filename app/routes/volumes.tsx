@@ -48,7 +48,8 @@ function useLinkDelegation(options?: NavigateOptions) {
  * clean address.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, settings, baseUrl } = context.services;
+  const { catalog, settings } = context.services;
+  const baseUrl = context.services.journalUrl();
   const url = new URL(request.url);
   const fromForm = url.searchParams.has('show');
   const volumeParam = url.searchParams.get('volume');
@@ -78,7 +79,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const articles = issue ? await catalog.issueArticles(issue.id) : [];
   const selected = volume && issue ? { volume: volume.volume_number, issue: issue.issue_number } : null;
-  const dateOf = (i: { publication_month: number | null }, year: number) => issueDate(year, i.publication_month);
+  const dateOf = (i: { publication_month: number | null }, year: number) =>
+    issueDate(year, i.publication_month);
 
   return {
     journalName: journal.name,

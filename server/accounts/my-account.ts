@@ -68,7 +68,7 @@ export class MyAccountService {
       clock: Clock;
       mail: MailService;
       journalName: () => Promise<string>;
-      publicUrl: string;
+      publicUrl: () => string;
       /** A wrong current password counts as a failed sign-in for that username and address. */
       throttle: LoginThrottle;
       store: AttemptStore;
@@ -151,7 +151,7 @@ export class MyAccountService {
           fullName: user.fullName,
           username: user.username,
           journal,
-          publicUrl: this.deps.publicUrl,
+          publicUrl: this.deps.publicUrl(),
           how: 'changed',
         }),
       );
@@ -203,7 +203,7 @@ export class MyAccountService {
         confirmEmailMail({
           ...common,
           to: input.email,
-          link: `${this.deps.publicUrl}/account/email/confirm?${new URLSearchParams({ token })}`,
+          link: `${this.deps.publicUrl()}/account/email/confirm?${new URLSearchParams({ token })}`,
           validMs: EMAIL_LINK_VALID_MS,
         }),
         { secrets: [token], manual: true },
@@ -214,7 +214,7 @@ export class MyAccountService {
           ...common,
           to: user.email,
           newEmail: input.email,
-          publicUrl: this.deps.publicUrl,
+          publicUrl: this.deps.publicUrl(),
         }),
       );
     });
@@ -267,7 +267,7 @@ export class MyAccountService {
             username: updated.username,
             journal,
             newEmail: updated.email,
-            publicUrl: this.deps.publicUrl,
+            publicUrl: this.deps.publicUrl(),
           }),
         );
       });

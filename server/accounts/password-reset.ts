@@ -38,7 +38,7 @@ export class PasswordResetService {
       mail: MailService;
       jobs: JobQueue;
       journalName: () => Promise<string>;
-      publicUrl: string;
+      publicUrl: () => string;
       store: AttemptStore;
       /** RATE_LIMIT_PASSWORD_RESET: requests from one address. */
       perAddress: RateLimit;
@@ -98,7 +98,7 @@ export class PasswordResetService {
           fullName: user.fullName,
           username: user.username,
           journal,
-          link: `${this.deps.publicUrl}/reset-password?${new URLSearchParams({ token })}`,
+          link: `${this.deps.publicUrl()}/reset-password?${new URLSearchParams({ token })}`,
         }),
         { secrets: [token] },
       );
@@ -147,7 +147,7 @@ export class PasswordResetService {
           fullName: user.fullName,
           username: user.username,
           journal,
-          publicUrl: this.deps.publicUrl,
+          publicUrl: this.deps.publicUrl(),
           how: 'reset',
         }),
       );

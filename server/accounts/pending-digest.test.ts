@@ -57,7 +57,7 @@ describe("the editors' digest of accounts waiting for approval", () => {
       clock: t.clock,
       mail: t.services.mail,
       settings: t.services.settings,
-      publicUrl: 'http://journal.test',
+      publicUrl: () => 'http://journal.test',
       log: silentLog,
     });
     expect(await Promise.all([run(), restarted.run()])).toEqual([0, 0]);

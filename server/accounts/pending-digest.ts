@@ -29,7 +29,7 @@ export class PendingDigest {
       /** The queue that runs it every ten minutes (a second instance for the same queue passes none). */
       jobs?: JobQueue;
       settings: SettingsService;
-      publicUrl: string;
+      publicUrl: () => string;
       log: Logger;
     },
   ) {
@@ -88,8 +88,8 @@ export class PendingDigest {
             to: editor.email,
             journal: journal.name,
             accounts,
-            link: `${this.deps.publicUrl}/editor-dashboard/pending-users`,
-            settingsLink: `${this.deps.publicUrl}/editor-dashboard/settings`,
+            link: `${this.deps.publicUrl()}/editor-dashboard/pending-users`,
+            settingsLink: `${this.deps.publicUrl()}/editor-dashboard/settings`,
           }),
         );
       }

@@ -95,7 +95,7 @@ export class AccountsService {
       audit: AuditService;
       mail: MailService;
       journalName: () => Promise<string>;
-      publicUrl: string;
+      publicUrl: () => string;
       clock: Clock;
       /** Wrong passwords: slowed per username and address, never a lock-out of the owner. */
       throttle: LoginThrottle;
@@ -262,7 +262,7 @@ export class AccountsService {
         fullName: user.fullName,
         username: user.username,
         journal: await this.deps.journalName(),
-        publicUrl: this.deps.publicUrl,
+        publicUrl: this.deps.publicUrl(),
         ...alarm,
       }),
     );
@@ -383,7 +383,7 @@ export class AccountsService {
             username: user.username,
             role: user.role,
             journal,
-            publicUrl: this.deps.publicUrl,
+            publicUrl: this.deps.publicUrl(),
           }),
         );
       }
@@ -411,7 +411,7 @@ export class AccountsService {
       fullName: user.fullName,
       username: user.username,
       journal,
-      publicUrl: this.deps.publicUrl,
+      publicUrl: this.deps.publicUrl(),
     };
     await this.deps.mail.queue(
       tx,

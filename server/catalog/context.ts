@@ -10,7 +10,8 @@ import type { SimilarityService } from '../similarity/service.ts';
 export interface CatalogDeps {
   files: FileService;
   audit: AuditService;
-  baseUrl: string;
+  /** The journal's address (decision 0053). */
+  baseUrl: () => string;
   /** The similarity corpus: readers' checks follow an article's published state at once. */
   similarity?: Pick<SimilarityService, 'articleVisibility'>;
   /** The outbox: `article.changed` in the change's transaction, for its followers (decision 0031). */

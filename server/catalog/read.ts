@@ -45,7 +45,7 @@ async function hydrate(ctx: CatalogContext, rows: ArticleRow[]): Promise<PublicA
   const placeOf = new Map(placeRows.map((p) => [p.issue.id, p]));
   return rows.map((a) => {
     const { issue, volume } = placeOf.get(a.issueId)!;
-    return presentArticle(a, issue, volume, authorRows.get(a.id) ?? [], ctx.deps.baseUrl);
+    return presentArticle(a, issue, volume, authorRows.get(a.id) ?? [], ctx.deps.baseUrl());
   });
 }
 
@@ -149,7 +149,7 @@ export async function articleById(
   if (found) dependsOn(articleTag(id), issueTag(found.issue.id), volumeTag(found.volume.id));
   if (!found || (found.article.status !== 'published' && !opts.includeUnpublished))
     throw notFound('Article not found.');
-  return presentArticle(found.article, found.issue, found.volume, authors.get(id) ?? [], ctx.deps.baseUrl);
+  return presentArticle(found.article, found.issue, found.volume, authors.get(id) ?? [], ctx.deps.baseUrl());
 }
 
 /**

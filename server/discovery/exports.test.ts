@@ -18,7 +18,7 @@ let ids: number[] = [];
 
 beforeAll(async () => {
   t = await createTestContext({}, { demo: true });
-  deposits = new DepositExports(new WorkReader(t.services.db, t.services.baseUrl), t.services.settings);
+  deposits = new DepositExports(new WorkReader(t.services.db, t.services.journalUrl), t.services.settings);
   issueId = (await t.services.catalog.editorIssues())[0].id;
   ids = (await t.services.catalog.issueArticles(issueId)).map((a) => a.id);
 }, 180_000);

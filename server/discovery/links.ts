@@ -28,7 +28,7 @@ export interface FeedLink {
 /**
  * The feeds a page should announce: the journal's latest articles on every page, and, on an issue's
  * listing (`/volumes?volume=V&issue=I`), that issue's own feeds as well. `baseUrl` (the site's public
- * address, `services.baseUrl`) makes the addresses absolute; pass '' for root-relative ones.
+ * address, `services.journalUrl()`: the journal's) makes the addresses absolute; pass '' for root-relative ones.
  */
 export function feedLinks(
   baseUrl: string,

@@ -71,7 +71,7 @@ export interface PlaceFilter {
 export class WorkReader {
   constructor(
     private readonly db: Db,
-    private readonly baseUrl: string,
+    private readonly baseUrl: () => string,
   ) {}
 
   private async hydrate(rows: ArticleRow[]): Promise<Work[]> {
@@ -140,8 +140,8 @@ export class WorkReader {
           updatedAt: volume.updatedAt,
         },
         authors: authorsByArticle.get(a.id) ?? [],
-        url: `${this.baseUrl}/article/${a.id}`,
-        pdfUrl: a.pdfFileId !== null ? `${this.baseUrl}/api/articles/${a.id}/download` : null,
+        url: `${this.baseUrl()}/article/${a.id}`,
+        pdfUrl: a.pdfFileId !== null ? `${this.baseUrl()}/api/articles/${a.id}/download` : null,
       };
     });
   }

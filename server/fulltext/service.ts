@@ -74,7 +74,7 @@ export class FullTextService {
       audit: AuditService;
       settings: SettingsService;
       works: WorkReader;
-      baseUrl: string;
+      baseUrl: () => string;
       changes?: Pick<ChangeFeed, 'publish'>;
     },
   ) {}
@@ -336,7 +336,7 @@ export class FullTextService {
         .map((r) => [
           r.articleId!,
           jatsBody(r.document, {
-            figureUrl: (name) => `${this.deps.baseUrl}${figurePath(r.articleId!, name)}`,
+            figureUrl: (name) => `${this.deps.baseUrl()}${figurePath(r.articleId!, name)}`,
           }),
         ]),
     );

@@ -58,7 +58,7 @@ export function openApiRoutes(app: FastifyInstance, api: Api, services: Services
       version: '1.0.0',
       description:
         'The JSON API of the journal: articles, accounts, submissions, subscriptions and editorial work. Errors are { message, errors? }.',
-      serverUrl: services.baseUrl,
+      serverUrl: services.journalUrl(),
     }));
   app.get('/api/openapi.json', async () => get());
   app.get('/api/docs', async (_req, reply) =>

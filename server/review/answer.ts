@@ -102,7 +102,7 @@ async function createReviewerAccount(
       name: p.name,
       username,
       journal: journalName,
-      link: `${ctx.publicUrl}/reset-password?${new URLSearchParams({ token })}`,
+      link: `${ctx.publicUrl()}/reset-password?${new URLSearchParams({ token })}`,
     }),
     { submissionId, secrets: [token] },
   );

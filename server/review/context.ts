@@ -30,7 +30,8 @@ export interface ReviewDeps {
   audit: AuditService;
   files: FileService;
   secret: string;
-  publicUrl: string;
+  /** The journal's address (decision 0053). */
+  publicUrl: () => string;
   editorialEmail: string;
   /**
    * Every peer-review e-mail is queued in the transaction of the change it reports (decision 0022): a
@@ -112,7 +113,7 @@ export function linkFor(
   a: { id: number; linkNonce: string },
 ): { link: string; token: string } {
   const token = ctx.links.token(a.id, a.linkNonce);
-  return { token, link: `${ctx.publicUrl}/reviews/${a.id}?${new URLSearchParams({ token })}` };
+  return { token, link: `${ctx.publicUrl()}/reviews/${a.id}?${new URLSearchParams({ token })}` };
 }
 
 // ---- Reading the pieces -----------------------------------------------------------------------------

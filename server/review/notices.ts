@@ -71,7 +71,7 @@ export async function tellEditors(
       reference: facts.reference,
       title: facts.title,
       journal: (await journal(ctx)).name,
-      publicUrl: ctx.publicUrl,
+      publicUrl: ctx.publicUrl(),
       submissionId: a.submissionId,
     }),
     { submissionId: a.submissionId, secrets: [] },

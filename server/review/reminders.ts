@@ -114,7 +114,7 @@ export async function reminderPass(
             due: row.r.revisionDue!,
             zone: timeZone,
             overdue,
-            publicUrl: ctx.publicUrl,
+            publicUrl: ctx.publicUrl(),
             reviewsShared: row.reviewsShared,
             reference: row.reference,
             title: row.title,

@@ -71,7 +71,7 @@ export async function shareLater(
         round: rounds.length === 1 ? rounds[0] : null,
         reviews: parts.join('\n\n---\n\n'),
         revising: locked.status === 'revisions_requested',
-        link: `${ctx.publicUrl}/my-submissions/${submissionId}`,
+        link: `${ctx.publicUrl()}/my-submissions/${submissionId}`,
         reference: facts.reference,
         title: facts.title,
         journal: journalName,

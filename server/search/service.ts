@@ -88,7 +88,7 @@ type Row = Record<string, unknown>;
 export class SearchService {
   constructor(
     private readonly db: Db,
-    private readonly deps: { baseUrl: string },
+    private readonly deps: { baseUrl: () => string },
   ) {}
 
   /** Published articles matching the query, best first, one page of them with highlighted snippets. */
@@ -196,7 +196,7 @@ export class SearchService {
       year: Number(h.publication_date.slice(0, 4)),
       publication_date: h.publication_date,
       doi: h.doi,
-      url: `${this.deps.baseUrl}/article/${h.id}`,
+      url: `${this.deps.baseUrl()}/article/${h.id}`,
       snippet: snippetSegments(h.snippet_marked, h.snippet_source === 'abstract' ? h.abstract : null),
       snippet_source: h.snippet_source,
       rank: Number(h.rank),

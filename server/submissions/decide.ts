@@ -85,10 +85,10 @@ ${
     : ''
 }${
   updated.status === 'revisions_requested'
-    ? `Please upload your revised manuscript from My submissions: ${ctx.deps.publicUrl}/my-submissions
+    ? `Please upload your revised manuscript from My submissions: ${ctx.deps.publicUrl()}/my-submissions
 
 `
-    : `You can follow your submissions at ${ctx.deps.publicUrl}/my-submissions
+    : `You can follow your submissions at ${ctx.deps.publicUrl()}/my-submissions
 
 `
 }With best regards,

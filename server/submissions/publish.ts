@@ -123,7 +123,7 @@ export async function publish(
 
 "${detail.title}" (${detail.reference}) is now published, with DOI ${input.doi}:
 
-${ctx.deps.publicUrl}/article/${articleId}
+${ctx.deps.publicUrl()}/article/${articleId}
 
 Thank you for publishing with us.
 

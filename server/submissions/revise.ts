@@ -84,7 +84,7 @@ ${note}
 
 `
     : ''
-}Open the submission: ${ctx.deps.publicUrl}/editor-dashboard/submissions/${id}
+}Open the submission: ${ctx.deps.publicUrl()}/editor-dashboard/submissions/${id}
 `,
       },
       { submissionId: id },

@@ -115,7 +115,7 @@ async function acknowledge(
     {
       to: user.email,
       subject: `[${reference}] Your submission to ${journal} has been received`,
-      text: `Dear ${user.fullName},\n\nThank you for submitting your manuscript to ${journal}. It has been received and will be reviewed by the editorial board.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nAuthors:\n${authors}\nFiles:\n${files}\n\nPlease quote the reference ${reference} in any message about this manuscript.\n\nWith best regards,\nThe editorial office\n${ctx.deps.publicUrl}\n`,
+      text: `Dear ${user.fullName},\n\nThank you for submitting your manuscript to ${journal}. It has been received and will be reviewed by the editorial board.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nAuthors:\n${authors}\nFiles:\n${files}\n\nPlease quote the reference ${reference} in any message about this manuscript.\n\nWith best regards,\nThe editorial office\n${ctx.deps.publicUrl()}\n`,
     },
     about,
   );
@@ -125,7 +125,7 @@ async function acknowledge(
       to: ctx.deps.editorialEmail,
       replyTo: user.email,
       subject: `[${reference}] New submission: ${fields.title}`,
-      text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n\nOpen it on the editorial desk: ${ctx.deps.publicUrl}/editor-dashboard/submissions/${id}\n`,
+      text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n\nOpen it on the editorial desk: ${ctx.deps.publicUrl()}/editor-dashboard/submissions/${id}\n`,
     },
     about,
   );

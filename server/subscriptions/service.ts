@@ -53,7 +53,7 @@ export class SubscriptionsService {
       audit: AuditService;
       catalog: CatalogService;
       journalName: () => Promise<string>;
-      publicUrl: string;
+      publicUrl: () => string;
       log: Logger;
     },
   ) {
@@ -238,7 +238,7 @@ export class SubscriptionsService {
       if (!batch.length) break;
       await this.db.transaction(async (tx) => {
         for (const r of batch) {
-          const mail = alertMail({ journal, issue, articles, recipient: r, publicUrl: deps.publicUrl });
+          const mail = alertMail({ journal, issue, articles, recipient: r, publicUrl: deps.publicUrl() });
           const { logId } = await deps.mail.queue(tx, mail, {
             secrets: [r.token],
             key: `issue-alert:${issueId}:${r.userId}`,

@@ -348,7 +348,7 @@ describe('GetRecord', () => {
   });
 
   it('generates JATS that validates against the JATS 1.3 schema', { timeout: SCHEMA_TIMEOUT }, async () => {
-    const reader = new WorkReader(t.services.db, t.services.baseUrl);
+    const reader = new WorkReader(t.services.db, t.services.journalUrl);
     const journal = await t.services.settings.journal();
     const docs: string[] = [];
     for (const id of [...demoIds, trickyId]) {

@@ -75,7 +75,7 @@ function sendCacheable(
  */
 export async function crawlerRoutes(app: FastifyInstance, services: Services, opts: DiscoveryOptions = {}) {
   const { settings, baseUrl } = services;
-  const works = new WorkReader(services.db, baseUrl);
+  const works = new WorkReader(services.db, services.journalUrl);
   const oai = new OaiRepository({
     works,
     journal: () => settings.journal(),
@@ -233,7 +233,7 @@ function sendDeposit(reply: FastifyReply, file: DepositFile) {
 
 /** The dashboard's downloads for Crossref (DOI deposit) and DOAJ (article upload): JSON API routes. */
 export function exportRoutes(api: Api, services: Services) {
-  const deposits = new DepositExports(new WorkReader(services.db, services.baseUrl), services.settings);
+  const deposits = new DepositExports(new WorkReader(services.db, services.journalUrl), services.settings);
 
   api.route({
     method: 'GET',
