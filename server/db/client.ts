@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -177,6 +178,30 @@ async function listenOn(
   };
 }
 
+/**
+ * The roles a connection works as (decision 0053), and their rights on every table: made by migration 0016,
+ * and checked again at every start, as the owner, after the migrations. A database restored from a dump
+ * (which carries no grants: `npm run cli -- db dump`) or moved to another server gets them back here. Under
+ * the migration lock on PostgreSQL: two processes granting at once would collide.
+ */
+export const SCOPE_ROLES_MADE = `
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'colophon_journal') THEN CREATE ROLE colophon_journal NOLOGIN; END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'colophon_site') THEN CREATE ROLE colophon_site NOLOGIN; END IF;
+EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+END $$;
+DO $$ BEGIN
+  IF NOT pg_has_role(current_user, 'colophon_journal', 'MEMBER') THEN EXECUTE format('GRANT colophon_journal TO %I', current_user); END IF;
+  IF NOT pg_has_role(current_user, 'colophon_site', 'MEMBER') THEN EXECUTE format('GRANT colophon_site TO %I', current_user); END IF;
+END $$;
+`;
+
+const SCOPE_ROLES_SQL = `${SCOPE_ROLES_MADE}
+GRANT USAGE ON SCHEMA public TO colophon_journal, colophon_site;
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE, REFERENCES, TRIGGER ON ALL TABLES IN SCHEMA public TO colophon_journal, colophon_site;
+GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO colophon_journal, colophon_site;
+`;
+
 /** Any fixed number: the advisory lock under which one process at a time migrates a PostgreSQL database. */
 const MIGRATION_LOCK = 0x636d6967;
 
@@ -290,8 +315,12 @@ export async function openDatabase(target: DatabaseTarget, opts: OpenOptions = {
     await thread?.close();
   };
   try {
-    if ('url' in target) await migrateAlone(target.url, () => migrate(db as never, { migrationsFolder }));
-    else await migrate(db as never, { migrationsFolder });
+    const upgrade = async () => {
+      await migrate(db as never, { migrationsFolder });
+      await db.execute(sql.raw(SCOPE_ROLES_SQL));
+    };
+    if ('url' in target) await migrateAlone(target.url, upgrade);
+    else await upgrade();
   } catch (err) {
     await close().catch(() => {});
     throw err;

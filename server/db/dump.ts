@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { SCOPE_ROLES_MADE } from './client.ts';
 
 /** There is no embedded database to dump (a folder never started, or one on PostgreSQL). */
 export class NothingToDumpError extends Error {}
@@ -29,8 +30,10 @@ export async function dumpEmbeddedDatabase(dataDir: string, file: string): Promi
       /^SET transaction_timeout = 0;$/m,
       '-- SET transaction_timeout = 0; (PostgreSQL 17 and later)',
     );
-    await writeFile(file, text);
-    return { bytes: Buffer.byteLength(text) };
+    // The policies of the dump name the journals' roles (decision 0053): made first, if the target has none.
+    const body = `-- The roles the policies below name (Colophon, decision 0053).\n${SCOPE_ROLES_MADE}\n${text}`;
+    await writeFile(file, body);
+    return { bytes: Buffer.byteLength(body) };
   } finally {
     await pg.close();
   }

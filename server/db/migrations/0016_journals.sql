@@ -200,7 +200,7 @@ UPDATE "users" SET "site_admin" = true WHERE "role" = 'admin';
 --> statement-breakpoint
 ALTER TABLE "jobs" ADD COLUMN "journal_id" integer;
 --> statement-breakpoint
-UPDATE "jobs" SET "journal_id" = 1 WHERE "status" IN ('queued', 'running') AND "key" NOT LIKE 'recurring:%';
+UPDATE "jobs" SET "journal_id" = 1 WHERE "status" IN ('queued', 'running') AND ("key" IS NULL OR "key" NOT LIKE 'every:%');
 --> statement-breakpoint
 ALTER TABLE "daily_digests" DROP CONSTRAINT "daily_digests_pkey";
 --> statement-breakpoint
