@@ -152,9 +152,14 @@ export async function createTestContext(
     pages?: boolean;
     /** A pino logger for the services and Fastify (default: nothing logged). */
     logger?: import('pino').Logger;
+    /**
+     * A database the test opened itself (an upgraded one, say) instead of a fresh one, and the data folder
+     * that goes with it: both the context's from then on (closed and removed with it).
+     */
+    existing?: { database: Database; dataDir: string };
   } = {},
 ): Promise<TestContext> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
+  const dataDir = opts.existing?.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'colophon-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-that-is-long-enough-for-hs256-0123456789',
@@ -174,7 +179,7 @@ export async function createTestContext(
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const database = await testDatabase();
+  const database = opts.existing?.database ?? (await testDatabase());
   const mailer = captureMailer();
   const clock = new ManualClock();
   let s3: TestS3Server | null = null;
