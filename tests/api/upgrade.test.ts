@@ -269,11 +269,10 @@ describe('an installation of the previous release, upgraded', () => {
 });
 
 describe('the job queue of an upgraded installation', () => {
-  // Fails today: 0016 gives journal 1 every queued job whose key is not `recurring:%`, but a recurring pass's
-  // key is `every:NAME` (server/jobs/queue.ts), so an upgraded installation's chores (jobs.prune, db.vacuum,
-  // similarity.catch-up, review.reminders…) run in journal 1's scope, where a new installation's have none.
-  // `it.fails` until 0016 says `every:%`: then this turns red, and `.fails` goes.
-  it.fails('keeps the site’s recurring chores the site’s (no journal), as a new installation makes them', async () => {
+  // A recurring pass's key is `every:NAME` (server/jobs/queue.ts): 0016 gives journal 1 the queued jobs of a
+  // request only, so an upgraded installation's chores (jobs.prune, db.vacuum, similarity.catch-up…) stay the
+  // site's, as a new installation makes them.
+  it('keeps the site’s recurring chores the site’s (no journal), as a new installation makes them', async () => {
     const rows = rowsOf<{ key: string; journal_id: number | null }>(
       await asSite(() =>
         t.services.db.execute(sql`select key, journal_id from jobs where key like 'every:%' order by key`),
