@@ -1,6 +1,6 @@
 /**
  * Where work done once per installation is kept, so that starts do not repeat it (decision 0021): the
- * database new PGlite folders start from, the demo articles' PDFs. The folder is
+ * database new PGlite folders start from (and its spare copy, decision 0059), the demo articles' PDFs. The folder is
  * `node_modules/.cache/colophon`, beside the installed packages: `npm ci` empties it with them, and
  * `npm run build` fills it again (server/prepare.ts). Everything in it can be made again; a start that finds
  * nothing there only takes longer. Null when it cannot be placed (an unusual install layout).

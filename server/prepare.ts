@@ -3,7 +3,8 @@
  * that `npm start` on a new data folder serves its first page quickly (issue 13, decision 0021). It seeds a
  * throwaway database in memory, as a first start seeds its own, which leaves in the installation's cache
  * folder (server/install-cache.ts):
- *   - the database new PGlite folders start from (initialised and migrated: db/client.ts `pgliteCopy`);
+ *   - the database new PGlite folders start from (initialised and migrated: db/client.ts `pgliteCopy`), and a
+ *     spare copy of its folder, which the first new data folder takes by a rename (decision 0059);
  *   - the demo articles' PDFs, typeset from the journal settings this configuration seeds (seed/pdf.ts).
  * Nothing of the throwaway database or its folder is kept. A failure here fails nothing: starts take longer.
  */
@@ -11,7 +12,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { openDatabase, pgliteCopy } from './db/client.ts';
+import { makeSpare } from './db/pglite-files.mjs';
 import { localBlobStore } from './files/stores.ts';
 import { installCacheDir } from './install-cache.ts';
 import { seed } from './seed/seed.ts';
@@ -44,6 +46,8 @@ export async function prepare(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  const copy = pgliteCopy();
+  if (copy) await makeSpare(copy, { sync: true });
   const where = installCacheDir();
   console.log(
     where

@@ -25,6 +25,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { copyTree, folderOf, makeSpare, spareOf, takeSpare } from './pglite-files.mjs';
 
 /** An error as plain fields (postMessage keeps only the message of an Error): errno, code, path... */
 function plain(err) {
@@ -46,6 +47,17 @@ function plain(err) {
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /**
+ * PGlite's functions are compiled quickly first (Liftoff), then again, optimised, once they have run enough
+ * (V8's tiering budget). At V8's default budget, opening the database and a first start's seed optimised
+ * hundreds of functions that ran only then: 0.2-0.3 s more CPU on V8's threads at start and slower first
+ * queries (a test of 300 queries on a new thread: 0.35 s instead of 0.5 s), for the same speed once warm
+ * (decision 0059). Ten times the default: the functions queries keep running are still optimised, within the
+ * first few hundred queries. Read when a module is compiled, so set before PGlite's (the flag is the process's;
+ * no other WebAssembly runs in the server's process).
+ */
+setFlagsFromString('--wasm-tiering-budget=20000000');
+
+/**
  * PGlite's WebAssembly (9 MB), compiled from the moment the thread starts: V8 compiles on threads of its
  * own, so a new folder's files are copied meanwhile instead of after. If it cannot be read here, PGlite
  * fetches and compiles it itself.
@@ -60,9 +72,6 @@ async function create(extra) {
   return PGlite.create({ ...extra, startParams, ...(pgliteWasmModule ? { pgliteWasmModule } : {}) });
 }
 
-/** The kept copy as a folder beside its tar (`pglite-….tar` → `pglite-…/`): new data folders copy it. */
-const folderOf = (template) => template.replace(/\.tar$/, '');
-
 /**
  * A new database starts from a copy of one initialised and migrated earlier when the main thread names one
  * that exists (`workerData.template`, see client.ts): instead of initdb (1.3-2 s, and an 800 MB peak that
@@ -70,7 +79,9 @@ const folderOf = (template) => template.replace(/\.tar$/, '');
  * the copy's folder, copied by the system (PGlite's own `loadDataDir` passes the files through its memory:
  * 130 MB more resident, measured; unpacking the tar here in JavaScript took 0.2-0.7 s of a first start), then
  * opens as any existing folder; a database in memory (tests) loads the tar through PGlite. A damaged copy is
- * removed, and the database initialised as usual.
+ * removed, and the database initialised as usual. Quicker still, a new data folder takes the spare copy made
+ * beforehand by one rename (decision 0059: creating 1,200 files is most of a first start's database step),
+ * and a new spare is made once the process falls quiet.
  */
 async function open(dataDir, template) {
   const where = dataDir ? { dataDir } : {};
@@ -81,7 +92,8 @@ async function open(dataDir, template) {
         const loadDataDir = new Blob([readFileSync(template)]);
         return { db: await create({ loadDataDir }), made: 'copy' };
       }
-      await copyInto(template, dataDir);
+      if (!takeSpare(template, dataDir)) await copyInto(template, dataDir);
+      spareWhenQuiet(template);
       return { db: await create({ dataDir }), made: 'copy' };
     } catch (err) {
       // The data folder refused a write: that is the folder's problem, said as it is (lifecycle.ts words it).
@@ -89,6 +101,7 @@ async function open(dataDir, template) {
       // A damaged copy: removed, with what it had begun to copy, and the database initialised as usual.
       rmSync(template, { force: true });
       rmSync(folderOf(template), { recursive: true, force: true });
+      rmSync(spareOf(template), { recursive: true, force: true });
       if (dataDir && existsSync(dataDir)) {
         for (const name of readdirSync(dataDir))
           rmSync(path.join(dataDir, name), { recursive: true, force: true });
@@ -109,24 +122,8 @@ async function copyInto(template, dataDir) {
   accessSync(root, constants.W_OK);
   const folder = folderOf(template);
   if (!existsSync(path.join(folder, 'PG_VERSION'))) await unfold(template, folder);
-  copyTree(folder, root, true);
+  copyTree(folder, root, 'PG_VERSION');
   copyFileSync(path.join(folder, 'PG_VERSION'), path.join(root, 'PG_VERSION'));
-}
-
-/**
- * A folder's files into another, one system call each (the thread has nothing else to do meanwhile; Node's
- * own asynchronous `fs.cp` took 0.6-0.8 s for the copy's 1,200 files, this 0.1-0.2 s).
- */
-function copyTree(from, to, top = false) {
-  mkdirSync(to, { recursive: true, mode: 0o700 });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (top && entry.name === 'PG_VERSION') continue;
-    const source = path.join(from, entry.name);
-    const target = path.join(to, entry.name);
-    if (entry.isDirectory()) copyTree(source, target);
-    else if (entry.isFile()) copyFileSync(source, target);
-    else throw new Error(`unexpected ${source} in the copy`);
-  }
 }
 
 /** The tar unpacked into `folder` (in a folder of its own, then renamed: never half a copy). */
@@ -221,12 +218,38 @@ async function keepCopy(file) {
   // And as a folder, which the next new data folder is copied from.
   rmSync(folderOf(file), { recursive: true, force: true });
   await unfold(file, folderOf(file));
-  const keep = [path.basename(file), path.basename(folderOf(file))];
+  const keep = [path.basename(file), path.basename(folderOf(file)), path.basename(spareOf(file))];
   for (const name of readdirSync(dir)) {
     if (!keep.includes(name) && name.startsWith('pglite-') && !name.endsWith('.tmp')) {
       rmSync(path.join(dir, name), { recursive: true, force: true });
     }
   }
+}
+
+/** How often the process's CPU is looked at, and the share of a core under which it counts as quiet. */
+const QUIET_CHECK_MS = 5000;
+const QUIET_SHARE = 0.02;
+let spareTimer;
+let spareMade;
+let closing = false;
+
+/**
+ * A new data folder took the spare (or copied the folder): the next one gets a spare again, made once the
+ * whole process has been quiet for a while (its CPU, every thread's, under 2 % of a core over 5 s, as
+ * idle-gc.ts decides), so that the copy's second of system time never competes with the first pages, and a
+ * file at a time, so that queries are answered meanwhile. Dropped when the database closes first.
+ */
+function spareWhenQuiet(template) {
+  if (existsSync(spareOf(template))) return;
+  let last = process.cpuUsage();
+  spareTimer = setInterval(() => {
+    const used = process.cpuUsage(last);
+    last = process.cpuUsage();
+    if ((used.user + used.system) / 1000 > QUIET_CHECK_MS * QUIET_SHARE) return;
+    clearInterval(spareTimer);
+    spareMade = makeSpare(template, { stopped: () => closing });
+  }, QUIET_CHECK_MS);
+  spareTimer.unref();
 }
 
 let db;
@@ -350,7 +373,10 @@ parentPort.on('message', (msg) => {
       ),
     );
   } else if (msg.type === 'close') {
+    closing = true;
+    clearInterval(spareTimer);
     queue = queue
+      .then(() => spareMade)
       .then(() => db.close())
       .then(() => {
         parentPort.postMessage({ type: 'closed' });
@@ -359,6 +385,15 @@ parentPort.on('message', (msg) => {
       .catch(fatal);
   }
 });
+
+/**
+ * The first use of a text search configuration in a session loads its dictionaries: 0.1-0.3 s of the first
+ * insert into a table with a search index (its trigger calls to_tsvector('english', …): migrations/0004), on
+ * a first start the seed's first article. Done here, first in the queue, while the main thread still loads the
+ * server's modules and this thread would wait (decision 0059). Reads nothing and changes nothing; a failure
+ * only leaves it to the first insert.
+ */
+queue = queue.then(() => db.query("select to_tsvector('english', 'Colophon')")).catch(() => undefined);
 
 collectWhenIdle();
 parentPort.postMessage({ type: 'ready', made });
