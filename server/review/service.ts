@@ -58,7 +58,7 @@ export class ReviewService implements ReviewHooks {
 
   constructor(db: Db, deps: ReviewDeps) {
     this.ctx = reviewContext(db, deps);
-    deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0 }, async () => {
+    deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0, perJournal: true }, async () => {
       await this.reminderPass();
     });
   }
