@@ -137,8 +137,9 @@ export function createServices(
   if (!overrides.blobs && configuredKind(config) !== 'local')
     throw new Error('createServices: pass the opened object store');
   const files = new FileService(db, overrides.blobs ?? localBlobStore(config, log), { clock, log });
-  const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN']) =>
-    new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock });
+  // A limit is the site's unless said to be each journal's (decision 0058).
+  const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN'], perJournal = false) =>
+    new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock, perJournal });
   const throttle = new LoginThrottle(
     attempts,
     { perAddress: config.RATE_LIMIT_LOGIN, perAccount: config.RATE_LIMIT_LOGIN_USER },
@@ -258,7 +259,7 @@ export function createServices(
     contact: new ContactService(db, {
       mail,
       editorialEmail: config.EDITORIAL_EMAIL,
-      limiter: limiter('contact', config.RATE_LIMIT_CONTACT),
+      limiter: limiter('contact', config.RATE_LIMIT_CONTACT, true),
       journalName,
       audit,
     }),
@@ -276,7 +277,7 @@ export function createServices(
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),
     search: new SearchService(db, { baseUrl: journalUrl }),
-    plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM),
+    plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM, true),
   };
 }
 
