@@ -246,3 +246,54 @@ describe("a journal's jobs", () => {
     expect(logged.map((m) => m.journalId).sort()).toEqual([1, B]);
   });
 });
+
+describe('usage counts', () => {
+  it("land on each journal's article rows from one batch written outside any request", async () => {
+    const publish = async (doi: string) => {
+      const volume = await t.services.catalog.createVolume(admin, {
+        title: 'V',
+        volume_number: 7,
+        year: 2026,
+      });
+      const issue = await t.services.catalog.createIssue(admin, {
+        title: 'I',
+        description: 'I',
+        volume_id: volume.id,
+      });
+      const article = await t.services.catalog.publishNew(admin, {
+        issueId: issue.id,
+        title: `Counted ${doi}`,
+        abstract: 'Counted.',
+        keywords: 'usage',
+        firstPage: 1,
+        lastPage: 2,
+        doi,
+        authors: [{ name: 'Una User', email: 'u@example.org', affiliation: 'U', superscript: '1' }],
+        pdf: {
+          field: 'pdf',
+          filename: 'u.pdf',
+          data: fixture('manuscript.pdf'),
+          kind: 'pdf',
+          mediaType: 'application/pdf',
+        },
+      });
+      return article;
+    };
+    const a = await publish('10.5555/usage.a');
+    const b = await withJournal(B, () => publish('10.5555/usage.b'));
+    // Views of both journals' articles, held together and written by the timer's batch (no request's scope).
+    withJournal(B, () =>
+      t.services.metrics.track('view', b, {
+        ip: '192.0.2.7',
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+      }),
+    );
+    t.services.metrics.track('view', a, {
+      ip: '192.0.2.7',
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
+    });
+    await t.services.metrics.settled();
+    expect((await t.services.metrics.articleMetrics(a)).totals.views).toBe(1);
+    expect((await t.services.metrics.articleMetrics(b)).totals.views).toBe(1);
+  });
+});
