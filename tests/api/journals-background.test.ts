@@ -247,6 +247,28 @@ describe("a journal's jobs", () => {
   });
 });
 
+describe('the reviewer pool across the site', () => {
+  it("shows B's editors who reviews for A (name, interests, load), never A's submissions, e-mail addresses or ratings", async () => {
+    const only = await withJournal(3, () => t.services.review.sitePool());
+    const found = only.find((r) => r.userId === reviewer.id);
+    // Invited in both journals (the reminders above): one person, with the load of both.
+    expect(found).toMatchObject({
+      journals: 2,
+      inThisJournal: false,
+      openAssignments: 2,
+      completedReviews: 0,
+    });
+    const text = JSON.stringify(only);
+    expect(text).not.toContain(reviewer.email);
+    expect(text).not.toMatch(/Under review|Then sent to B|First sent to A/);
+    expect(Object.keys(found!)).not.toContain('averageRating');
+    // A search matches names, not e-mail addresses.
+    expect(await withJournal(B, () => t.services.review.sitePool(reviewer.email))).toEqual([]);
+    const here = await withJournal(B, () => t.services.review.sitePool(found!.name));
+    expect(here.map((r) => [r.userId, r.inThisJournal])).toEqual([[reviewer.id, true]]);
+  });
+});
+
 describe('usage counts', () => {
   it("land on each journal's article rows from one batch written outside any request", async () => {
     const publish = async (doi: string) => {
