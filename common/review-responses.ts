@@ -174,6 +174,23 @@ export const poolResponse = z.array(
   }),
 );
 
+/** The reviewer pool across the site (decision 0058): no e-mail, no ratings, nothing of other journals' work. */
+export const sitePoolResponse = z.array(
+  z.object({
+    userId: z.number(),
+    name: z.string(),
+    affiliation: z.string(),
+    interests: z.array(z.string()),
+    orcid: z.string().nullable(),
+    openAssignments: z.number().describe('Across the site'),
+    completedReviews: z.number().describe('Across the site'),
+    medianDaysToComplete: z.number().nullable(),
+    lastReviewAt: when,
+    journals: z.number().describe('How many journals of the site they review for'),
+    inThisJournal: z.boolean(),
+  }),
+);
+
 export const reviewFormResponse = z.object({
   id: z.number(),
   name: z.string(),

@@ -17,8 +17,17 @@ export const reportSourceSchema = z.object({
   documentId: z.number().nullable().describe('Editors only'),
   sourceId: z.number().nullable(),
   articleId: z.number().nullable().describe('For a link to /article/{id} when the source is a published article'),
+  journal: z
+    .object({ title: z.string(), url: z.string() })
+    .nullable()
+    .optional()
+    .describe('Another journal of the site a published source is in: its article is at {url}/article/{articleId}'),
   title: z.string().nullable(),
-  label: z.string().describe('The title, or "An unpublished manuscript held by the journal"'),
+  label: z
+    .string()
+    .describe(
+      'The title, or "An unpublished manuscript held by the journal" (to editors, for a source of another journal of the site: "A manuscript submitted to another journal of this site")',
+    ),
   published: z.boolean(),
   matchedWords: z.number(),
   sharePercentage: z.number().describe('Two decimals; the shares add up to plagiarismPercentage'),

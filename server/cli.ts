@@ -16,6 +16,7 @@ import type { BlobStore } from './files/blob-store.ts';
 import { type CopyCounts, type CopyOutcome, copyBlobs, formatBytes, progressLine } from './files/copy.ts';
 import { localBlobStore, openBlobStore } from './files/stores.ts';
 import { lockDataFolder } from './db/lock.ts';
+import { withJournal } from './db/scope.ts';
 import { NothingToDumpError, dumpEmbeddedDatabase } from './db/dump.ts';
 import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
 import { createServices } from './services.ts';
@@ -60,26 +61,33 @@ async function main(argv: string[]) {
     blobs: await openBlobStore(config, log),
   });
   try {
-    const started = performance.now();
-    let n = 0;
-    const counts = await services.similarity.reindexAll((kind, id, r) => {
-      n++;
-      const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
-      console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
-    }, { force: rest.includes('--force') });
-    console.log(
-      `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
-        .map(([k, v]) => `${v} ${k}`)
-        .join(', ')}.`,
-    );
-    if (!rest.includes('--no-check')) {
-      const checked = await services.similarity.checkUnchecked((id, status) =>
-        console.log(`       manuscript version ${id}: ${status}`),
-      );
-      console.log(`Checked ${checked} manuscript version(s) without a stored report.`);
-      // Reports made while the corpus was incomplete are made again now that it is whole (decision 0037).
-      const again = await services.similarity.recheckIncomplete();
-      if (again) console.log(`Checked again ${again} manuscript version(s) first checked against an incomplete corpus.`);
+    // Each journal in its scope: its articles and manuscripts, its reports (the corpus is the site's: 0058).
+    await services.journals.load();
+    for (const journal of services.journals.list()) {
+      if (services.journals.list().length > 1) console.log(`Journal ${journal.id} (${journal.title}):`);
+      await withJournal(journal.id, async () => {
+        const started = performance.now();
+        let n = 0;
+        const counts = await services.similarity.reindexAll((kind, id, r) => {
+          n++;
+          const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
+          console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
+        }, { force: rest.includes('--force') });
+        console.log(
+          `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ')}.`,
+        );
+        if (!rest.includes('--no-check')) {
+          const checked = await services.similarity.checkUnchecked((id, status) =>
+            console.log(`       manuscript version ${id}: ${status}`),
+          );
+          console.log(`Checked ${checked} manuscript version(s) without a stored report.`);
+          // Reports made while the corpus was incomplete are made again now that it is whole (decision 0037).
+          const again = await services.similarity.recheckIncomplete();
+          if (again) console.log(`Checked again ${again} manuscript version(s) first checked against an incomplete corpus.`);
+        }
+      });
     }
     return 0;
   } finally {

@@ -35,7 +35,7 @@ import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { JOURNALS, SITE, splitTag } from './cache/dependencies.ts';
 import { JournalDirectory } from './journals/directory.ts';
-import { currentJournalId } from './db/scope.ts';
+import { currentJournalId, FIRST_JOURNAL } from './db/scope.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -70,7 +70,20 @@ export function createServices(
   const changes = new ChangeFeed({ db, log, listen: database.listen?.bind(database) });
   // Background work: durable jobs in the database, run by any server process (decision 0022); a job, like a
   // request, reads what this process keeps only after the changes committed before it are applied.
-  const jobs = new JobQueue(db, { clock, log, listen: database.listen, beforeRun: () => changes.sync() });
+  // The journals of the site and their addresses, kept in memory (decision 0053).
+  const journals = new JournalDirectory(db, baseUrl);
+  const jobs = new JobQueue(db, {
+    clock,
+    log,
+    listen: database.listen,
+    beforeRun: () => changes.sync(),
+    // A journal's recurring passes run for every journal not archived (decision 0058); before the journals
+    // are read, for the first.
+    journals: () => {
+      const all = journals.list();
+      return all.length ? all.filter((j) => j.status !== 'archived').map((j) => j.id) : [FIRST_JOURNAL];
+    },
+  });
   // The outbox: events written in the change's transaction, delivered to their followers as jobs (0031).
   const events = new EventBus(jobs);
   const mailer =
@@ -101,8 +114,6 @@ export function createServices(
       exempt: [config.MAIL_FROM, config.EDITORIAL_EMAIL],
     },
   });
-  // The journals of the site and their addresses, kept in memory (decision 0053).
-  const journals = new JournalDirectory(db, baseUrl);
   /** The address of the journal the work at hand is for (the site's in the site's scope): links, e-mails. */
   const journalUrl = () => {
     const id = currentJournalId();
@@ -126,8 +137,9 @@ export function createServices(
   if (!overrides.blobs && configuredKind(config) !== 'local')
     throw new Error('createServices: pass the opened object store');
   const files = new FileService(db, overrides.blobs ?? localBlobStore(config, log), { clock, log });
-  const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN']) =>
-    new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock });
+  // A limit is the site's unless said to be each journal's (decision 0058).
+  const limiter = (name: string, limit: Config['RATE_LIMIT_LOGIN'], perJournal = false) =>
+    new RateLimiter(limit, MESSAGES.tooManyRequests, { store: attempts, name, clock, perJournal });
   const throttle = new LoginThrottle(
     attempts,
     { perAddress: config.RATE_LIMIT_LOGIN, perAccount: config.RATE_LIMIT_LOGIN_USER },
@@ -156,6 +168,11 @@ export function createServices(
     changes,
     jobs,
     options: { background: config.SIMILARITY_BACKGROUND, grammar: config.SIMILARITY_GRAMMAR },
+    // A report names a published source of another journal of the site (decision 0058).
+    journal: (id) => {
+      const j = journals.get(id);
+      return j && { title: j.title, url: journals.baseUrl(j) };
+    },
   });
   followEvents(events, { similarity });
   const catalog = new CatalogService(db, { files, audit, baseUrl: journalUrl, similarity, changes, events });
@@ -242,7 +259,7 @@ export function createServices(
     contact: new ContactService(db, {
       mail,
       editorialEmail: config.EDITORIAL_EMAIL,
-      limiter: limiter('contact', config.RATE_LIMIT_CONTACT),
+      limiter: limiter('contact', config.RATE_LIMIT_CONTACT, true),
       journalName,
       audit,
     }),
@@ -260,7 +277,7 @@ export function createServices(
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),
     search: new SearchService(db, { baseUrl: journalUrl }),
-    plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM),
+    plagiarismLimiter: limiter('plagiarism', config.RATE_LIMIT_PLAGIARISM, true),
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY, HOUR, MINUTE } from '../clock.ts';
 import { type TestContext, createTestContext, silentLog } from '../testing/harness.ts';
 import { PendingDigest } from './pending-digest.ts';
+import { recurringKey } from '../jobs/queue.ts';
 
 let t: TestContext;
 let editorEmail: string;
@@ -99,12 +100,12 @@ describe("the editors' digest of accounts waiting for approval", () => {
     await t.createUser({ role: 'author', status: 'pending' });
     t.clock.advance(DAY);
     await Promise.all([t.services.jobs.ensureRecurring(), t.services.jobs.ensureRecurring()]);
-    const [pass] = await t.services.jobs.byKeys(['every:accounts.pending-digest']);
+    const [pass] = await t.services.jobs.byKeys([recurringKey('accounts.pending-digest', 1)]);
     expect(pass.runAt.getTime()).toBe(t.clock.now() + MINUTE);
     t.clock.advance(MINUTE);
     await t.runJobs();
     expect(digests()).toHaveLength(8);
-    const [next] = await t.services.jobs.byKeys(['every:accounts.pending-digest']);
+    const [next] = await t.services.jobs.byKeys([recurringKey('accounts.pending-digest', 1)]);
     expect(next).toMatchObject({ status: 'queued', lastError: null });
     expect(next.runAt.getTime()).toBe(t.clock.now() + 10 * MINUTE);
   });

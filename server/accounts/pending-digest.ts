@@ -33,9 +33,14 @@ export class PendingDigest {
       log: Logger;
     },
   ) {
-    deps.jobs?.recurring('accounts.pending-digest', { every: 10 * MINUTE, firstAfter: MINUTE }, async () => {
-      await this.run();
-    });
+    // For each journal, in its scope: its settings, its editors, its day (decision 0058).
+    deps.jobs?.recurring(
+      'accounts.pending-digest',
+      { every: 10 * MINUTE, firstAfter: MINUTE, perJournal: true },
+      async () => {
+        await this.run();
+      },
+    );
   }
 
   /** Queues the digest when one is due; returns how many editors it goes to (0: none was due). */

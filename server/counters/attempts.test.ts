@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withJournal } from '../db/scope.ts';
 import { isDomainError } from '../errors.ts';
 import { MemoryAttemptStore, RateLimiter } from './attempts.ts';
 
@@ -40,5 +41,21 @@ describe('RateLimiter', () => {
     expect(await refusal(contact, 'ip', 0)).toBeNull();
     expect(await refusal(register, 'ip', 0)).toBeNull();
     expect((await refusal(contact, 'ip', 1))?.message).toBe('c');
+  });
+
+  it("counts a journal's allowance apart from another's, and the site's across journals", async () => {
+    const store = new MemoryAttemptStore();
+    const contact = new RateLimiter({ max: 1, windowSeconds: 60 }, 'c', {
+      store,
+      name: 'contact',
+      perJournal: true,
+    });
+    const register = new RateLimiter({ max: 1, windowSeconds: 60 }, 'r', { store, name: 'register' });
+    expect(await withJournal(1, () => refusal(contact, 'ip', 0))).toBeNull();
+    expect(await withJournal(2, () => refusal(contact, 'ip', 0))).toBeNull();
+    expect((await withJournal(1, () => refusal(contact, 'ip', 1)))?.message).toBe('c');
+    expect(await withJournal(1, () => refusal(register, 'ip', 0))).toBeNull();
+    expect((await withJournal(2, () => refusal(register, 'ip', 1)))?.message).toBe('r');
+    expect(await store.get('contact:j2:ip', 1)).toMatchObject({ count: 1 });
   });
 });

@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../clock.ts';
 import type { RateLimit } from '../config.ts';
+import { currentJournalId } from '../db/scope.ts';
 import { tooManyAttempts } from '../errors.ts';
 
 /**
@@ -9,6 +10,10 @@ import { tooManyAttempts } from '../errors.ts';
  * A fixed-window allowance per key (an address, an account), counted in an `AttemptStore`: in this process's
  * memory, or in the database when several processes share one (decision 0030). A limit of `null` never
  * refuses. `name` keeps each limiter's keys apart in a shared store.
+ *
+ * `perJournal`: an allowance of each journal of the site (its contact form, its similarity checker): the key
+ * names the journal of the work at hand (`contact:j3:…`), so a flood at one journal spends none of another's.
+ * Without it the allowance is the site's (sign-in, registration: accounts are the site's). Decision 0058.
  */
 export class RateLimiter {
   private readonly store: AttemptStore;
@@ -16,7 +21,7 @@ export class RateLimiter {
   constructor(
     private readonly limit: RateLimit,
     private readonly message: string,
-    private readonly opts: { store?: AttemptStore; name?: string; clock?: Clock } = {},
+    private readonly opts: { store?: AttemptStore; name?: string; clock?: Clock; perJournal?: boolean } = {},
   ) {
     this.store = opts.store ?? new MemoryAttemptStore();
   }
@@ -24,8 +29,9 @@ export class RateLimiter {
   /** Counts one attempt for `key`; refuses with `tooManyAttempts` (a wait in seconds) once the window's allowance is spent. */
   async hit(key: string, now = (this.opts.clock ?? systemClock).now()): Promise<void> {
     if (!this.limit) return;
+    const journal = this.opts.perJournal ? `j${currentJournalId() ?? '*'}:` : '';
     const window = await this.store.add(
-      `${this.opts.name ?? 'limit'}:${key}`,
+      `${this.opts.name ?? 'limit'}:${journal}${key}`,
       this.limit.windowSeconds * 1000,
       now,
     );

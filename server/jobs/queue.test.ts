@@ -1,4 +1,4 @@
-import { asOwner } from '../db/scope.ts';
+import { asOwner, currentJournalId } from '../db/scope.ts';
 import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock, MINUTE, SECOND, systemClock } from '../clock.ts';
 import { type Database, openDatabase } from '../db/client.ts';
 import { silentLog, testDatabase } from '../testing/harness.ts';
-import { DEFAULT_LEASE_MS, JobInterruptedError, JobQueue, PermanentJobError } from './queue.ts';
+import { DEFAULT_LEASE_MS, JobInterruptedError, JobQueue, PermanentJobError, recurringKey } from './queue.ts';
 import { jobs } from './tables.ts';
 
 let database: Database;
@@ -241,6 +241,44 @@ describe('the job queue', () => {
     await a.runDue();
     expect(runs).toHaveLength(3);
     expect(await database.db.select().from(jobs).where(eq(jobs.name, 'tick'))).toHaveLength(1);
+  });
+
+  it("runs a pass over the journals once per journal across processes, each in its journal's scope", async () => {
+    let open = [1, 2];
+    const runs: (number | null)[] = [];
+    const make = () => {
+      const q = queue({ journals: () => open });
+      q.recurring('each', { every: 10 * MINUTE, firstAfter: 0, perJournal: true }, async () => {
+        runs.push(currentJournalId());
+      });
+      return q;
+    };
+    const [a, b] = [make(), make()];
+    // The row such a pass had before journals, as an upgraded installation has it: it goes.
+    await database.db.insert(jobs).values({
+      name: 'each',
+      key: recurringKey('each'),
+      runAt: new Date(clock.now()),
+      createdAt: new Date(clock.now()),
+      journalId: 1,
+    });
+    await Promise.all([a.ensureRecurring(), b.ensureRecurring()]);
+    const rows = await database.db.select().from(jobs).where(eq(jobs.name, 'each'));
+    expect(rows.map((r) => [r.key, r.journalId]).sort()).toEqual([
+      ['every:each:j1', 1],
+      ['every:each:j2', 2],
+    ]);
+    await Promise.all([a.runDue(), b.runDue()]);
+    expect(runs.sort()).toEqual([1, 2]);
+    // A journal made since gets its row; an archived one is passed over (its row stays, idle).
+    open = [2, 3];
+    await a.ensureRecurring();
+    clock.advance(10 * MINUTE);
+    runs.length = 0;
+    await Promise.all([b.runDue(), a.runDue()]);
+    expect(runs.sort()).toEqual([2, 3]);
+    const [three] = await a.byKeys([recurringKey('each', 3)]);
+    expect(three).toMatchObject({ status: 'queued', journalId: 3 });
   });
 
   it('prunes done jobs after a month, keeping failed ones', async () => {

@@ -3,7 +3,7 @@ import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { type Clock, HOUR, MINUTE, SECOND } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
-import { currentJournalId, type Scope } from '../db/scope.ts';
+import { currentJournalId, FIRST_JOURNAL, type Scope } from '../db/scope.ts';
 import { currentRequestId, outsideRequests, requestContext } from '../request-context.ts';
 import type { Logger } from '../services.ts';
 import {
@@ -36,6 +36,16 @@ interface Definition {
   /** Recurring passes: the interval, and the wait before the first run. */
   every?: number;
   firstAfter?: number;
+  /** A recurring pass over a journal's data: one row per journal, each run in its journal's scope. */
+  perJournal?: boolean;
+}
+
+/**
+ * The key of a recurring pass's row: `every:NAME` for a chore of the site's, `every:NAME:j3` for journal 3's
+ * run of a pass over each journal (decision 0058). The key is what makes each run once across processes.
+ */
+export function recurringKey(name: string, journalId?: number | null): string {
+  return journalId ? `every:${name}:j${journalId}` : `every:${name}`;
 }
 
 /** Listens for the queue's notifications (PostgreSQL's LISTEN on a connection of its own). */
@@ -84,6 +94,11 @@ export class JobQueue {
       listen?: Listen;
       /** Before each handler runs (the change feed's sync: what the process keeps is current, decision 0031). */
       beforeRun?: () => Promise<void>;
+      /**
+       * The journals whose recurring passes run (every journal not archived: `JournalDirectory`), read at each
+       * poll: a journal made since gets its rows. Default: the first journal alone.
+       */
+      journals?: () => readonly number[];
     },
   ) {
     this.rows = new JobRows(db, {
@@ -118,17 +133,34 @@ export class JobQueue {
   /**
    * A periodic pass: one row (key `every:NAME`) whatever the number of processes, run every `every` ms
    * (the first time `firstAfter` ms after the first start), rescheduled when it ends, failed or not.
+   *
+   * `perJournal`: a pass over a journal's data (reminders, digests, alerts, the corpus's catch-up). One row
+   * per journal (`every:NAME:j3`, naming the journal), so each journal's run happens once across processes,
+   * in that journal's scope (its rows, its settings and time zone), on its own schedule, failing alone; a
+   * journal archived since is passed over (decision 0058).
    */
   recurring(
     name: string,
-    when: { every: number; firstAfter?: number },
+    when: { every: number; firstAfter?: number; perJournal?: boolean },
     handler: JobHandler<void>,
     options: HandlerOptions = {},
   ): void {
-    this.define(name, handler, options);
+    const run: JobHandler<void> = when.perJournal
+      ? async (payload, ctx) => {
+          const journal = currentJournalId();
+          if (journal !== null && this.journalIds().includes(journal)) await handler(payload, ctx);
+        }
+      : handler;
+    this.define(name, run, options);
     const def = this.definitions.get(name)!;
     def.every = when.every;
     def.firstAfter = when.firstAfter ?? when.every;
+    def.perJournal = when.perJournal;
+  }
+
+  /** The journals whose passes run now. */
+  private journalIds(): readonly number[] {
+    return this.opts.journals?.() ?? [FIRST_JOURNAL];
   }
 
   /** Work of this process's own, run once when its queue starts (see `atStart`). */
@@ -198,23 +230,38 @@ export class JobQueue {
     }
   }
 
-  /** Makes sure each recurring pass has its row (idempotent: the key is the pass's name). */
+  /**
+   * Makes sure each recurring pass has its row, and each pass over the journals a row per journal
+   * (idempotent: the key is the pass's name, and its journal's).
+   */
   async ensureRecurring(): Promise<void> {
     const now = this.opts.clock.now();
+    const journals = [...this.journalIds()];
     for (const [name, def] of this.definitions) {
       if (def.every === undefined) continue;
+      const owners = def.perJournal ? journals : [null];
+      if (!owners.length) continue;
       await this.db
         .insert(jobs)
-        .values({
-          name,
-          key: `every:${name}`,
-          runAt: new Date(now + (def.firstAfter ?? def.every)),
-          maxAttempts: def.maxAttempts,
-          createdAt: new Date(now),
-        })
+        .values(
+          owners.map((journalId) => ({
+            name,
+            key: recurringKey(name, journalId),
+            runAt: new Date(now + (def.firstAfter ?? def.every!)),
+            maxAttempts: def.maxAttempts,
+            createdAt: new Date(now),
+            journalId,
+          })),
+        )
         .onConflictDoNothing({ target: jobs.key });
+      // The one row such a pass had before journals (it would run for the first journal a second time).
+      if (def.perJournal) await this.db.delete(jobs).where(eq(jobs.key, recurringKey(name)));
     }
+    this.registeredFor = journals.join(',');
   }
+
+  /** The journals the recurring rows were last made for: another list (a journal made) makes them again. */
+  private registeredFor: string | null = null;
 
   /** Starts taking jobs: now, on every enqueue here, on notifications, and at each poll. */
   async start(): Promise<void> {
@@ -224,7 +271,8 @@ export class JobQueue {
     // instead of leaving the process without a queue until it is restarted (issue 22).
     this.poll = setInterval(
       () => {
-        if (!this.recurringReady) void this.registerRecurring();
+        if (!this.recurringReady || this.registeredFor !== this.journalIds().join(','))
+          void this.registerRecurring();
         if (this.opts.listen && !this.listening) void this.startListening();
         void this.pump();
       },

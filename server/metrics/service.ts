@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { isbot } from 'isbot';
 import { articles } from '../catalog/tables.ts';
+import { asSite } from '../db/scope.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { type Db, rowsOf } from '../db/client.ts';
 import { outsideRequests } from '../request-context.ts';
@@ -168,6 +169,9 @@ export class MetricsService {
    * requests in the batch as `track` decided; the visitor's last request is kept, and each month's count
    * grows by what counted. Requests for articles deleted meanwhile are left out. Resolves to the number of
    * (article, month) counts that grew.
+   *
+   * In the site's scope (decision 0058): a batch holds the requests of every journal, and the check that an
+   * article still exists must see each one's (the usage tables have no journal: keyed by article).
    */
   private async write(batch: readonly HeldClick[]): Promise<number> {
     const rows = JSON.stringify(
@@ -181,7 +185,8 @@ export class MetricsService {
         later: c.later,
       })),
     );
-    const result = await this.db.execute(sql`
+    const result = await asSite(() =>
+      this.db.execute(sql`
       with batch as (
         select b.* from jsonb_to_recordset(${rows}::jsonb) as b(
           visitor text, article_id integer, kind text, first_at timestamptz, first_month date,
@@ -212,7 +217,8 @@ export class MetricsService {
       on conflict (article_id, month) do update
         set views = ${articleUsage}.views + excluded.views,
             downloads = ${articleUsage}.downloads + excluded.downloads
-      returning 1 as counted`);
+      returning 1 as counted`),
+    );
     return rowsOf(result).length;
   }
 

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { asSite, currentJournalId } from '../db/scope.ts';
 import { type ReviewContext, reviewSettings } from './context.ts';
 import { dayIn } from './rules.ts';
 
@@ -65,5 +66,77 @@ export async function pool(ctx: ReviewContext, q?: string) {
     declineRate: r.answered ? Math.round((r.declined / r.answered) * 100) / 100 : null,
     lastReviewAt: r.last_review ? new Date(r.last_review).toISOString() : null,
     averageRating: r.rating === null ? null : Math.round(Number(r.rating) * 10) / 10,
+  }));
+}
+
+/**
+ * The reviewer pool across the site (decision 0058), for an editor who asks for it: the people with an account
+ * who reviewed for any journal of the site, each once (their profiles in every journal taken together), with
+ * their interests, ORCID iD and load (open assignments, completed reviews, median days, last review) across the
+ * site, in how many journals they review, and whether this journal already has them. Nothing of another
+ * journal's submissions, reviews or ratings, and no e-mail address (they are invited by their account); a
+ * search matches names, affiliations and interests only. Reviewers without an account stay their journal's.
+ */
+export async function sitePool(ctx: ReviewContext, q?: string) {
+  const like = q ? `%${q.replace(/[%_\\]/g, '\\$&')}%` : null;
+  const here = currentJournalId() ?? 0;
+  type SiteRow = {
+    user_id: number;
+    name: string;
+    affiliation: string;
+    orcid: string | null;
+    interests: string[] | null;
+    open: number;
+    completed: number;
+    median_days: number | null;
+    last_review: Date | string | null;
+    journals: number;
+    here: boolean;
+  };
+  // Every journal's profiles and assignments: in the site's scope, for this one query only.
+  const result = await asSite(() =>
+    ctx.db.execute(sql`
+      with people as (
+        select p.user_id from reviewer_profiles p
+        where p.user_id is not null
+          and (${like} :: text is null
+            or p.name ilike ${like} or p.affiliation ilike ${like}
+            or exists (select 1 from jsonb_array_elements_text(p.interests) i where i ilike ${like}))
+        group by p.user_id
+      )
+      select p.user_id,
+             (array_agg(p.name order by p.journal_id = ${here} desc, p.id desc))[1] as name,
+             (array_agg(p.affiliation order by p.journal_id = ${here} desc, p.id desc))[1] as affiliation,
+             (array_agg(p.orcid order by p.id desc) filter (where p.orcid is not null))[1] as orcid,
+             (select jsonb_agg(distinct i order by i) from reviewer_profiles x
+                cross join jsonb_array_elements_text(x.interests) i where x.user_id = p.user_id) as interests,
+             count(a.id) filter (where a.state in ('invited', 'accepted'))::int as open,
+             count(a.id) filter (where a.state = 'submitted')::int as completed,
+             percentile_cont(0.5) within group (
+               order by extract(epoch from a.submitted_at - coalesce(a.responded_at, a.invited_at)) / 86400
+             ) filter (where a.state = 'submitted') as median_days,
+             max(a.submitted_at) as last_review,
+             count(distinct p.journal_id)::int as journals,
+             bool_or(p.journal_id = ${here}) as here
+      from reviewer_profiles p
+      join people using (user_id)
+      left join review_assignments a on a.profile_id = p.id
+      group by p.user_id
+      order by lower((array_agg(p.name order by p.journal_id = ${here} desc, p.id desc))[1]), p.user_id
+      limit 200`),
+  );
+  const rows = (result as unknown as { rows: SiteRow[] }).rows;
+  return rows.map((r) => ({
+    userId: r.user_id,
+    name: r.name,
+    affiliation: r.affiliation,
+    interests: r.interests ?? [],
+    orcid: r.orcid,
+    openAssignments: r.open,
+    completedReviews: r.completed,
+    medianDaysToComplete: r.median_days === null ? null : Math.round(Number(r.median_days) * 10) / 10,
+    lastReviewAt: r.last_review ? new Date(r.last_review).toISOString() : null,
+    journals: r.journals,
+    inThisJournal: r.here,
   }));
 }

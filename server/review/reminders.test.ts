@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { person, submitManuscript } from '../../tests/api/review-helpers.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import { createTestContext, type TestContext } from '../testing/harness.ts';
+import { recurringKey } from '../jobs/queue.ts';
 import { REMINDER_PASS } from './reminders.ts';
 import { reviewReminders } from './tables.ts';
 
@@ -195,7 +196,7 @@ describe('reminderPass', () => {
     t.clock.set(Date.parse('2026-03-08T12:01:00Z'));
     await t.runJobs();
     expect(remindersTo(reviewer.email, start)).toHaveLength(1);
-    const [pass] = await t.services.jobs.byKeys([`every:${REMINDER_PASS}`]);
+    const [pass] = await t.services.jobs.byKeys([recurringKey(REMINDER_PASS, 1)]);
     expect(pass).toMatchObject({ status: 'queued', runAt: new Date('2026-03-08T12:02:00Z') });
   });
 

@@ -28,7 +28,7 @@ import { cancel, markRead, rate, reinstate, setDueDates, thank } from './editor-
 import { editorAttachment, editorView } from './editor-view.ts';
 import { createForm, forms, updateForm } from './forms.ts';
 import { invite } from './invite.ts';
-import { pool } from './pool.ts';
+import { pool, sitePool } from './pool.ts';
 import { profile, saveProfile } from './profiles.ts';
 import { remindNow } from './remind-now.ts';
 import { REMINDER_PASS, reminderPass } from './reminders.ts';
@@ -58,7 +58,7 @@ export class ReviewService implements ReviewHooks {
 
   constructor(db: Db, deps: ReviewDeps) {
     this.ctx = reviewContext(db, deps);
-    deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0 }, async () => {
+    deps.jobs?.recurring(REMINDER_PASS, { every: MINUTE, firstAfter: 0, perJournal: true }, async () => {
       await this.reminderPass();
     });
   }
@@ -162,6 +162,10 @@ export class ReviewService implements ReviewHooks {
   // ---- The reviewer pool and review forms
   pool(q?: string) {
     return pool(this.ctx, q);
+  }
+  /** The reviewers of every journal of the site, for an editor who asks (decision 0058). */
+  sitePool(q?: string) {
+    return sitePool(this.ctx, q);
   }
   forms() {
     return forms(this.ctx);

@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import type { CorpusCoverage } from '../../common/similarity.ts';
 import { rowsOf } from '../db/client.ts';
+import { currentJournalId } from '../db/scope.ts';
 import type { AlignParams } from './align.ts';
 import { readFile, type SimilarityContext, submissionFileRow } from './context.ts';
 import type { PreparedText, PrepareOptions, SourcePassages } from './engine.ts';
@@ -150,6 +151,7 @@ export async function runCheck(
       const tokens = tokenize(text);
       return {
         documentId: d.id,
+        journalId: d.journalId,
         sourceKind: d.sourceKind,
         sourceId: d.sourceId,
         title: d.title,
@@ -194,6 +196,9 @@ export async function runCheck(
   progress({ stage: 'done', done: 1, total: 1 });
   return buildReport({
     viewer: opts.viewer,
+    // Sources in another journal of the site are shown by the rule across journals (report.ts).
+    journalId: currentJournalId(),
+    journal: ctx.journal,
     settings,
     file: { kind: prepared.kind, pages: prepared.pages },
     text: prepared.text,

@@ -6,6 +6,7 @@ import type { Logger } from '../services.ts';
 import { submissionFiles, submissions } from '../submissions/tables.ts';
 import type { SimilarityOptions } from './options.ts';
 import { BusyError, type WorkerPool } from './pool.ts';
+import type { OtherJournal } from './report.ts';
 import type { SimilarityStore } from './store.ts';
 
 /**
@@ -27,6 +28,8 @@ export interface SimilarityContext {
   readonly jobs?: JobQueue;
   /** Background work is on: the option, and a queue to run it. */
   readonly background: boolean;
+  /** Another journal of the site, as a report names it (its title and address), when it has a source there. */
+  readonly journal: (id: number) => OtherJournal | undefined;
   /** The service is closing. */
   closing: boolean;
   /** The signal of the background job running in this process (one at a time), aborted when the queue stops. */
@@ -71,6 +74,7 @@ export async function submissionFileRow(ctx: SimilarityContext, submissionFileId
   const [row] = await ctx.db
     .select({
       id: submissionFiles.id,
+      journalId: submissionFiles.journalId,
       kind: submissionFiles.kind,
       version: submissionFiles.version,
       fileId: submissionFiles.fileId,

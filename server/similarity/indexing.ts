@@ -23,6 +23,7 @@ export async function indexArticle(
   const [a] = await ctx.db
     .select({
       id: articles.id,
+      journalId: articles.journalId,
       title: articles.title,
       status: articles.status,
       pdfFileId: articles.pdfFileId,
@@ -40,6 +41,7 @@ export async function indexArticle(
     {
       sourceKind: 'article',
       sourceId: a.id,
+      journalId: a.journalId,
       groupKey: a.submissionId ? `submission:${a.submissionId}` : `article:${a.id}`,
       title: a.title,
       published: a.status === 'published',
@@ -67,6 +69,7 @@ export async function indexSubmissionVersion(
     {
       sourceKind: 'submission_version',
       sourceId: submissionFileId,
+      journalId: row.journalId,
       groupKey: `submission:${row.submissionId}`,
       title: `${row.title} (${row.reference}, version ${row.version})`,
       published: false,
@@ -126,6 +129,8 @@ async function indexStoredFile(
   doc: {
     sourceKind: SourceKind;
     sourceId: number;
+    /** The journal of the source, read from it: a re-index in the site's scope keeps each document's. */
+    journalId: number;
     groupKey: string;
     title: string;
     published: boolean;
@@ -185,6 +190,7 @@ async function indexStoredFile(
       fingerprints: prepared.fingerprints,
       vocabulary: prepared.vocabulary ?? [],
       contentSha256: file.sha256,
+      journalId: doc.journalId,
     },
     opts,
   );

@@ -4,7 +4,14 @@
  * Privacy: a reader's check shows titles and passages of PUBLISHED articles only. A match with anything
  * unpublished (a submitted manuscript, an article taken down) is reported as "an unpublished manuscript
  * held by the journal" with its share, and nothing from it: no title, no author, no text, no id. Editors
- * see everything.
+ * see everything of their own journal's.
+ *
+ * Across journals (the corpus is the site's, decision 0058): a published article of another journal of the
+ * site is shown as any published article, with that journal's name and address. An unpublished source of
+ * another journal (a manuscript first sent there) is, to the editors of the journal checking, "a manuscript
+ * submitted to another journal of this site" with its share, and nothing else: not its title, authors, text,
+ * ids, nor which journal (the journal an author chose is theirs to tell). A reader learns what a reader
+ * always learns of an unpublished source.
  */
 import type { CorpusCoverage } from '../../common/similarity.ts';
 import type { Passage } from './align.ts';
@@ -15,6 +22,14 @@ import type { SourceKind } from './tables.ts';
 export type Viewer = 'reader' | 'editor';
 
 export const UNPUBLISHED_LABEL = 'An unpublished manuscript held by the journal';
+export const OTHER_JOURNAL_LABEL = 'A manuscript submitted to another journal of this site';
+
+/** Another journal of the site, as a report names it. */
+export interface OtherJournal {
+  title: string;
+  /** Its address (its articles are at `{url}/article/{id}`). */
+  url: string;
+}
 
 export interface ReportSource {
   /** "S1", "S2", … in order of share: passages refer to their source by it. */
@@ -27,6 +42,8 @@ export interface ReportSource {
   sourceId: number | null;
   /** The article's id, for a link, when the source is a published article. */
   articleId: number | null;
+  /** The other journal of the site a published source is in (absent: the checking journal's own, or not said). */
+  journal?: OtherJournal | null;
   title: string | null;
   /** What to show: the title, or the unpublished label. */
   label: string;
@@ -99,6 +116,8 @@ export const GRAMMAR_MEASURE =
 
 export interface MatchedSource {
   documentId: number;
+  /** The journal of the source (null: none known). */
+  journalId?: number | null;
   sourceKind: SourceKind;
   sourceId: number;
   title: string;
@@ -112,6 +131,10 @@ export interface MatchedSource {
 
 export interface ReportInput {
   viewer: Viewer;
+  /** The journal the check is made for (null: the site's, which sees every journal's as its own). */
+  journalId?: number | null;
+  /** Names another journal of the site (its published sources are shown with it). */
+  journal?: (id: number) => OtherJournal | undefined;
   settings: SimilarityReport['settings'];
   file: SimilarityReport['file'];
   text: string;
@@ -145,7 +168,8 @@ export function buildReport(input: ReportInput): SimilarityReport {
     const s = byId.get(credit.key);
     if (!s) return;
     const ref = `S${i + 1}`;
-    const visible = editor || s.published;
+    const other = input.journalId != null && s.journalId != null && s.journalId !== input.journalId;
+    const visible = s.published || (editor && !other);
     let passageCount = 0;
     for (const p of s.passages) {
       // A passage may share words with another source that was credited them: it is reported as the runs of
@@ -170,14 +194,17 @@ export function buildReport(input: ReportInput): SimilarityReport {
         });
       }
     }
+    // Said only of a published source in another journal of the site.
+    const journal = other && visible && s.journalId != null ? input.journal?.(s.journalId) : undefined;
     sources.push({
       ref,
       kind: visible ? s.sourceKind : 'unpublished',
-      documentId: editor ? s.documentId : null,
+      documentId: editor && (visible || !other) ? s.documentId : null,
       sourceId: visible ? s.sourceId : null,
       articleId: s.sourceKind === 'article' && visible ? s.sourceId : null,
+      ...(journal ? { journal } : {}),
       title: visible ? s.title : null,
-      label: visible ? s.title : UNPUBLISHED_LABEL,
+      label: visible ? s.title : editor && other ? OTHER_JOURNAL_LABEL : UNPUBLISHED_LABEL,
       published: s.published,
       matchedWords: credit.words,
       sharePercentage: 0, // below: apportioned so that the shares add up to the total

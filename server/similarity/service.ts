@@ -47,7 +47,7 @@ import {
   type SubmissionReport,
 } from './options.ts';
 import { type WorkerErrorShape, WorkerPool } from './pool.ts';
-import type { SimilarityReport } from './report.ts';
+import type { OtherJournal, SimilarityReport } from './report.ts';
 import {
   checkUnchecked,
   manuscriptVersions,
@@ -91,6 +91,8 @@ export class SimilarityService {
       changes?: Pick<ChangeFeed, 'publish'>;
       /** The job queue that runs the background work (decision 0022); without it there is none. */
       jobs?: JobQueue;
+      /** The site's journals, as a report names a source in another (decision 0058). */
+      journal?: (id: number) => OtherJournal | undefined;
     },
   ) {
     // One job at a time in a process: indexing is serial, and checks are bounded by the worker pool.
@@ -104,10 +106,11 @@ export class SimilarityService {
     );
     const options = { ...DEFAULT_SIMILARITY_OPTIONS, ...deps.options };
     this.options = options;
-    // Once across processes (one row), at the first start and every hour after: not a loop in each process.
+    // Once across processes for each journal (a row each, decision 0058), in its scope (its articles and
+    // manuscripts), at the first start and every hour after: not a loop in each process.
     const background = options.background && Boolean(deps.jobs);
     if (background)
-      deps.jobs!.recurring(CATCH_UP_JOB, { every: HOUR, firstAfter: 0 }, () =>
+      deps.jobs!.recurring(CATCH_UP_JOB, { every: HOUR, firstAfter: 0, perJournal: true }, () =>
         this.catchUp().then(() => undefined),
       );
     this.store = new SimilarityStore(db, async (tx) => {
@@ -147,6 +150,7 @@ export class SimilarityService {
       gate: new Gate(o.maxConcurrentChecks, o.maxQueuedChecks),
       jobs: deps.jobs,
       background,
+      journal: deps.journal ?? (() => undefined),
       closing: false,
       signal: null,
     };

@@ -4,6 +4,7 @@
  */
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
+import { currentJournalId } from '../db/scope.ts';
 import { bytesToHashes, hashesToBytes } from './engine.ts';
 import { toInt4 } from './fingerprint.ts';
 import { type SourceKind, similarityDocuments, similarityFingerprints } from './tables.ts';
@@ -20,6 +21,8 @@ export interface NewDocument {
   fingerprints: { hashes: Uint32Array; positions: Int32Array };
   vocabulary: string[];
   contentSha256: string;
+  /** The journal of its source (default: the journal of the work at hand; null: none). */
+  journalId?: number | null;
 }
 
 export interface Candidate {
@@ -36,6 +39,16 @@ export interface CandidateWords {
   /** Position of the first word of `wordHashes` in the document. */
   offset: number;
   wordHashes: Uint32Array;
+}
+
+/**
+ * The documents the work at hand looks after (removes, lists for a re-index): its journal's, or every one in
+ * the site's scope. The corpus has no row-level security (a check reads every journal's documents): a
+ * journal's upkeep must not drop another's (decision 0058).
+ */
+function ofTheScope() {
+  const journal = currentJournalId();
+  return journal === null ? undefined : eq(similarityDocuments.journalId, journal);
 }
 
 export interface CandidateDocument {
@@ -79,6 +92,7 @@ export class SimilarityStore {
     doc: NewDocument,
     opts: { force?: boolean } = {},
   ): Promise<{ id: number; status: 'created' | 'replaced' | 'unchanged' }> {
+    const journalId = doc.journalId === undefined ? currentJournalId() : doc.journalId;
     return this.write(async (tx) => {
       // Two indexers of one source at once (the event's job and a catch-up pass on another process) would both
       // find no row and both insert it: the second one waits here, then finds the first one's row.
@@ -91,12 +105,13 @@ export class SimilarityStore {
       if (existing && existing.sha === doc.contentSha256 && !opts.force) {
         await tx
           .update(similarityDocuments)
-          .set({ title: doc.title, published: doc.published, groupKey: doc.groupKey, updatedAt: new Date() })
+          .set({ title: doc.title, published: doc.published, groupKey: doc.groupKey, journalId, updatedAt: new Date() })
           .where(eq(similarityDocuments.id, existing.id));
         return { id: existing.id, status: 'unchanged' as const };
       }
       let id: number;
       const values = {
+        journalId,
         sourceKind: doc.sourceKind,
         sourceId: doc.sourceId,
         groupKey: doc.groupKey,
@@ -164,7 +179,9 @@ export class SimilarityStore {
       const [row] = await tx
         .select({ id: similarityDocuments.id })
         .from(similarityDocuments)
-        .where(and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId)));
+        .where(
+          and(eq(similarityDocuments.sourceKind, sourceKind), eq(similarityDocuments.sourceId, sourceId), ofTheScope()),
+        );
       if (!row) return false;
       await this.vocabularyDelta(tx, await this.vocabularyOfStored(tx, row.id), -1);
       await tx.delete(similarityDocuments).where(eq(similarityDocuments.id, row.id));
@@ -318,6 +335,7 @@ export class SimilarityStore {
     return this.db
       .select({
         id: similarityDocuments.id,
+        journalId: similarityDocuments.journalId,
         sourceKind: similarityDocuments.sourceKind,
         sourceId: similarityDocuments.sourceId,
         groupKey: similarityDocuments.groupKey,
@@ -386,10 +404,11 @@ export class SimilarityStore {
     return { documents: Number(row.documents), fingerprints: Number(row.fingerprints), words: Number(row.words) };
   }
 
-  /** Every indexed source, for re-indexing. */
+  /** Every indexed source of the journal of the work at hand (all in the site's scope), for re-indexing. */
   async sources() {
     return this.db
       .select({ id: similarityDocuments.id, sourceKind: similarityDocuments.sourceKind, sourceId: similarityDocuments.sourceId })
-      .from(similarityDocuments);
+      .from(similarityDocuments)
+      .where(ofTheScope());
   }
 }

@@ -12,7 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { journalId } from '../journals/tables.ts';
+import { journalId, journals } from '../journals/tables.ts';
 
 /** Raw bytes: node-postgres gives a Buffer, PGlite a Uint8Array; both are returned as a Buffer. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -35,6 +35,12 @@ export const similarityDocuments = pgTable(
   'similarity_documents',
   {
     id: serial('id').primaryKey(),
+    /**
+     * The journal of its source (decision 0058). The corpus is the site's (no row-level security: a check in
+     * one journal finds a manuscript sent to another); this says whose it is, for the report's privacy rule
+     * and for the journal's own upkeep of its documents. Null: a document of no journal (benchmarks).
+     */
+    journalId: integer('journal_id').references(() => journals.id, { onDelete: 'cascade' }),
     sourceKind: text('source_kind', { enum: SOURCE_KINDS }).notNull(),
     /** articles.id, or submission_files.id for a submission version. */
     sourceId: integer('source_id').notNull(),
@@ -59,6 +65,7 @@ export const similarityDocuments = pgTable(
   (t) => [
     uniqueIndex('similarity_documents_source_unique').on(t.sourceKind, t.sourceId),
     index('similarity_documents_group_idx').on(t.groupKey),
+    index('similarity_documents_journal_idx').on(t.journalId),
   ],
 );
 

@@ -58,8 +58,10 @@ export class SubscriptionsService {
     },
   ) {
     deps?.jobs.define<{ issueId: number }>(ALERT_JOB, (p, ctx) => this.deliver(p.issueId, ctx));
-    // Once across processes, at the first start and every six hours (decision 0031): not a start-up loop.
-    deps?.jobs.recurring(RESUME_JOB, { every: 6 * HOUR, firstAfter: 0 }, () => this.resumeAlerts());
+    // Once across processes for each journal, at the first start and every six hours (decisions 0031, 0058).
+    deps?.jobs.recurring(RESUME_JOB, { every: 6 * HOUR, firstAfter: 0, perJournal: true }, () =>
+      this.resumeAlerts(),
+    );
   }
 
   async isSubscribed(userId: number): Promise<boolean> {

@@ -333,7 +333,7 @@ describe('reminders across three server processes on one PostgreSQL', () => {
         if (i > 600) throw new Error('no process started the reminder pass');
         const { rows } = await c.sql.query(
           `select j.locked_by, l.pid from jobs j, pg_locks l
-            where j.key = 'every:review.reminders' and j.status = 'running'
+            where j.key = 'every:review.reminders:j1' and j.status = 'running'
               and l.relation = 'review_reminders'::regclass and not l.granted`,
         );
         pass = rows[0];

@@ -130,6 +130,12 @@ function settingsText(s: SimilarityReportData['settings']) {
 }
 
 export function SourceLabel({ source }: { source: ReportSourceData }) {
+  if (source.articleId !== null && source.journal)
+    return (
+      <>
+        <a href={`${source.journal.url}/article/${source.articleId}`}>{source.label}</a> ({source.journal.title})
+      </>
+    );
   if (source.articleId !== null) return <a href={`/article/${source.articleId}`}>{source.label}</a>;
   return <>{source.label}</>;
 }

@@ -15,6 +15,7 @@ import {
   filePropertiesResponse,
   inviteResponse,
   poolResponse,
+  sitePoolResponse,
   reviewFormResponse,
 } from '../../../common/review-responses.ts';
 import { idParamSchema } from '../../../common/schemas.ts';
@@ -238,6 +239,18 @@ export function reviewEditorRoutes(api: Api, services: Services) {
     query: poolQuerySchema,
     responses: { 200: { description: 'Reviewers', schema: poolResponse } },
     handler: ({ query }) => review.pool(query.q),
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/editor/reviewers/site',
+    tag: 'Peer review',
+    summary:
+      "The reviewer pool across the site's journals, asked for by an editor: names, interests, ORCID iD and load, never another journal's submissions, reviews, ratings or e-mail addresses",
+    auth: 'editorial',
+    query: poolQuerySchema,
+    responses: { 200: { description: 'Reviewers of the site', schema: sitePoolResponse } },
+    handler: ({ query }) => review.sitePool(query.q),
   });
 
   api.route({
