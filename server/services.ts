@@ -35,6 +35,7 @@ import { ReviewService } from './review/service.ts';
 import { SettingsService } from './settings/service.ts';
 import { JOURNALS, SITE, splitTag } from './cache/dependencies.ts';
 import { JournalDirectory } from './journals/directory.ts';
+import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -203,6 +204,14 @@ export function createServices(
     mailer,
     baseUrl,
     journals,
+    /** The site admin's journals: made, closed, archived, moved (decision 0055). */
+    journalAdmin: new JournalsService(db, {
+      settings,
+      changes,
+      directory: journals,
+      editorialEmail: config.EDITORIAL_EMAIL,
+      siteUrl: baseUrl,
+    }),
     settings,
     audit,
     files,
