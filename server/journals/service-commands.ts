@@ -51,7 +51,7 @@ function expectWords(words: string[], n: number, usage: string): void {
   if (words.length !== n) throw new UsageError(`Usage: npm run cli -- ${usage}`);
 }
 
-function describe(j: JournalSummary): string {
+function line(j: JournalSummary): string {
   const aliases = j.aliases.length ? ` (old: ${j.aliases.join(', ')})` : '';
   return `${String(j.id).padStart(4)}  ${j.url}${aliases}  ${j.status}  “${j.title}”  ${j.articles} article(s), ${j.submissions} submission(s)`;
 }
@@ -70,7 +70,7 @@ export async function journalCommand(
     switch (sub) {
       case 'list': {
         expectWords(rest, 0, 'journal list');
-        for (const journal of await admin.list()) out.log(describe(journal));
+        for (const journal of await admin.list()) out.log(line(journal));
         return 0;
       }
       case 'create': {
