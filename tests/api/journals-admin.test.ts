@@ -261,4 +261,27 @@ describe('/api/admin/journals', () => {
     expect(row.siteAdmin).toBe(false);
     expect((await list(editor)).statusCode).toBe(403);
   });
+
+  it('moves the first journal from the site’s root to a path (last: `/` is then the site’s own)', async () => {
+    const name = (await t.services.settings.journal()).name;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/journals/1/move',
+      headers: siteAdmin,
+      payload: { path: 'first' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    // The root has no address to keep as an alias: its old URLs are the site's now.
+    expect(res.json().journal).toMatchObject({
+      id: 1,
+      path: 'first',
+      aliases: [],
+      url: 'http://journal.test/first',
+    });
+    expect(t.services.journals.rootJournal()).toBeNull();
+    const identify = await t.app.inject({ method: 'GET', url: '/first/oai?verb=Identify' });
+    expect(identify.body).toContain(name);
+    const articles = await t.app.inject({ method: 'GET', url: '/first/api/articles/public/list' });
+    expect(JSON.stringify(articles.json())).toContain('"title"');
+  });
 });
