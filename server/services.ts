@@ -207,6 +207,7 @@ export function createServices(
     /** The site admin's journals: made, closed, archived, moved (decision 0055). */
     journalAdmin: new JournalsService(db, {
       settings,
+      audit,
       changes,
       directory: journals,
       editorialEmail: config.EDITORIAL_EMAIL,

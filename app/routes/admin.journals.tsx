@@ -35,7 +35,7 @@ const CONFIRM = 'Tick the box to confirm.';
 
 /** The site admin's page actions: make a journal (`create`), change one's state or address (`status-ID`, `move-ID`). */
 export async function action({ context, request }: Route.ActionArgs) {
-  await requireSiteAdmin(context, request);
+  const auth = await requireSiteAdmin(context, request);
   const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
@@ -53,7 +53,7 @@ export async function action({ context, request }: Route.ActionArgs) {
         editor: form.text('editor'),
       });
       if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
-      const made = await admin.create(parsed.data);
+      const made = await admin.create(parsed.data, auth.user);
       return replyDone(intent, `The journal “${made.title}” is made: it answers at ${made.url}.`);
     }
     const [, kind, rawId] = /^(status|move)-(\d+)$/.exec(intent) ?? [];
@@ -64,17 +64,21 @@ export async function action({ context, request }: Route.ActionArgs) {
       const action = form.text('action');
       if (!Object.hasOwn(JOURNAL_STATUS_ACTIONS, action))
         return refuse(400, 'Choose a state.', { action: 'Choose a state.' });
-      const changed = await admin.setStatus(id, {
-        status: JOURNAL_STATUS_ACTIONS[action as JournalStatusAction],
-      });
+      const changed = await admin.setStatus(
+        id,
+        {
+          status: JOURNAL_STATUS_ACTIONS[action as JournalStatusAction],
+        },
+        auth.user,
+      );
       return replyDone(intent, `The journal “${changed.title}” is ${changed.status}.`);
     }
     const parsed = validateForm(moveJournalSchema, { path: form.text('path'), domain: form.text('domain') });
     if (!parsed.ok) return replyRefused(intent, parsed.refusal, values);
     const moved =
       parsed.data.path !== undefined
-        ? await admin.moveToPath(id, parsed.data.path)
-        : await admin.moveToDomain(id, parsed.data.domain!);
+        ? await admin.moveToPath(id, parsed.data.path, auth.user)
+        : await admin.moveToDomain(id, parsed.data.domain!, auth.user);
     return replyDone(
       intent,
       `The journal “${moved.title}” answers at ${moved.url}; its old address redirects there.`,

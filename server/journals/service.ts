@@ -8,6 +8,7 @@ import {
   journalStatusSchema,
 } from '../../common/journals.ts';
 import { journalMemberships, users } from '../accounts/tables.ts';
+import type { Actor, AuditService } from '../audit/service.ts';
 import { JOURNALS } from '../cache/dependencies.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
 import { articles } from '../catalog/tables.ts';
@@ -38,6 +39,7 @@ export class JournalsService {
     private readonly db: Db,
     private readonly deps: {
       settings: SettingsService;
+      audit: AuditService;
       changes: ChangeFeed;
       directory: JournalDirectory;
       /** The new journal's contact address until its office sets its own (the installation's EDITORIAL_EMAIL). */
@@ -126,7 +128,7 @@ export class JournalsService {
    * the first run seeds the first journal's (named by `title`; no demo catalogue), and its first editor's
    * membership (editor, approved). All in one transaction: a journal is made whole or not at all.
    */
-  async create(raw: unknown): Promise<JournalSummary> {
+  async create(raw: unknown, actor: Actor | null = null): Promise<JournalSummary> {
     const input = parseInput(createJournalSchema, raw);
     const address: Address =
       input.path !== undefined
@@ -150,6 +152,13 @@ export class JournalsService {
             target: [journalMemberships.journalId, journalMemberships.userId],
             set: { role: 'editor', status: 'approved', updatedAt: sql`now()` },
           });
+        await this.deps.audit.record(
+          tx,
+          actor,
+          'journal.create',
+          { type: 'journal', id: row.id },
+          { title: input.title, address: show(address), firstEditor: editor.id },
+        );
       });
       return row.id;
     });
@@ -157,31 +166,32 @@ export class JournalsService {
   }
 
   /** Sets a journal's state: open, closed (reading only) or archived (hidden from the site's home). */
-  async setStatus(id: number, raw: unknown): Promise<JournalSummary> {
+  async setStatus(id: number, raw: unknown, actor: Actor | null = null): Promise<JournalSummary> {
     const { status } = parseInput(journalStatusSchema, raw);
     await this.write(async (tx) => {
-      await this.row(tx, id);
+      const row = await this.row(tx, id);
       await tx
         .update(journals)
         .set({ status: status as JournalStatus })
         .where(eq(journals.id, id));
+      await this.audited(tx, id, actor, 'journal.status', { from: row.status, to: status });
     });
     return this.get(id);
   }
 
   /** Moves a journal to a path on the site; its old path or domain answers a 301 to the new one. */
-  async moveToPath(id: number, path: string): Promise<JournalSummary> {
+  async moveToPath(id: number, path: string, actor: Actor | null = null): Promise<JournalSummary> {
     const value = parseInput(journalPathSchema, path);
-    return this.move(id, { kind: 'path', value });
+    return this.move(id, { kind: 'path', value }, actor);
   }
 
   /** Moves a journal to a domain of its own; its old path or domain answers a 301 to the new one. */
-  async moveToDomain(id: number, domain: string): Promise<JournalSummary> {
+  async moveToDomain(id: number, domain: string, actor: Actor | null = null): Promise<JournalSummary> {
     const value = parseInput(journalDomainSchema, domain);
-    return this.move(id, { kind: 'domain', value });
+    return this.move(id, { kind: 'domain', value }, actor);
   }
 
-  private async move(id: number, to: Address): Promise<JournalSummary> {
+  private async move(id: number, to: Address, actor: Actor | null): Promise<JournalSummary> {
     await this.write(async (tx) => {
       const row = await this.row(tx, id);
       const now: Address | null = row.path
@@ -211,6 +221,7 @@ export class JournalsService {
         .update(journals)
         .set(to.kind === 'path' ? { path: to.value, domain: null } : { domain: to.value, path: null })
         .where(eq(journals.id, id));
+      await this.audited(tx, id, actor, 'journal.move', { from: now ? show(now) : '/', to: show(to) });
     });
     return this.get(id);
   }
@@ -236,6 +247,21 @@ export class JournalsService {
     }
     await this.deps.directory.load();
     return result;
+  }
+
+  /**
+   * The site admin's change in the journal's own audit log (its office sees who moved or closed it): the rest
+   * of the transaction is the journal's, so the entry is.
+   */
+  private async audited(
+    tx: Tx,
+    id: number,
+    actor: Actor | null,
+    action: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    await tx.execute(sql`select set_config('colophon.journal', ${String(id)}, true)`);
+    await this.deps.audit.record(tx, actor, action, { type: 'journal', id }, details);
   }
 
   private async row(tx: Tx, id: number): Promise<JournalRow> {

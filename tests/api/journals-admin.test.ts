@@ -96,6 +96,18 @@ describe('/api/admin/journals', () => {
     );
     expect(member).toMatchObject({ role: 'editor', status: 'approved' });
 
+    // Who made it is in the new journal's audit log, not in the first journal's.
+    const audit = await withJournal(made.id, () => t.services.audit.page(10, 0));
+    expect(audit.entries).toEqual([
+      expect.objectContaining({
+        action: 'journal.create',
+        actorUsername: 'admin',
+        targetId: String(made.id),
+      }),
+    ]);
+    const firstAudit = await t.services.audit.page(50, 0);
+    expect(firstAudit.entries.some((e) => e.action.startsWith('journal.'))).toBe(false);
+
     // It answers at its path, as itself, with no articles; the first journal keeps its own at `/`.
     const identify = await t.app.inject({ method: 'GET', url: '/tides/oai?verb=Identify' });
     expect(identify.statusCode).toBe(200);
@@ -193,6 +205,12 @@ describe('/api/admin/journals', () => {
     const fromPath = await t.app.inject({ method: 'GET', url: '/moved/about' });
     expect(fromPath.statusCode).toBe(301);
     expect(fromPath.headers.location).toBe('http://moving.example.org/about');
+
+    const moves = (await withJournal(made.id, () => t.services.audit.page(10, 0))).entries;
+    expect(moves.filter((e) => e.action === 'journal.move').map((e) => e.details)).toEqual([
+      { from: '/moved', to: 'moving.example.org' },
+      { from: '/moving', to: '/moved' },
+    ]);
 
     // And back to its first path: that address is its own again, not an alias.
     const back = await move({ path: 'moving' });

@@ -72,7 +72,7 @@ export function journalAdminRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, body, reply }) => {
       await requireSiteAdmin(auth);
-      const journal = await admin.create(body);
+      const journal = await admin.create(body, auth!.user);
       reply.code(201);
       return { message: `The journal “${journal.title}” answers at ${journal.url}.`, journal };
     },
@@ -94,7 +94,7 @@ export function journalAdminRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, body }) => {
       await requireSiteAdmin(auth);
-      const journal = await admin.setStatus(params.id, body);
+      const journal = await admin.setStatus(params.id, body, auth!.user);
       return { message: `The journal “${journal.title}” is ${journal.status}.`, journal };
     },
   });
@@ -118,8 +118,8 @@ export function journalAdminRoutes(api: Api, services: Services) {
       await requireSiteAdmin(auth);
       const journal =
         body.path !== undefined
-          ? await admin.moveToPath(params.id, body.path)
-          : await admin.moveToDomain(params.id, body.domain!);
+          ? await admin.moveToPath(params.id, body.path, auth!.user)
+          : await admin.moveToDomain(params.id, body.domain!, auth!.user);
       return { message: `The journal “${journal.title}” answers at ${journal.url}.`, journal };
     },
   });
