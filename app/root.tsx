@@ -36,7 +36,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   // The header's "Reviews (n)", for every reviewer: a signed-in reader's kept pages are dropped when an
   // assignment or a reviewer profile changes.
   if (auth) dependsOn(REVIEWS);
-  const reviewing = auth ? await context.services.review.reviewing(auth.user.id) : null;
+  // The header's "Journals" link, for the site's admin (decision 0055).
+  const [reviewing, siteAdmin] = auth
+    ? await Promise.all([
+        context.services.review.reviewing(auth.user.id),
+        context.services.journalAdmin.isSiteAdmin(auth.user.id),
+      ])
+    : [null, false];
   return {
     journal: {
       name: journal.name,
@@ -53,6 +59,7 @@ export async function loader({ context }: Route.LoaderArgs) {
           expiresAt: auth.expiresAt,
           // Reviewers' open assignments (0 or more), or null for an account that does not review.
           reviews: reviewing?.reviewer ? reviewing.open : null,
+          siteAdmin,
         }
       : null,
     year: now.getFullYear(),

@@ -75,5 +75,7 @@ export default [
     // Peer review, the reviewer pool (issue 14, the author/pool pages helper).
     route('reviewers', 'routes/editor-dashboard.reviewers.tsx'),
   ]),
+  // The site admin's journals (issue 24, decision 0055): made, closed, archived, moved.
+  route('admin/journals', 'routes/admin.journals.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

@@ -34,4 +34,10 @@ describe('permissions', () => {
     expect(can('admin', who('admin', 'approved'))).toBe(true);
     expect(can('admin', who('editor', 'approved'))).toBe(false);
   });
+
+  it('keeps the site’s journals to site admins, whatever their role in a journal', () => {
+    expect(can('siteAdmin', { ...who('author', 'pending'), siteAdmin: true })).toBe(true);
+    expect(can('siteAdmin', who('admin', 'approved'))).toBe(false);
+    expect(can('siteAdmin', { ...who('editor', 'approved'), siteAdmin: false })).toBe(false);
+  });
 });

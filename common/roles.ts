@@ -11,12 +11,16 @@ export type Status = (typeof STATUSES)[number];
 export interface Principal {
   role: Role;
   status: Status;
+  /** The site's admin (`users.site_admin`): makes and moves journals (decision 0055). */
+  siteAdmin?: boolean;
 }
 
 export interface Permission {
   roles: readonly Role[];
   /** When true, every role but admin must also be approved (the spec's guard rule). */
   requireApproved: boolean;
+  /** The site's, not a journal's: only a site admin, whatever the role in the journal at hand. */
+  site?: true;
 }
 
 export const PERMISSIONS = {
@@ -30,6 +34,8 @@ export const PERMISSIONS = {
   editorial: { roles: ['editor', 'admin'], requireApproved: true },
   /** Account administration. */
   admin: { roles: ['admin'], requireApproved: true },
+  /** The site admin's journals (/admin/journals, /api/admin/journals). */
+  siteAdmin: { roles: ROLES, requireApproved: false, site: true },
 } as const satisfies Record<string, Permission>;
 
 export type PermissionName = keyof typeof PERMISSIONS;
@@ -37,6 +43,7 @@ export type PermissionName = keyof typeof PERMISSIONS;
 /** Rejected and suspended accounts may do nothing that needs an account; pending ones only what allows it. */
 export function allows(permission: Permission, who: Principal | null | undefined): boolean {
   if (!who) return false;
+  if (permission.site) return who.siteAdmin === true;
   if (!permission.roles.includes(who.role)) return false;
   if (who.role === 'admin') return true;
   if (who.status === 'rejected' || who.status === 'suspended') return false;

@@ -8,6 +8,7 @@ import { journalSettingsRoutes } from './http/routes/content.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
 import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
+import { journalAdminRoutes } from './http/routes/journals.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
 import { addCompression } from './http/compression.ts';
@@ -158,6 +159,7 @@ export async function buildApp(
   citationRoutes(api, services);
   metricsRoutes(api, services);
   journalSettingsRoutes(api, services);
+  journalAdminRoutes(api, services);
   similarityRoutes(api, services);
   healthRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).

@@ -10,6 +10,8 @@
  *   npm run cli -- files copy --to s3  copy every uploaded file from DATA_DIR/files to the object store
  *   npm run cli -- files copy --to local                                   ... and back (decision 0027)
  *   npm run cli -- db dump FILE        the embedded database as SQL, for psql to restore into PostgreSQL
+ *   npm run cli -- journal list|create|move-to-path|move-to-domain|close|archive|reopen
+ *                                      the site admin's journals (decision 0055)
  */
 import pino from 'pino';
 import type { BlobStore } from './files/blob-store.ts';
@@ -19,6 +21,7 @@ import { lockDataFolder } from './db/lock.ts';
 import { withJournal } from './db/scope.ts';
 import { NothingToDumpError, dumpEmbeddedDatabase } from './db/dump.ts';
 import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
+import { JOURNAL_USAGE, journalCommand } from './journals/service-commands.ts';
 import { createServices } from './services.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
@@ -35,6 +38,7 @@ Commands:
   files copy --to local  The same from the object store back to DATA_DIR/files.
   db dump FILE           Write the embedded database (DATA_DIR/pglite) to FILE as SQL, to restore into an
                          empty PostgreSQL database with psql. Stop the server first.
+${JOURNAL_USAGE}
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -45,6 +49,7 @@ async function main(argv: string[]) {
   }
   if (command === 'files') return filesCommand(rest);
   if (command === 'db') return dbCommand(rest);
+  if (command === 'journal') return journalCli(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -174,6 +179,31 @@ async function dbCommand(args: string[]): Promise<number> {
     console.error(err.message);
     return 1;
   } finally {
+    lock.release();
+  }
+}
+
+/**
+ * `journal …` (server/journals/service-commands.ts), on the server's data folder and database like `reindex`:
+ * under the folder's lock (stop a server on the embedded database first); on PostgreSQL, running servers
+ * hear the change by the change feed and answer at the new addresses at once.
+ */
+async function journalCli(args: string[]): Promise<number> {
+  const { config, lock, database } = await openRuntime('cli journal');
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log, {
+    blobs: await openBlobStore(config, log),
+  });
+  try {
+    await services.journals.load();
+    return await journalCommand(args, services.journalAdmin, {
+      log: (line) => console.log(line),
+      error: (line) => console.error(line),
+    });
+  } finally {
+    await services.similarity.close();
+    await services.mailer.close();
+    await database.close();
     lock.release();
   }
 }

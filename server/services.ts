@@ -36,6 +36,7 @@ import { SettingsService } from './settings/service.ts';
 import { JOURNALS, SITE, splitTag } from './cache/dependencies.ts';
 import { JournalDirectory } from './journals/directory.ts';
 import { currentJournalId, FIRST_JOURNAL } from './db/scope.ts';
+import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
@@ -228,6 +229,15 @@ export function createServices(
     baseUrl,
     journalUrl,
     journals,
+    /** The site admin's journals: made, closed, archived, moved (decision 0055). */
+    journalAdmin: new JournalsService(db, {
+      settings,
+      audit,
+      changes,
+      directory: journals,
+      editorialEmail: config.EDITORIAL_EMAIL,
+      siteUrl: baseUrl,
+    }),
     settings,
     audit,
     files,

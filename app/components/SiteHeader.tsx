@@ -25,6 +25,8 @@ export interface HeaderProps {
      * assignment, not a role): every reviewer gets the "Reviews" link, with its count when it is not 0.
      */
     reviews?: number | null;
+    /** The site's admin: the "Journals" link to /admin/journals (decision 0055). */
+    siteAdmin?: boolean;
   } | null;
 }
 
@@ -65,6 +67,13 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                     <li>
                       <Link to="/editor-dashboard" aria-current={current('/editor-dashboard')}>
                         Dashboard
+                      </Link>
+                    </li>
+                  ) : null}
+                  {principal && can('siteAdmin', { ...principal, siteAdmin: user.siteAdmin }) ? (
+                    <li>
+                      <Link to="/admin/journals" aria-current={current('/admin/journals')}>
+                        Journals
                       </Link>
                     </li>
                   ) : null}

@@ -4,6 +4,7 @@ import { type DemoArticle, demoArticles, demoIssue, demoVolume } from '../../con
 import { journalDefaults } from '../../content/journal.ts';
 import { seedContent } from '../content/seed.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
+import type { Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { Services } from '../services.ts';
@@ -64,10 +65,7 @@ export async function seed(
 ): Promise<{ adminCreated: boolean; adminPassword: string | null }> {
   const { config, db } = services;
 
-  const defaults = journalSettingsSchema.parse(journalDefaults({ email: config.EDITORIAL_EMAIL }));
-  await services.settings.setDefault(db, JOURNAL_KEY, defaults);
-  // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
-  await seedContent(services.settings, db);
+  await seedJournal(services.settings, db, { email: config.EDITORIAL_EMAIL });
 
   // Together: the admin's password hash (argon2, on libuv's threads) while the demo waits on the database.
   const [admin] = await Promise.all([
@@ -78,7 +76,28 @@ export async function seed(
     }),
     opts.demo ? seedDemo(services) : null,
   ]);
+  // The first admin of a new installation is the site's admin too (an upgraded one's were made so by 0016).
+  if (admin.created) await services.journalAdmin.makeSiteAdmin(config.ADMIN_USERNAME);
   return { adminCreated: admin.created, adminPassword: admin.password };
+}
+
+/**
+ * A journal's settings, pages, board and special issues as first seeded, never overwriting the office's edits:
+ * the first journal's on every start, and each journal the site admin makes (server/journals/service.ts, in
+ * its transaction and scope), named by its title.
+ */
+export async function seedJournal(
+  settingsService: Services['settings'],
+  tx: Tx,
+  opts: { email: string; name?: string },
+): Promise<void> {
+  const defaults = journalSettingsSchema.parse({
+    ...journalDefaults({ email: opts.email }),
+    ...(opts.name ? { name: opts.name } : {}),
+  });
+  await settingsService.setDefault(tx, JOURNAL_KEY, defaults);
+  // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
+  await seedContent(settingsService, tx);
 }
 
 /** The demo catalogue; returns how many articles this run added. */

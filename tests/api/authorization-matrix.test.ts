@@ -907,6 +907,34 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     }),
     expect: adminOnly(200),
   },
+  // The site admin's journals (decision 0055): the seed's admin is the site's admin; no other persona is.
+  {
+    name: 'GET /api/admin/journals',
+    build: () => ({ method: 'GET', url: '/api/admin/journals' }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'POST /api/admin/journals',
+    build: () => ({
+      method: 'POST',
+      url: '/api/admin/journals',
+      payload: { title: 'Matrix journal', path: `matrix-${++seq}`, editor: 'admin' },
+    }),
+    expect: adminOnly(201),
+  },
+  {
+    name: 'POST /api/admin/journals/:id/status',
+    build: () => ({ method: 'POST', url: '/api/admin/journals/1/status', payload: { status: 'open' } }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'POST /api/admin/journals/:id/move',
+    build: async () => {
+      const journal = await t.services.journalAdmin.create({ title: 'Moving', path: `moving-${++seq}`, editor: 'admin' });
+      return { method: 'POST', url: `/api/admin/journals/${journal.id}/move`, payload: { path: `moved-${++seq}` } };
+    },
+    expect: adminOnly(200),
+  },
   {
     name: 'POST /api/auth/login',
     build: () => ({
