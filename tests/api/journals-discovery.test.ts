@@ -434,3 +434,37 @@ describe('search, within a journal and across the site', () => {
     expect(after.results.map((r: { id: number }) => r.id)).toEqual([id]);
   });
 });
+
+describe('no journal at the site’s root', () => {
+  beforeAll(async () => {
+    // The first journal moves to a path: the site's host then answers with the site's own documents.
+    await t.services.db.update(journals).set({ path: 'alpha' }).where(eq(journals.id, 1));
+    await t.services.journals.load();
+  });
+
+  it('answers /oai with the site’s repository, and the moved journal keeps its identifiers', async () => {
+    const { doc } = await oai(A, 'verb=Identify');
+    expect(doc.Identify.baseURL).toBe(`${SITE}/oai`);
+    expect(doc.Identify.adminEmail).toBe(t.services.config.ADMIN_EMAIL);
+    const all = await oai(A, 'verb=ListIdentifiers&metadataPrefix=oai_dc');
+    expect(all.doc.ListIdentifiers.header.length).toBeGreaterThanOrEqual(3);
+
+    const moved = await oai({ prefix: '/alpha' }, 'verb=ListRecords&metadataPrefix=oai_dc');
+    expect(text(moved.doc.request)).toBe(`${SITE}/alpha/oai`);
+    expect(identifiersOf(moved.doc.ListRecords.record)).toEqual([identifier(article.alpha)]);
+    const dc = moved.doc.ListRecords.record[0].metadata['oai_dc:dc'];
+    expect(dc['dc:identifier'].map(text)).toContain(`${SITE}/alpha/article/${article.alpha}`);
+  });
+
+  it('serves a sitemap index of the journals by path, and robots.txt for them all', async () => {
+    const res = await at(A, { method: 'GET', url: '/sitemap.xml' });
+    expect(res.statusCode).toBe(200);
+    const index = parseXml(res.body).sitemapindex;
+    const sitemaps = [index.sitemap].flat().map((s: { loc: string }) => s.loc);
+    expect(sitemaps).toEqual([`${SITE}/alpha/sitemap.xml`, `${BETA}/sitemap.xml`]);
+    const robots = (await at(A, { method: 'GET', url: '/robots.txt' })).body;
+    expect(robots).toContain('Disallow: /alpha/api/\n');
+    expect(robots).toContain(`Sitemap: ${SITE}/alpha/sitemap.xml\n`);
+    expect((await at(A, { method: 'GET', url: '/feed.rss' })).statusCode).toBe(404);
+  });
+});
