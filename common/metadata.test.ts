@@ -119,6 +119,18 @@ describe('articleMetadata', () => {
     expect(named(rel.tags, 'citation_pdf_url')).toEqual([`${BASE}/api/articles/7/download`]);
   });
 
+  it('keeps every address under a journal served by path (decision 0057)', () => {
+    const at = articleMetadata(
+      { ...article, public_pdf_url: '/api/articles/7/download' },
+      journal,
+      'https://example.org/beta',
+    );
+    expect(at.canonicalUrl).toBe('https://example.org/beta/article/7');
+    expect(named(at.tags, 'citation_abstract_html_url')).toEqual(['https://example.org/beta/article/7']);
+    expect(named(at.tags, 'citation_pdf_url')).toEqual(['https://example.org/beta/api/articles/7/download']);
+    expect(at.jsonLd.url).toBe('https://example.org/beta/article/7');
+  });
+
   it('leaves out the DOI and PDF tags when there are none, and defaults the pages to 1-10', () => {
     const bare = articleMetadata({ ...article, doi: null, public_pdf_url: null, pages: '' }, journal, BASE);
     expect(named(bare.tags, 'citation_doi')).toEqual([]);

@@ -67,8 +67,13 @@ export function truncate(text: string, max = DESCRIPTION_LENGTH): string {
 /** "2025/03/01" from "2025-03-01": the date format Google Scholar asks for. */
 export const highwireDate = (isoDate: string) => isoDate.slice(0, 10).replaceAll('-', '/');
 
+/**
+ * An address at the journal's: a root-relative path goes under `baseUrl` whole, its path included (a journal
+ * served by path, `https://example.org/beta`: decision 0057); an absolute URL stays as it is.
+ */
 function absolute(baseUrl: string, pathOrUrl: string): string {
-  return new URL(pathOrUrl, `${baseUrl.replace(/\/+$/, '')}/`).toString();
+  const base = `${baseUrl.replace(/\/+$/, '')}/`;
+  return new URL(pathOrUrl.startsWith('/') ? pathOrUrl.slice(1) : pathOrUrl, base).toString();
 }
 
 export function articleMetadata(

@@ -16,6 +16,14 @@ export const DISCOVERY_PATHS = {
   robots: '/robots.txt',
 } as const;
 
+/**
+ * The site's own discovery addresses, on its host whatever journals it serves (decision 0057): `site` is
+ * one of the paths no journal may take (common/journals.ts).
+ */
+export const SITE_DISCOVERY_PATHS = {
+  oai: '/site/oai',
+} as const;
+
 export const FEED_TYPES = { rss: 'application/rss+xml', atom: 'application/atom+xml' } as const;
 
 export interface FeedLink {

@@ -113,6 +113,22 @@ export function parseSetSpec(spec: string): PlaceFilter | null {
 export const volumeSetSpec = (volume: number) => `volume:${volume}`;
 export const issueSetSpec = (volume: number, issue: number) => `volume:${volume}:issue:${issue}`;
 
+/**
+ * The site-wide repository's sets (decision 0057): each journal is a set, `journal:{id}` (its id, not its
+ * path or domain, so that a journal that moves keeps its set), above its volumes and issues:
+ * `journal:{id}:volume:{n}` and `journal:{id}:volume:{n}:issue:{m}`.
+ */
+export const journalSetSpec = (journal: number) => `journal:${journal}`;
+
+export function parseSiteSetSpec(spec: string): { journal: number; place?: PlaceFilter } | null {
+  const m = /^journal:([1-9]\d{0,8})(?::(.+))?$/.exec(spec);
+  if (!m) return null;
+  const journal = Number(m[1]);
+  if (m[2] === undefined) return { journal };
+  const place = parseSetSpec(m[2]);
+  return place ? { journal, place: { ...place, journal } } : null;
+}
+
 // ---- Resumption tokens ----------------------------------------------------------------------------
 
 export const tokenPayload = z.object({

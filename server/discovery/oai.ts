@@ -4,6 +4,7 @@ import { jatsArticle } from './jats.ts';
 import {
   afterUntil,
   issueSetSpec,
+  journalSetSpec,
   type ListVerb,
   METADATA_FORMATS,
   type MetadataPrefix,
@@ -17,6 +18,7 @@ import {
   oaiDatestamp,
   parseOaiDate,
   parseSetSpec,
+  parseSiteSetSpec,
   SET_SPEC_SYNTAX,
   type TokenPayload,
   Tokens,
@@ -32,13 +34,19 @@ import { el, renderXml, type XmlChild, type XmlElement } from './xml.ts';
  * published articles, as a pure request → XML function (the route only reads the arguments and sends the
  * text). Choices, declared in Identify and kept everywhere:
  *
- * - identifiers `oai:{host}:article/{id}`; datestamps are the article's `updated_at`, in UTC, at seconds
+ * - identifiers `oai:{host}:article/{id}`, `host` being the site's host name whichever journal answers (article
+ *   ids are the site's, so they never clash; an identifier outlives a journal's move to a path or a domain:
+ *   decision 0057); datestamps are the article's `updated_at`, in UTC, at seconds
  *   granularity (`YYYY-MM-DDThh:mm:ssZ`); `from`/`until` also take days (`YYYY-MM-DD`), both the same way;
  * - deletedRecord `transient`: an unpublished (withdrawn) article stays in the lists as a header with
  *   `status="deleted"` and no metadata, so harvesters learn that it went; we do not promise to keep such
  *   headers forever;
  * - sets: `volume:{n}` and `volume:{n}:issue:{m}` (numbers as printed), a hierarchy: a record in an issue
- *   is in its volume too, and its header names both;
+ *   is in its volume too, and its header names both; the site-wide repository puts the same under each
+ *   journal, `journal:{id}`, `journal:{id}:volume:{n}`, `journal:{id}:volume:{n}:issue:{m}`;
+ * - one repository per journal, at the journal's address, and one for the whole site (its journals as
+ *   sets), each answering with the same identifiers; one journal's repository knows none of another's
+ *   records, and a resumption token of one is refused by another (each signs with a key of its own).
  * - paging: stateless resumption tokens (the query and the last id seen, signed with the server's secret)
  *   that never expire; records are listed in id order, so pages neither repeat nor skip a record while
  *   the catalogue changes. `completeListSize` and `cursor` are on every token.
@@ -46,12 +54,26 @@ import { el, renderXml, type XmlChild, type XmlElement } from './xml.ts';
 
 // ---- The repository -------------------------------------------------------------------------------
 
+/** Who answers, as Identify says it. */
+export interface OaiIdentity {
+  repositoryName: string;
+  adminEmail: string;
+  /** The year its records begin, when it has none yet (the earliest datestamp then). */
+  startYear: number;
+}
+
 export interface OaiDeps {
   works: WorkReader;
-  journal: () => Promise<JournalSettings>;
-  /** The site's public address, without a trailing slash. */
-  baseUrl: string;
-  /** Signs resumption tokens. */
+  identity: () => Promise<OaiIdentity>;
+  /** The settings of the journal a record is of: its metadata names that journal. */
+  journal: (journalId: number) => Promise<JournalSettings>;
+  /** The repository's address (its baseURL: the journal's address, or the site's, and `/oai`). */
+  address: string;
+  /** The namespace part of identifiers: the site's host name, for every repository of the site. */
+  host: string;
+  /** The site-wide repository: its journals (each a set). Absent for one journal's repository. */
+  journals?: () => { id: number; title: string }[];
+  /** Signs resumption tokens: a key of each repository's own. */
   secret: string;
   /** Records per ListIdentifiers/ListRecords response. */
   pageSize: number;
@@ -70,8 +92,8 @@ export class OaiRepository {
     if (!Number.isInteger(deps.pageSize) || deps.pageSize < 1)
       throw new Error('OAI page size must be a positive integer');
     this.tokens = new Tokens(deps.secret);
-    this.baseUrl = `${deps.baseUrl}/oai`;
-    this.host = new URL(deps.baseUrl).hostname;
+    this.baseUrl = deps.address;
+    this.host = deps.host;
   }
 
   identifier(articleId: number): string {
@@ -187,17 +209,17 @@ export class OaiRepository {
   // ---- Verbs --------------------------------------------------------------------------------------
 
   private async identify(): Promise<XmlElement> {
-    const journal = await this.deps.journal();
+    const identity = await this.deps.identity();
     const earliest = await this.deps.works.earliestChange(true);
-    const earliestDatestamp = earliest ? oaiDatestamp(earliest) : `${journal.startYear}-01-01T00:00:00Z`;
+    const earliestDatestamp = earliest ? oaiDatestamp(earliest) : `${identity.startYear}-01-01T00:00:00Z`;
     const sampleHost = /^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/.test(this.host);
     return el(
       'Identify',
       null,
-      el('repositoryName', null, journal.name),
+      el('repositoryName', null, identity.repositoryName),
       el('baseURL', null, this.baseUrl),
       el('protocolVersion', null, '2.0'),
-      el('adminEmail', null, journal.email),
+      el('adminEmail', null, identity.adminEmail),
       el('earliestDatestamp', null, earliestDatestamp),
       el('deletedRecord', null, OAI_DELETED_RECORD),
       el('granularity', null, OAI_GRANULARITY),
@@ -256,49 +278,80 @@ export class OaiRepository {
       );
     }
     const tree = await this.deps.works.volumesWithIssues();
-    if (!tree.length) throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
-    return el(
-      'ListSets',
-      null,
-      tree.map(({ volume, issues }) => [
-        el(
-          'set',
-          null,
-          el('setSpec', null, volumeSetSpec(volume.volumeNumber)),
-          el('setName', null, `Volume ${volume.volumeNumber} (${volume.year})`),
-        ),
-        issues.map((issue) =>
+    const site = this.deps.journals?.();
+    if (site) {
+      // The site's sets: each journal, then its volumes and issues under it.
+      if (!site.length) throw new OaiError('noSetHierarchy', 'The site has no journals yet, so no sets.');
+      return el(
+        'ListSets',
+        null,
+        site.map((journal) => [
           el(
             'set',
             null,
-            el('setSpec', null, issueSetSpec(volume.volumeNumber, issue.issueNumber)),
-            el('setName', null, `Volume ${volume.volumeNumber}, Issue ${issue.issueNumber}: ${issue.title}`),
-            issue.description.trim()
-              ? el(
-                  'setDescription',
-                  null,
-                  el(
-                    'oai_dc:dc',
-                    {
-                      'xmlns:oai_dc': OAI_DC_NAMESPACE,
-                      'xmlns:dc': DC_NAMESPACE,
-                      'xsi:schemaLocation': `${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`,
-                    },
-                    el('dc:description', null, issue.description.trim()),
-                  ),
-                )
-              : null,
+            el('setSpec', null, journalSetSpec(journal.id)),
+            el('setName', null, journal.title),
           ),
+          this.volumeSets(
+            tree.filter(({ volume }) => volume.journalId === journal.id),
+            `${journalSetSpec(journal.id)}:`,
+            `${journal.title}: `,
+          ),
+        ]),
+      );
+    }
+    if (!tree.length) throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
+    return el('ListSets', null, this.volumeSets(tree, '', ''));
+  }
+
+  /** The sets of volumes and their issues (under a journal's set, in the site's repository). */
+  private volumeSets(
+    tree: Awaited<ReturnType<WorkReader['volumesWithIssues']>>,
+    specPrefix: string,
+    namePrefix: string,
+  ): XmlElement[] {
+    return tree.flatMap(({ volume, issues }) => [
+      el(
+        'set',
+        null,
+        el('setSpec', null, specPrefix + volumeSetSpec(volume.volumeNumber)),
+        el('setName', null, `${namePrefix}Volume ${volume.volumeNumber} (${volume.year})`),
+      ),
+      ...issues.map((issue) =>
+        el(
+          'set',
+          null,
+          el('setSpec', null, specPrefix + issueSetSpec(volume.volumeNumber, issue.issueNumber)),
+          el(
+            'setName',
+            null,
+            `${namePrefix}Volume ${volume.volumeNumber}, Issue ${issue.issueNumber}: ${issue.title}`,
+          ),
+          issue.description.trim()
+            ? el(
+                'setDescription',
+                null,
+                el(
+                  'oai_dc:dc',
+                  {
+                    'xmlns:oai_dc': OAI_DC_NAMESPACE,
+                    'xmlns:dc': DC_NAMESPACE,
+                    'xsi:schemaLocation': `${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`,
+                  },
+                  el('dc:description', null, issue.description.trim()),
+                ),
+              )
+            : null,
         ),
-      ]),
-    );
+      ),
+    ]);
   }
 
   private async getRecord(identifier: string, prefix: string): Promise<XmlElement> {
     const format = this.format(prefix);
     const work = await this.findWork(identifier);
     const bodies = await this.bodies([work], format);
-    return el('GetRecord', null, this.record(work, format, await this.deps.journal(), bodies));
+    return el('GetRecord', null, this.record(work, format, await this.deps.journal(work.journalId), bodies));
   }
 
   private async list(
@@ -342,14 +395,17 @@ export class OaiRepository {
       // The last part of a split list carries an empty token.
       token = el('resumptionToken', tokenAttrs);
     }
-    const journal = await this.deps.journal();
+    // Each record's metadata names its own journal (one journal here, any of the site's in its repository).
+    const settings = new Map<number, JournalSettings>();
+    if (verb === 'ListRecords')
+      for (const id of new Set(works.map((w) => w.journalId))) settings.set(id, await this.deps.journal(id));
     const bodies =
       verb === 'ListRecords' ? await this.bodies(works, query.m) : new Map<number, XmlElement[]>();
     return el(
       verb,
       null,
       verb === 'ListRecords'
-        ? works.map((w) => this.record(w, query.m, journal, bodies))
+        ? works.map((w) => this.record(w, query.m, settings.get(w.journalId)!, bodies))
         : works.map((w) => this.header(w)),
       token,
     );
@@ -394,17 +450,29 @@ export class OaiRepository {
     }
     if (from && until && from.date > until.date) throw fail('from is later than until.');
     let place: PlaceFilter | undefined;
+    let journal: number | undefined;
     if (q.s !== undefined) {
       if (!SET_SPEC_SYNTAX.test(q.s)) throw fail(`"${q.s}" is not a setSpec.`);
-      if (!(await this.deps.works.volumesWithIssues()).length) {
-        throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
+      const site = this.deps.journals?.();
+      if (site) {
+        if (!site.length) throw new OaiError('noSetHierarchy', 'The site has no journals yet, so no sets.');
+        const parsed = parseSiteSetSpec(q.s);
+        if (!parsed || !site.some((j) => j.id === parsed.journal))
+          throw new OaiError('noRecordsMatch', `There is no set "${q.s}".`);
+        journal = parsed.journal;
+        place = parsed.place;
+      } else {
+        if (!(await this.deps.works.volumesWithIssues()).length) {
+          throw new OaiError('noSetHierarchy', 'The journal has no volumes yet, so no sets.');
+        }
+        const parsed = parseSetSpec(q.s);
+        if (!parsed) throw new OaiError('noRecordsMatch', `There is no set "${q.s}".`);
+        place = parsed;
       }
-      const parsed = parseSetSpec(q.s);
-      if (!parsed) throw new OaiError('noRecordsMatch', `There is no set "${q.s}".`);
-      place = parsed;
     }
     return {
       includeUnpublished: true,
+      journal,
       place,
       from: from?.date,
       untilExclusive: until ? afterUntil(until) : undefined,
@@ -412,13 +480,16 @@ export class OaiRepository {
   }
 
   private header(work: Work): XmlElement {
+    // In the site's repository, the journal's set and its volume and issue under it.
+    const under = this.deps.journals ? `${journalSetSpec(work.journalId)}:` : '';
     return el(
       'header',
       work.status === 'published' ? null : { status: 'deleted' },
       el('identifier', null, this.identifier(work.id)),
       el('datestamp', null, oaiDatestamp(work.updatedAt)),
-      el('setSpec', null, volumeSetSpec(work.volume.number)),
-      el('setSpec', null, issueSetSpec(work.volume.number, work.issue.number)),
+      under ? el('setSpec', null, journalSetSpec(work.journalId)) : null,
+      el('setSpec', null, under + volumeSetSpec(work.volume.number)),
+      el('setSpec', null, under + issueSetSpec(work.volume.number, work.issue.number)),
     );
   }
 

@@ -72,28 +72,56 @@ export function sitemapXml(baseUrl: string, entries: SitemapEntry[]): string {
   );
 }
 
+/** Where crawlers are welcome and where not, relative to the place a journal answers at. */
+const ROBOTS_RULES = [
+  'Allow: /api/articles/*/download',
+  'Disallow: /api/',
+  'Disallow: /editor-dashboard',
+  'Disallow: /my-submissions',
+  'Disallow: /submission',
+  'Disallow: /login',
+  'Disallow: /logout',
+  'Disallow: /regist',
+  'Disallow: /account',
+  'Disallow: /forgot-password',
+  'Disallow: /reset-password',
+] as const;
+
 /**
  * Crawlers are welcome everywhere readers are, including the PDFs under /api/articles/{id}/download
  * (Google Scholar wants `citation_pdf_url` fetchable), and kept out of the JSON API, the account and
  * editorial pages. The most specific rule wins, so the `Allow` for downloads beats `Disallow: /api/`.
+ *
+ * Crawlers read robots.txt at a host's root only: the site's host carries the rules of every journal it
+ * serves by path (`/{path}/api/` …) and each one's sitemap after its own (decision 0057); a journal on a
+ * domain of its own has its own file. With no journal by path, the file is the one-journal site's.
  */
-export function robotsTxt(baseUrl: string): string {
+export function robotsTxt(baseUrl: string, byPath: { path: string; baseUrl: string }[] = []): string {
+  const rules = (prefix: string) => ROBOTS_RULES.map((rule) => rule.replace(': /', `: ${prefix}/`));
   return [
     'User-agent: *',
-    'Allow: /api/articles/*/download',
-    'Disallow: /api/',
-    'Disallow: /editor-dashboard',
-    'Disallow: /my-submissions',
-    'Disallow: /submission',
-    'Disallow: /login',
-    'Disallow: /logout',
-    'Disallow: /regist',
-    'Disallow: /account',
-    'Disallow: /forgot-password',
-    'Disallow: /reset-password',
+    ...rules(''),
+    ...byPath.flatMap((journal) => rules(`/${journal.path}`)),
     'Allow: /',
     '',
     `Sitemap: ${baseUrl}${DISCOVERY_PATHS.sitemap}`,
+    ...byPath.map((journal) => `Sitemap: ${journal.baseUrl}${DISCOVERY_PATHS.sitemap}`),
     '',
   ].join('\n');
+}
+
+/**
+ * The site's own sitemap when no journal answers at its root (decision 0057): a sitemap index of the
+ * sitemaps of the journals it serves by path (those on domains of their own are on other hosts).
+ */
+export function sitemapIndexXml(sitemaps: { url: string; lastmod?: Date | null }[]): string {
+  return renderXml(
+    el(
+      'sitemapindex',
+      { xmlns: 'http://www.sitemaps.org/schemas/sitemap/0.9' },
+      sitemaps.map((s) =>
+        el('sitemap', null, el('loc', null, s.url), s.lastmod ? el('lastmod', null, w3c(s.lastmod)) : null),
+      ),
+    ),
+  );
 }

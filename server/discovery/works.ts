@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, max, type SQL } from 'drizzle-orm';
 import { keywordList } from '../../common/citation.ts';
 import { publicationDate } from '../catalog/present.ts';
 import { articleAuthors, articles, issues, volumes } from '../catalog/tables.ts';
@@ -37,6 +37,8 @@ export interface WorkVolume {
 
 export interface Work {
   id: number;
+  /** The journal it is published in (decision 0053): its address, settings and OAI set are that journal's. */
+  journalId: number;
   title: string;
   abstract: string;
   keywords: string[];
@@ -62,16 +64,25 @@ export interface Work {
 
 type ArticleRow = typeof articles.$inferSelect;
 
-/** Which volume, or which issue of a volume, by their numbers (as in OAI-PMH setSpecs and page URLs). */
+/**
+ * Which volume, or which issue of a volume, by their numbers (as in OAI-PMH setSpecs and page URLs); in the
+ * site's scope, where every journal numbers its own volumes, of which journal.
+ */
 export interface PlaceFilter {
   volume: number;
   issue?: number;
+  journal?: number;
 }
 
 export class WorkReader {
   constructor(
     private readonly db: Db,
-    private readonly baseUrl: () => string,
+    /**
+     * The address of the journal an article is published in: its landing page and PDF are there. In a
+     * journal's scope every article read is that journal's; in the site's (the site-wide OAI repository),
+     * each is its own journal's (`JournalDirectory.baseUrl`).
+     */
+    private readonly baseUrl: (journalId: number) => string,
   ) {}
 
   private async hydrate(rows: ArticleRow[]): Promise<Work[]> {
@@ -110,8 +121,10 @@ export class WorkReader {
     return rows.map((a) => {
       const issue = issueById.get(a.issueId)!;
       const volume = volumeById.get(issue.volumeId)!;
+      const base = this.baseUrl(a.journalId);
       return {
         id: a.id,
+        journalId: a.journalId,
         title: a.title.trim(),
         abstract: a.abstract.trim(),
         keywords: keywordList(a.keywords),
@@ -140,8 +153,8 @@ export class WorkReader {
           updatedAt: volume.updatedAt,
         },
         authors: authorsByArticle.get(a.id) ?? [],
-        url: `${this.baseUrl()}/article/${a.id}`,
-        pdfUrl: a.pdfFileId !== null ? `${this.baseUrl()}/api/articles/${a.id}/download` : null,
+        url: `${base}/article/${a.id}`,
+        pdfUrl: a.pdfFileId !== null ? `${base}/api/articles/${a.id}/download` : null,
       };
     });
   }
@@ -153,9 +166,11 @@ export class WorkReader {
       .from(issues)
       .innerJoin(volumes, eq(volumes.id, issues.volumeId))
       .where(
-        place.issue === undefined
-          ? eq(volumes.volumeNumber, place.volume)
-          : and(eq(volumes.volumeNumber, place.volume), eq(issues.issueNumber, place.issue)),
+        and(
+          eq(volumes.volumeNumber, place.volume),
+          place.issue === undefined ? undefined : eq(issues.issueNumber, place.issue),
+          place.journal === undefined ? undefined : eq(volumes.journalId, place.journal),
+        ),
       );
     return inArray(articles.issueId, issueIds);
   }
@@ -196,6 +211,16 @@ export class WorkReader {
       .orderBy(asc(articles.id));
   }
 
+  /** Each journal's last change to a published article (in the site's scope: every journal's). */
+  async lastChangeByJournal(): Promise<Map<number, Date>> {
+    const rows = await this.db
+      .select({ journalId: articles.journalId, at: max(articles.updatedAt) })
+      .from(articles)
+      .where(eq(articles.status, 'published'))
+      .groupBy(articles.journalId);
+    return new Map(rows.filter((r) => r.at).map((r) => [r.journalId, r.at as Date]));
+  }
+
   /** An issue with its volume, by id or by their numbers. */
   async issue(by: { id: number } | { volume: number; issue: number }) {
     const [row] = await this.db
@@ -224,6 +249,7 @@ export class WorkReader {
   private selection(q: Selection): SQL | undefined {
     return and(
       q.includeUnpublished ? undefined : eq(articles.status, 'published'),
+      q.journal === undefined ? undefined : eq(articles.journalId, q.journal),
       q.place ? this.placeCondition(q.place) : undefined,
       q.from ? gte(articles.updatedAt, q.from) : undefined,
       q.untilExclusive ? lt(articles.updatedAt, q.untilExclusive) : undefined,
@@ -260,6 +286,8 @@ export class WorkReader {
 
 export interface Selection {
   includeUnpublished: boolean;
+  /** One journal's records, in the site's scope (a site-wide set); a journal's scope holds only its own. */
+  journal?: number;
   place?: PlaceFilter;
   from?: Date;
   untilExclusive?: Date;

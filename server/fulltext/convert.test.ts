@@ -87,6 +87,7 @@ function work(known: KnownFront): Work {
   const date = new Date('2026-01-15T00:00:00Z');
   return {
     id: 7,
+    journalId: 1,
     title: known.title,
     abstract: known.abstract || 'An abstract.',
     keywords: known.keywords

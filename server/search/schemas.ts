@@ -80,3 +80,31 @@ export const searchResponseSchema = z.object({
 export type SearchResponse = z.output<typeof searchResponseSchema>;
 export type SearchResult = z.output<typeof searchResultSchema>;
 export type Segment = SearchResult['snippet'][number];
+
+/**
+ * `GET /api/site/search` (decision 0057): the same query over every journal of the site, and `journal` to
+ * keep to one of them (a volume number is then that journal's).
+ */
+const BAD_JOURNAL = 'Journal must be the id of one of the site’s journals: a whole number of 1 or more.';
+
+export const siteSearchQuerySchema = searchQuerySchema.extend({
+  journal: number(BAD_JOURNAL, 1, 2_147_483_647).meta({
+    description: 'Only this journal’s articles (its id)',
+  }),
+});
+export type SiteSearchQuery = z.output<typeof siteSearchQuerySchema>;
+
+/** A result of the site-wide search names its journal; `url` is the article at the journal's address. */
+export const siteSearchResultSchema = searchResultSchema.extend({
+  journal: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    url: z.string().meta({ description: 'The journal’s address' }),
+  }),
+});
+
+export const siteSearchResponseSchema = searchResponseSchema.extend({
+  results: z.array(siteSearchResultSchema),
+});
+export type SiteSearchResponse = z.output<typeof siteSearchResponseSchema>;
+export type SiteSearchResult = z.output<typeof siteSearchResultSchema>;

@@ -7,9 +7,17 @@
 
 import { type SQL, sql } from 'drizzle-orm';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
-import { CATALOG, CATALOG_INDEX, dependsOn } from '../cache/dependencies.ts';
+import { CATALOG, CATALOG_INDEX, JOURNALS, dependsOn } from '../cache/dependencies.ts';
 import type { Db } from '../db/client.ts';
-import type { SearchQuery, SearchResponse, SearchResult, Segment } from './schemas.ts';
+import { withJournal } from '../db/scope.ts';
+import type {
+  SearchQuery,
+  SearchResponse,
+  SearchResult,
+  Segment,
+  SiteSearchQuery,
+  SiteSearchResponse,
+} from './schemas.ts';
 
 /** Marks around highlighted words in ts_headline's output: control characters removed from the text first. */
 const START = '\u0002';
@@ -85,19 +93,61 @@ export interface SearchFilterOptions {
 
 type Row = Record<string, unknown>;
 
+/** The site's journals as a site-wide search names them: each result links to its journal's address. */
+export interface SearchJournals {
+  list(): { id: number; title: string }[];
+  baseUrl(journalId: number): string;
+}
+
 export class SearchService {
   constructor(
     private readonly db: Db,
     private readonly deps: { baseUrl: () => string },
   ) {}
 
-  /** Published articles matching the query, best first, one page of them with highlighted snippets. */
+  /**
+   * Published articles matching the query, best first, one page of them with highlighted snippets. Run in
+   * a journal's scope, it finds that journal's articles only: the index is read through `articles`, whose
+   * row-level security shows no other journal's (decision 0053).
+   */
   async search(input: SearchQuery): Promise<SearchResponse> {
     dependsOn(CATALOG);
+    const found = await this.find(input);
+    return { ...found, results: found.results.map(({ journal_id: _, ...r }) => r) };
+  }
+
+  /**
+   * The same over every journal of the site (decision 0057), run in the site's scope (`asSite`): each
+   * result names its journal and links to the article at the journal's address; `journal` narrows it to one.
+   */
+  async searchSite(input: SiteSearchQuery, journals: SearchJournals): Promise<SiteSearchResponse> {
+    const list = journals.list();
+    // A kept answer shows every journal's catalog, and their names and addresses.
+    dependsOn(JOURNALS);
+    for (const journal of list) withJournal(journal.id, () => dependsOn(CATALOG));
+    const titles = new Map(list.map((j) => [j.id, j.title]));
+    const found = await this.find(input, input.journal);
+    return {
+      ...found,
+      results: found.results.map(({ journal_id, ...r }) => {
+        const url = journals.baseUrl(journal_id);
+        return {
+          ...r,
+          url: `${url}/article/${r.id}`,
+          journal: { id: journal_id, title: titles.get(journal_id) ?? '', url },
+        };
+      }),
+    };
+  }
+
+  private async find(
+    input: SearchQuery,
+    journal?: number,
+  ): Promise<Omit<SearchResponse, 'results'> & { results: (SearchResult & { journal_id: number })[] }> {
     const q = cleanQuery(input.q);
     const size = input.size ?? SEARCH_LIMITS.defaultPageSize;
     const page = input.page ?? 1;
-    const empty = (hint: string | null): SearchResponse => ({
+    const empty = (hint: string | null) => ({
       query: q,
       total: 0,
       page,
@@ -113,6 +163,7 @@ export class SearchService {
     if (!nodes) return empty(SEARCH_MESSAGES.onlyCommonWords);
 
     const filters: SQL[] = [sql`a.status = 'published'`, sql`s.document @@ q.query`];
+    if (journal !== undefined) filters.push(sql`a.journal_id = ${journal}`);
     if (input.volume !== undefined) filters.push(sql`v.volume_number = ${input.volume}`);
     if (input.year !== undefined)
       filters.push(sql`extract(year from ${PUBLICATION_DATE})::int = ${input.year}`);
@@ -129,7 +180,7 @@ export class SearchService {
     const pages = Math.ceil(total / size);
     const hint = total
       ? null
-      : this.hasFilters(input)
+      : this.hasFilters(input) || journal !== undefined
         ? SEARCH_MESSAGES.noResultsWithFilters
         : SEARCH_MESSAGES.noResults;
     if (!total || page > pages) return { query: q, total, page, size, pages, results: [], hint };
@@ -138,6 +189,7 @@ export class SearchService {
     // outranks a match found only in the full text, whose share is below 0.1 (normalised r / (r + 1)).
     const hits = await this.rows<{
       id: number;
+      journal_id: number;
       rank: number;
       title: string;
       title_marked: string;
@@ -158,7 +210,7 @@ export class SearchService {
         order by rank desc, published_on desc, a.id desc
         limit ${size} offset ${(page - 1) * size}
       )
-      select h.id, h.rank, a.title, a.abstract, a.article_type, a.doi, v.volume_number, i.issue_number,
+      select h.id, a.journal_id, h.rank, a.title, a.abstract, a.article_type, a.doi, v.volume_number, i.issue_number,
         to_char(h.published_on, 'YYYY-MM-DD') as publication_date,
         ts_headline('english', translate(a.title, ${MARKERS}, ''), h.query, ${TITLE_OPTIONS}) as title_marked,
         case when to_tsvector('english', a.abstract) @@ h.query or not (h.body @@ h.query) then 'abstract' else 'full_text' end
@@ -185,8 +237,9 @@ export class SearchService {
     const byArticle = new Map<number, string[]>();
     for (const a of authors) byArticle.set(a.article_id, [...(byArticle.get(a.article_id) ?? []), a.name]);
 
-    const results: SearchResult[] = hits.map((h) => ({
+    const results = hits.map((h) => ({
       id: h.id,
+      journal_id: h.journal_id,
       title: h.title,
       title_highlighted: toSegments(h.title_marked),
       authors: byArticle.get(h.id) ?? [],

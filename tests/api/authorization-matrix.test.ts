@@ -302,6 +302,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: all(200),
   },
   {
+    name: 'GET /api/site/search',
+    build: () => ({ method: 'GET', url: '/api/site/search?q=article' }),
+    expect: all(200),
+  },
+  {
     name: 'GET /api/articles/:id/citation',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/citation?format=ris` }),
     expect: all(200),

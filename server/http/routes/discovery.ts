@@ -5,7 +5,7 @@ import { attachmentDisposition } from '../../../common/filenames.ts';
 import { idParamSchema } from '../../../common/schemas.ts';
 import { type DepositFile, DepositExports } from '../../discovery/exports.ts';
 import { atomFeed, type FeedSpec, rssFeed } from '../../discovery/feeds.ts';
-import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES } from '../../discovery/links.ts';
+import { DISCOVERY_PATHS, FEED_PATHS, FEED_TYPES, SITE_DISCOVERY_PATHS } from '../../discovery/links.ts';
 import { OaiRepository } from '../../discovery/oai.ts';
 import {
   issueListingPath,
@@ -13,12 +13,16 @@ import {
   PUBLIC_PAGES,
   robotsTxt,
   type SitemapEntry,
+  sitemapIndexXml,
   sitemapXml,
 } from '../../discovery/sitemap.ts';
 import { type Work, WorkReader } from '../../discovery/works.ts';
+import { asSite, currentJournalId, FIRST_JOURNAL, withJournal } from '../../db/scope.ts';
+import { siteName } from '../../discovery/site.ts';
 import type { Services } from '../../services.ts';
 import { JOURNAL_KEY } from '../../settings/service.ts';
 import type { Api } from '../api.ts';
+import { destinationOf, journalOf } from '../journals.ts';
 
 export interface DiscoveryOptions {
   /** Records per OAI-PMH ListRecords/ListIdentifiers response (default 100). */
@@ -70,20 +74,72 @@ function sendCacheable(
 }
 
 /**
+ * Whether a request came to the site's own host at its root: not to a journal's domain, nor under a
+ * journal's path. The site's own documents (its OAI-PMH repository) answer there only.
+ */
+function atSiteAddress(request: FastifyRequest): boolean {
+  const destination = destinationOf(request);
+  if (!destination) return true;
+  if (destination.kind === 'site') return true;
+  return destination.kind === 'journal' && destination.prefix === '' && !destination.journal.domain;
+}
+
+const notFoundText = (reply: FastifyReply, message: string) =>
+  reply.code(404).type('text/plain; charset=utf-8').send(message);
+
+/**
  * What indexers, harvesters and feed readers fetch: OAI-PMH at /oai, the sitemap, robots.txt and the
  * feeds. Plain routes (not the JSON API), registered before the pages so that they never reach them.
+ *
+ * Each journal answers at its own address with its own documents (decision 0057): its OAI-PMH repository,
+ * its sitemap and feeds list only its articles, at its address; the site answers `/site/oai` (and `/oai`,
+ * `/sitemap.xml` when no journal is at its root) over every journal, and robots.txt on its host for every
+ * journal it serves by path.
  */
 export async function crawlerRoutes(app: FastifyInstance, services: Services, opts: DiscoveryOptions = {}) {
-  const { settings, baseUrl } = services;
-  const works = new WorkReader(services.db, services.journalUrl);
-  const oai = new OaiRepository({
+  const { settings, journals } = services;
+  // An article's addresses are its journal's, in a journal's scope as in the site's.
+  const works = new WorkReader(services.db, (journalId) => journals.baseUrl(journalId));
+  const journalSettings = (journalId: number) => withJournal(journalId, () => settings.journal());
+  const oaiDeps = {
     works,
-    journal: () => settings.journal(),
-    baseUrl,
-    secret: services.config.sessionSecret,
+    journal: journalSettings,
+    // Identifiers are in the site's host's namespace, for every journal (decision 0057).
+    host: new URL(services.baseUrl).hostname,
     pageSize: opts.oaiPageSize ?? DEFAULT_OAI_PAGE_SIZE,
-    fullTexts: (ids) => services.fulltext.jatsBodies(ids),
-  });
+    fullTexts: (ids: number[]) => services.fulltext.jatsBodies(ids),
+  };
+  const secret = services.config.sessionSecret;
+
+  /** One journal's repository, at its address: its name and e-mail, its records only (row-level security). */
+  const journalRepository = (journalId: number) =>
+    new OaiRepository({
+      ...oaiDeps,
+      identity: async () => {
+        const journal = await journalSettings(journalId);
+        return { repositoryName: journal.name, adminEmail: journal.email, startYear: journal.startYear };
+      },
+      address: journals.baseUrl(journalId) + DISCOVERY_PATHS.oai,
+      // The first journal's tokens are those it always gave; every other repository signs with its own key.
+      secret: journalId === FIRST_JOURNAL ? secret : `${secret}:oai:j${journalId}`,
+    });
+
+  /** The site's repository (run in the site's scope): every journal's records, each journal a set. */
+  const siteRepository = (path: string) =>
+    new OaiRepository({
+      ...oaiDeps,
+      identity: async () => {
+        const all = journals.list();
+        const first = await journalSettings(all[0]?.id ?? FIRST_JOURNAL);
+        let startYear = first.startYear;
+        for (const journal of all.slice(1))
+          startYear = Math.min(startYear, (await journalSettings(journal.id)).startYear);
+        return { repositoryName: siteName(first), adminEmail: services.config.ADMIN_EMAIL, startYear };
+      },
+      address: services.baseUrl + path,
+      journals: () => journals.list().map((j) => ({ id: j.id, title: j.title })),
+      secret: `${secret}:oai:site`,
+    });
 
   // OAI-PMH: GET with a query string, or POST with a form-encoded body, as the protocol allows.
   await app.register(async (scope) => {
@@ -94,24 +150,66 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
         done(null, body),
       );
     }
-    const answer = async (args: URLSearchParams, reply: FastifyReply) => {
-      const xml = await oai.respond(args);
-      return reply.type(XML).header('cache-control', 'no-store').send(xml);
-    };
-    scope.get(DISCOVERY_PATHS.oai, (request, reply) => {
+    const argsOf = (request: FastifyRequest) => {
+      if (request.method === 'POST')
+        return new URLSearchParams(typeof request.body === 'string' ? request.body : '');
       const q = request.url.indexOf('?');
-      return answer(new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1)), reply);
-    });
-    scope.post(DISCOVERY_PATHS.oai, (request, reply) =>
-      answer(new URLSearchParams(typeof request.body === 'string' ? request.body : ''), reply),
-    );
+      return new URLSearchParams(q < 0 ? '' : request.url.slice(q + 1));
+    };
+    const send = (reply: FastifyReply, xml: string) =>
+      reply.type(XML).header('cache-control', 'no-store').send(xml);
+    // A journal's repository at its address; the site's at /oai when no journal is at the site's root.
+    const journalOai = async (request: FastifyRequest, reply: FastifyReply) => {
+      const destination = destinationOf(request);
+      const xml =
+        destination?.kind === 'site'
+          ? await asSite(() => siteRepository(DISCOVERY_PATHS.oai).respond(argsOf(request)))
+          : await journalRepository(currentJournalId() ?? FIRST_JOURNAL).respond(argsOf(request));
+      return send(reply, xml);
+    };
+    // The site's repository, always at /site/oai on the site's host.
+    const siteOai = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!atSiteAddress(request))
+        return notFoundText(reply, 'The site’s OAI-PMH repository is at its own address.');
+      const xml = await asSite(() => siteRepository(SITE_DISCOVERY_PATHS.oai).respond(argsOf(request)));
+      return send(reply, xml);
+    };
+    scope.get(DISCOVERY_PATHS.oai, journalOai);
+    scope.post(DISCOVERY_PATHS.oai, journalOai);
+    scope.get(SITE_DISCOVERY_PATHS.oai, siteOai);
+    scope.post(SITE_DISCOVERY_PATHS.oai, siteOai);
   });
 
-  app.get(DISCOVERY_PATHS.robots, (request, reply) =>
-    sendCacheable(request, reply, { body: robotsTxt(baseUrl), type: 'text/plain; charset=utf-8' }),
-  );
+  /** The journals served by path on the site's host, with their addresses. */
+  const byPath = () =>
+    journals
+      .list()
+      .filter((j) => j.path && !j.domain)
+      .map((j) => ({ id: j.id, path: j.path as string, baseUrl: journals.baseUrl(j) }));
+
+  app.get(DISCOVERY_PATHS.robots, (request, reply) => {
+    // Crawlers read it at a host's root: the site's host speaks for every journal it serves by path.
+    const journal = journalOf(request);
+    const body = journal?.domain
+      ? robotsTxt(journals.baseUrl(journal))
+      : robotsTxt(services.baseUrl, byPath());
+    return sendCacheable(request, reply, { body, type: 'text/plain; charset=utf-8' });
+  });
 
   app.get(DISCOVERY_PATHS.sitemap, async (request, reply) => {
+    if (destinationOf(request)?.kind === 'site') {
+      // No journal at the site's root: the sitemaps of those served by path.
+      const list = byPath();
+      const changed = await asSite(() => works.lastChangeByJournal());
+      return sendCacheable(request, reply, {
+        body: sitemapIndexXml(
+          list.map((j) => ({ url: j.baseUrl + DISCOVERY_PATHS.sitemap, lastmod: changed.get(j.id) })),
+        ),
+        type: 'application/xml; charset=utf-8',
+        ...(changed.size ? { lastModified: newest([...changed.values()], new Date(0)) } : {}),
+      });
+    }
+    const baseUrl = services.journalUrl();
     const [stamps, tree] = await Promise.all([works.publishedStamps(), works.volumesWithIssues()]);
     const epoch = new Date(Date.UTC((await settings.journal()).startYear, 0, 1));
     const latestByIssue = new Map<number, Date>();
@@ -150,6 +248,7 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
   });
 
   const feedSpec = async (
+    baseUrl: string,
     selfUrl: string,
     issue?: { volume: number; issue: number },
   ): Promise<FeedSpec | null> => {
@@ -188,14 +287,18 @@ export async function crawlerRoutes(app: FastifyInstance, services: Services, op
     if (params.volume !== undefined) {
       const number = /^[1-9]\d{0,8}$/;
       if (!number.test(params.volume) || !number.test(params.issue ?? '')) {
-        return reply.code(404).type('text/plain; charset=utf-8').send('No such issue.');
+        return notFoundText(reply, 'No such issue.');
       }
       place = { volume: Number(params.volume), issue: Number(params.issue) };
     }
+    // The site's own address (no journal at its root) has no feed: each journal has its own.
+    if (destinationOf(request)?.kind === 'site')
+      return notFoundText(reply, 'Each journal has its own feeds.');
+    const baseUrl = services.journalUrl();
     const issuePath = kind === 'rss' ? FEED_PATHS.issueRss : FEED_PATHS.issueAtom;
     const selfUrl = baseUrl + (place ? issuePath(place.volume, place.issue) : FEED_PATHS[kind]);
-    const spec = await feedSpec(selfUrl, place);
-    if (!spec) return reply.code(404).type('text/plain; charset=utf-8').send('No such issue.');
+    const spec = await feedSpec(baseUrl, selfUrl, place);
+    if (!spec) return notFoundText(reply, 'No such issue.');
     const journal = await settings.journal();
     return sendCacheable(request, reply, {
       body: kind === 'rss' ? rssFeed(journal, spec) : atomFeed(journal, spec),
@@ -233,7 +336,10 @@ function sendDeposit(reply: FastifyReply, file: DepositFile) {
 
 /** The dashboard's downloads for Crossref (DOI deposit) and DOAJ (article upload): JSON API routes. */
 export function exportRoutes(api: Api, services: Services) {
-  const deposits = new DepositExports(new WorkReader(services.db, services.journalUrl), services.settings);
+  const deposits = new DepositExports(
+    new WorkReader(services.db, (journalId) => services.journals.baseUrl(journalId)),
+    services.settings,
+  );
 
   api.route({
     method: 'GET',

@@ -1,8 +1,17 @@
 import { messageResponse } from '../../../common/api.ts';
 import { SEARCH_LIMITS } from '../../../common/search.ts';
-import { searchQuerySchema, searchResponseSchema } from '../../search/schemas.ts';
+import { asSite } from '../../db/scope.ts';
+import {
+  searchQuerySchema,
+  searchResponseSchema,
+  siteSearchQuerySchema,
+  siteSearchResponseSchema,
+} from '../../search/schemas.ts';
 import type { Services } from '../../services.ts';
 import type { Api } from '../api.ts';
+
+/** The site-wide search's address (decision 0057): under the API, on every host of the site. */
+export const SITE_SEARCH_API = '/api/site/search';
 
 export function searchRoutes(api: Api, services: Services) {
   api.route({
@@ -30,5 +39,27 @@ export function searchRoutes(api: Api, services: Services) {
       },
     },
     handler: ({ query }) => services.search.search(query),
+  });
+
+  api.route({
+    method: 'GET',
+    path: SITE_SEARCH_API,
+    tag: 'Articles',
+    summary: 'Full-text search of the published articles of every journal of the site',
+    description:
+      'The same search as `/api/search`, over every journal the site hosts (it answers the same at any of ' +
+      'their addresses). Each result names its journal (`journal`: id, title, address) and links to the ' +
+      'article at that journal’s address; `journal` keeps to one journal (a volume number is then its own).',
+    auth: 'none',
+    cache: 'public',
+    query: siteSearchQuerySchema,
+    responses: {
+      200: { description: 'One page of results', schema: siteSearchResponseSchema },
+      400: {
+        description: 'Empty or too long a query, or an invalid filter or page',
+        schema: messageResponse,
+      },
+    },
+    handler: ({ query }) => asSite(() => services.search.searchSite(query, services.journals)),
   });
 }
