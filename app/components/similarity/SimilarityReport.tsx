@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { Fragment, type ReactNode } from 'react';
 import type { GrammarIssueData, ReportPassageData, ReportSourceData, SimilarityReportData } from '../../../common/similarity.ts';
 
@@ -130,7 +131,7 @@ function settingsText(s: SimilarityReportData['settings']) {
 }
 
 export function SourceLabel({ source }: { source: ReportSourceData }) {
-  if (source.articleId !== null) return <a href={`/article/${source.articleId}`}>{source.label}</a>;
+  if (source.articleId !== null) return <Link reloadDocument to={`/article/${source.articleId}`}>{source.label}</Link>;
   return <>{source.label}</>;
 }
 
