@@ -7,10 +7,10 @@ import { useJournalPrefix, withPrefixedLinks } from '../lib/journal-href.ts';
 export function Markdown({ html, className }: { html: string; className?: string }) {
   // The journal's own links in its words (`/instructions`) are under its path when it has one.
   const prefix = useJournalPrefix();
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server with an allow-list
   return (
     <div
       className={className ? `prose ${className}` : 'prose'}
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitized on the server with an allow-list
       dangerouslySetInnerHTML={{ __html: withPrefixedLinks(html, prefix) }}
     />
   );
