@@ -7,7 +7,9 @@ export function SiteHome({ site, journals }: { site: SiteChrome; journals: SiteJ
       <section className="hero" aria-labelledby="hero-title">
         <div className="hero__inner">
           <div className="hero__main">
-            <p className="hero__eyebrow">Published by {site.publisher}</p>
+            {site.publisher === site.name ? null : (
+              <p className="hero__eyebrow">Published by {site.publisher}</p>
+            )}
             <h1 id="hero-title" className="hero__title">
               {site.name}
             </h1>
