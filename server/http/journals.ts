@@ -53,6 +53,8 @@ export function scopeOf(request: FastifyRequest): Scope | undefined {
  */
 export const SITE_PAGES: ReadonlySet<string> = new Set([
   '',
+  // The home's second address (where an expired session is sent).
+  'home',
   'login',
   'logout',
   'regist',

@@ -230,7 +230,8 @@ describe('several journals: by path, by domain, and the site’s home', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.body, url).toContain('Page not found');
     }
-    // The account's pages are the site's.
+    // The account's pages are the site's, and so is the home's second address.
     expect((await get('/login')).statusCode).toBe(200);
+    expect((await get('/home')).body).toContain('Gamma Review');
   });
 });
