@@ -2,6 +2,8 @@ import { defineConfig, devices } from '@playwright/test';
 import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
+  JOURNAL_C_HOST,
+  JOURNALS_SERVER,
   MAIN_SERVER,
   SERVER_ENV,
   SHORT_SESSION_TTL_SECONDS,
@@ -58,12 +60,21 @@ export default defineConfig({
     navigationTimeout: 20_000,
     trace: 'on-first-retry',
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      // A journal on its own domain, served by the journals server on this machine.
+      args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${JOURNAL_C_HOST} 127.0.0.1`],
+    },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   // Started one after the other: if the build is stale, the first rebuilds it and the second finds it fresh.
   webServer: [
     server(MAIN_SERVER),
     server(SHORT_TTL_SERVER, { SESSION_TTL: `${SHORT_SESSION_TTL_SECONDS}s` }),
+    // Several journals by path and by domain, and the site's home (tests/e2e/journals-addresses.spec.ts).
+    {
+      ...server(JOURNALS_SERVER, { E2E_SETUP: 'tests/e2e/journals-setup.ts' }),
+      url: `${JOURNALS_SERVER.url}/first/login`,
+    },
   ],
 });

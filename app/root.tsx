@@ -1,4 +1,5 @@
 import {
+  Link,
   Links,
   Meta,
   Outlet,
@@ -14,6 +15,7 @@ import { NotFound } from './components/NotFound.tsx';
 import { SiteFooter } from './components/SiteFooter.tsx';
 import { SiteHeader } from './components/SiteHeader.tsx';
 import { pageTitle } from './lib/meta.ts';
+import { siteChrome } from './lib/site-home.server.ts';
 import { BEFORE_MODULES_SCRIPT, useNonce } from './lib/nonce.ts';
 import { useSessionExpiry } from './lib/use-session-expiry.ts';
 import appCss from './styles/app.css?url';
@@ -24,33 +26,40 @@ export const links: Route.LinksFunction = () => [
   { rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ];
 
-/** The chrome's data: the journal's name and publisher, and who is signed in (per the server, right now). */
+/**
+ * The chrome's data: the journal's name and publisher (or, on the site's own pages when no journal is at its
+ * root, the site's: decision 0056), and who is signed in (per the server, right now).
+ */
 export async function loader({ context }: Route.LoaderArgs) {
-  const journal = await context.services.settings.journal();
+  const journal = context.journal ? await context.services.settings.journal() : null;
+  const site = context.journal ? null : await siteChrome(context);
   const auth = context.auth;
   const now = context.services.clock.date();
   // A kept page (decision 0018) shows this year until the next one; one kept for a signed-in reader
   // carries the server's time for the session's expiry, so it is made again after a minute.
   validUntil(new Date(now.getFullYear() + 1, 0, 1));
   if (auth) validUntil(now.getTime() + 60_000);
-  // The header's "Reviews (n)", for every reviewer: a signed-in reader's kept pages are dropped when an
-  // assignment or a reviewer profile changes.
-  if (auth) dependsOn(REVIEWS);
+  // The header's "Reviews (n)", for every reviewer of this journal: a signed-in reader's kept pages are
+  // dropped when an assignment or a reviewer profile changes.
+  if (auth && journal) dependsOn(REVIEWS);
   // The header's "Journals" link, for the site's admin (decision 0055).
   const [reviewing, siteAdmin] = auth
     ? await Promise.all([
-        context.services.review.reviewing(auth.user.id),
+        journal ? context.services.review.reviewing(auth.user.id) : null,
         context.services.journalAdmin.isSiteAdmin(auth.user.id),
       ])
     : [null, false];
   return {
-    journal: {
-      name: journal.name,
-      issnOnline: journal.issnOnline,
-      publisher: journal.publisher,
-      publisherAddress: journal.publisherAddress,
-      license: journal.license,
-    },
+    journal: journal
+      ? {
+          name: journal.name,
+          issnOnline: journal.issnOnline,
+          publisher: journal.publisher,
+          publisherAddress: journal.publisherAddress,
+          license: journal.license,
+        }
+      : null,
+    site,
     user: auth
       ? {
           username: auth.user.username,
@@ -64,8 +73,8 @@ export async function loader({ context }: Route.LoaderArgs) {
       : null,
     year: now.getFullYear(),
     serverTime: now.getTime(),
-    // The latest-articles feeds, announced on every page (issue pages add their own, see volumes.tsx).
-    feeds: feedLinks(context.services.journalUrl(), { journalName: journal.name }),
+    // The latest-articles feeds, announced on every page of a journal (issue pages add their own, see volumes.tsx).
+    feeds: journal ? feedLinks(context.services.journalUrl(), { journalName: journal.name }) : [],
   };
 }
 
@@ -110,14 +119,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
           Skip to main content
         </a>
         <SiteHeader
-          journalName={data?.journal.name}
-          issn={data?.journal.issnOnline}
+          journalName={data?.journal?.name ?? data?.site?.name}
+          issn={data?.journal?.issnOnline}
+          site={Boolean(data?.site)}
           user={data?.user ?? null}
         />
         <main id="main-content" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter journal={data?.journal} year={data?.year ?? new Date().getFullYear()} />
+        <SiteFooter
+          journal={data?.journal ?? undefined}
+          site={data?.site ?? undefined}
+          year={data?.year ?? new Date().getFullYear()}
+        />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -154,9 +168,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         </pre>
       ) : null}
       <p>
-        <a href="/" className="button">
+        <Link to="/" reloadDocument className="button">
           Go to the home page
-        </a>
+        </Link>
       </p>
     </div>
   );

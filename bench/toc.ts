@@ -142,6 +142,7 @@ const handle = createRequestHandler(await loadProductionBuild(), 'production');
 const context: WebContext = {
   services: t.services,
   auth: null,
+  journal: { id: 1, prefix: '' },
   clientIp: '127.0.0.1',
   userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0',
   secure: false,

@@ -92,6 +92,10 @@ export const configSchema = z.object({
       .optional(),
   ),
   PUBLIC_URL: optionalString.pipe(z.url('must be a URL such as https://journal.example.org').optional()),
+  // The site's own name and publisher, on its home when no journal is at its root (decision 0056); unset, both
+  // are the first journal's publisher.
+  SITE_NAME: optionalString.pipe(z.string().max(200, 'must be at most 200 characters').optional()),
+  SITE_PUBLISHER: optionalString.pipe(z.string().max(200, 'must be at most 200 characters').optional()),
   SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SESSION_TTL: duration('8h'),
   SMTP_URL: optionalString.pipe(

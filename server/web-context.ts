@@ -6,6 +6,11 @@ export interface WebContext {
   services: Services;
   /** The signed-in session, with the account's current role and status; null when signed out. */
   auth: AuthContext | null;
+  /**
+   * The journal the page is for, and the path prefix it was reached under ('' at a root; `/{path}` by path:
+   * React Router's basename, decision 0056); null for the site's own pages (no journal at the site's root).
+   */
+  journal: { id: number; prefix: string } | null;
   clientIp: string;
   userAgent: string;
   /** Whether cookies must be marked Secure (https, directly or behind a trusted proxy). */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '../../common/messages.ts';
 import { downloadPdf } from '../lib/download.ts';
+import { useJournalHref } from '../lib/journal-href.ts';
 
 export interface DownloadState {
   articleId: number;
@@ -29,7 +30,9 @@ type Phase =
  */
 export function ArticleDownload({ state }: { state: DownloadState }) {
   const [phase, setPhase] = useState<Phase>(state.showDenied ? { kind: 'denied' } : { kind: 'idle' });
-  const deniedHref = `/article/${state.articleId}?download=denied#download`;
+  const journalHref = useJournalHref();
+  const href = journalHref(state.href);
+  const deniedHref = journalHref(`/article/${state.articleId}?download=denied#download`);
 
   if (!state.hasPdf) {
     return (
@@ -44,7 +47,7 @@ export function ArticleDownload({ state }: { state: DownloadState }) {
     event.preventDefault();
     if (phase.kind === 'busy') return;
     setPhase({ kind: 'busy' });
-    const result = await downloadPdf(state.href, `article-${state.articleId}.pdf`);
+    const result = await downloadPdf(href, `article-${state.articleId}.pdf`);
     if (result.ok) setPhase({ kind: 'done', filename: result.filename });
     else if (result.status === 401 || result.status === 403) setPhase({ kind: 'denied' });
     else setPhase({ kind: 'failed', message: result.message || MESSAGES.accessDenied });
@@ -54,7 +57,7 @@ export function ArticleDownload({ state }: { state: DownloadState }) {
     <div id="download" className="article-download" tabIndex={-1}>
       {state.allowed ? (
         <a
-          href={state.href}
+          href={href}
           className="button button--primary article-download__button"
           onClick={fetchPdf}
           aria-disabled={phase.kind === 'busy' ? true : undefined}

@@ -23,14 +23,14 @@ export type ListedArticle = readonly [
  * Cheap to render hundreds of times: no hooks, plain links (the list hands their clicks to the router,
  * see `TocList`), and a date formatted without Intl.
  */
-export function ArticleListItem({ article }: { article: ListedArticle }) {
+export function ArticleListItem({ article, prefix = '' }: { article: ListedArticle; prefix?: string }) {
   const [id, title, articleType, authors, pages, doi, date] = article;
   const titleId = `toc-article-${id}`;
   return (
     <article className="toc-entry" aria-labelledby={titleId}>
       <p className="toc-entry__type">{articleType}</p>
       <h3 className="toc-entry__title" id={titleId}>
-        <a href={`/article/${id}`}>{title}</a>
+        <a href={`${prefix}/article/${id}`}>{title}</a>
       </h3>
       <p className="toc-entry__authors">{authors}</p>
       <dl className="toc-entry__facts">

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useJournalPrefix } from '../lib/journal-href.ts';
 
 interface Usage {
   views: number;
@@ -18,12 +19,14 @@ type State = { kind: 'loading' } | { kind: 'shown'; usage: Usage } | { kind: 'fa
  */
 export function ArticleUsage({ articleId }: { articleId: number }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  // The journal's path, before its API's addresses (decision 0056).
+  const prefix = useJournalPrefix();
 
   useEffect(() => {
-    sendView(articleId);
+    sendView(`${prefix}/api/articles/${articleId}/views`);
     let current = true;
     setState({ kind: 'loading' });
-    fetch(`/api/articles/${articleId}/metrics`, { headers: { accept: 'application/json' } })
+    fetch(`${prefix}/api/articles/${articleId}/metrics`, { headers: { accept: 'application/json' } })
       .then((res) => (res.ok ? res.json() : Promise.reject(new Error(String(res.status)))))
       .then((m: { totals: { views: number; downloads: number }; months: Usage['months'] }) => {
         if (current) {
@@ -36,7 +39,7 @@ export function ArticleUsage({ articleId }: { articleId: number }) {
     return () => {
       current = false;
     };
-  }, [articleId]);
+  }, [articleId, prefix]);
 
   return (
     <div className="article-usage">
@@ -95,8 +98,7 @@ function countLabel(n: number, noun: string) {
  * The view beacon: sent once per page view, after the page has loaded; the server counts it only from this
  * site's own pages (same origin), never for robots or repeats within 30 s. Best effort: nothing to wait for.
  */
-function sendView(articleId: number) {
-  const url = `/api/articles/${articleId}/views`;
+function sendView(url: string) {
   try {
     if (navigator.sendBeacon?.(url)) return;
     void fetch(url, { method: 'POST', keepalive: true, credentials: 'same-origin' }).catch(() => {});

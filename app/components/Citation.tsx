@@ -11,6 +11,7 @@ import {
 } from '../../common/citation.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
+import { useJournalHref } from '../lib/journal-href.ts';
 
 type Outcome = { ok: true; message: string; n: number } | { ok: false; message: string; n: number };
 
@@ -42,6 +43,7 @@ export function Citation({
   stylesOpen?: boolean;
 }) {
   const hydrated = useHydrated();
+  const journalHref = useJournalHref();
   const textRef = useRef<HTMLParagraphElement>(null);
   const styleRef = useRef<HTMLParagraphElement>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -89,7 +91,7 @@ export function Citation({
     }
     setLoading(id);
     try {
-      const res = await fetch(`/api/articles/${articleId}/citation/${id}`, {
+      const res = await fetch(journalHref(`/api/articles/${articleId}/citation/${id}`), {
         headers: { accept: 'application/json' },
       });
       if (!res.ok) throw new Error(`the server answered ${res.status}`);

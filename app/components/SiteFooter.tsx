@@ -6,10 +6,26 @@ export interface FooterProps {
     publisherAddress: string;
     license: { name: string; url: string };
   };
+  /** The site's own pages (no journal at the site's root): the site's name and publisher. */
+  site?: { name: string; publisher: string };
   year: number;
 }
 
-export function SiteFooter({ journal, year }: FooterProps) {
+export function SiteFooter({ journal, site, year }: FooterProps) {
+  if (!journal && site) {
+    return (
+      <footer className="site-footer">
+        <div className="site-footer__inner">
+          <p className="site-footer__publisher">
+            Published by <strong>{site.publisher}</strong>
+          </p>
+          <p className="site-footer__copyright">
+            © {year} {site.name}
+          </p>
+        </div>
+      </footer>
+    );
+  }
   if (!journal) {
     return (
       <footer className="site-footer">

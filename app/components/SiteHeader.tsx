@@ -16,6 +16,8 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
+  /** The site's own pages (no journal at the site's root): its name, and no journal's sections. */
+  site?: boolean;
   user: {
     username: string;
     role?: Role;
@@ -30,7 +32,7 @@ export interface HeaderProps {
   } | null;
 }
 
-export function SiteHeader({ journalName, issn, user }: HeaderProps) {
+export function SiteHeader({ journalName, issn, site = false, user }: HeaderProps) {
   const { pathname } = useLocation();
   const current = (to: string) => (isCurrentPath(pathname, to) ? ('page' as const) : undefined);
   const principal = user?.role && user.status ? { role: user.role, status: user.status } : null;
@@ -47,11 +49,11 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
               ) : null}
             </span>
           </Link>
-          <SearchBox />
+          {site ? null : <SearchBox />}
         </div>
         <nav className="site-nav" aria-label="Main">
           <ul className="site-nav__list">
-            {MAIN_LINKS.map((item) => (
+            {(site ? MAIN_LINKS.slice(0, 1) : MAIN_LINKS).map((item) => (
               <li key={item.to}>
                 <Link to={item.to} aria-current={current(item.to)}>
                   {item.label}
@@ -63,7 +65,7 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
             {user ? (
               <>
                 <ul className="site-nav__list">
-                  {principal && can('editorial', principal) ? (
+                  {!site && principal && can('editorial', principal) ? (
                     <li>
                       <Link to="/editor-dashboard" aria-current={current('/editor-dashboard')}>
                         Dashboard
@@ -77,14 +79,14 @@ export function SiteHeader({ journalName, issn, user }: HeaderProps) {
                       </Link>
                     </li>
                   ) : null}
-                  {principal && can('submit', principal) ? (
+                  {!site && principal && can('submit', principal) ? (
                     <li>
                       <Link to="/my-submissions" aria-current={current('/my-submissions')}>
                         My submissions
                       </Link>
                     </li>
                   ) : null}
-                  {user.reviews == null ? null : (
+                  {site || user.reviews == null ? null : (
                     <li>
                       <Link to="/reviews" aria-current={current('/reviews')}>
                         Reviews

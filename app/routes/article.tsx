@@ -22,6 +22,7 @@ import { orNotFound } from '../lib/not-found.server.ts';
 import { issueHref, idParam } from '../lib/route-params.ts';
 import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/article';
+import { useJournalPrefix, withPrefixedLinks } from '../lib/journal-href.ts';
 
 /** The same for every signed-out reader: kept and shared (decision 0018). */
 export const headers: Route.HeadersFunction = publicPage;
@@ -129,7 +130,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 
 export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   const { article, journal, baseUrl, citation, download, reviews, fullText, authorsHtml } = loaderData;
-  const fullTextHtml = useDocumentHtml('fulltext', fullText);
+  // Its figures' addresses are the journal's (under its path, when it has one).
+  const prefix = useJournalPrefix();
+  const fullTextHtml = withPrefixedLinks(useDocumentHtml('fulltext', fullText), prefix);
   const head = articleMetadata(article, journal, baseUrl);
   const abstract = article.abstract
     .split(/\n\s*\n/)

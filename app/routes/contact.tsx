@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, useNavigation } from 'react-router';
+import { Form } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { contactSchema } from '../../common/schemas.ts';
@@ -14,6 +14,7 @@ import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { useFormElementDraft } from '../lib/use-form-draft.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/contact';
+import { useSubmittingTo } from '../lib/journal-href.ts';
 
 export const links: Route.LinksFunction = readerLinks;
 
@@ -68,8 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Contact({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const sending = navigation.state === 'submitting' && navigation.formAction === '/contact';
+  const sending = useSubmittingTo('/contact');
   const failure = actionData && !actionData.ok ? actionData : null;
   const errors = failure?.errors ?? {};
   const fieldLinks = Object.entries(errors).map(([name, message]) => ({ id: fieldId(name), message }));

@@ -9,6 +9,7 @@ import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import { idParam } from '../lib/route-params.ts';
 import type { Route } from './+types/download';
+import { useJournalHref } from '../lib/journal-href.ts';
 
 export const links: Route.LinksFunction = readerLinks;
 
@@ -50,7 +51,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
 type Phase = { kind: 'preparing' } | { kind: 'started'; filename: string } | { kind: 'failed'; message: string };
 
 export default function DownloadPage({ loaderData }: Route.ComponentProps) {
-  const { id, href, title, failure, signedIn } = loaderData;
+  const { id, title, failure, signedIn } = loaderData;
+  const href = useJournalHref()(loaderData.href);
   const [phase, setPhase] = useState<Phase>(
     failure ? { kind: 'failed', message: failure } : { kind: 'preparing' },
   );

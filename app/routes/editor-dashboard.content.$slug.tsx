@@ -91,7 +91,7 @@ export default function EditPage({ loaderData, actionData }: Route.ComponentProp
       </p>
       <h1 id="edit-page-title">Edit: {label}</h1>
       <p>
-        Shown at <a href={`/${slug}`}>/{slug}</a>.
+        Shown at <Link reloadDocument to={`/${slug}`}>/{slug}</Link>.
       </p>
       <ActionResult result={actionData} />
       <Form

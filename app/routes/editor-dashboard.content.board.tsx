@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import {
   BOARD_ROLES,
   BOARD_ROLE_LABELS,
@@ -74,7 +75,7 @@ export default function EditBoard({ loaderData, actionData }: Route.ComponentPro
       title="Edit the editorial board"
       intro={
         <p>
-          Shown at <a href="/editorial-board">/editorial-board</a>, grouped by section in the order below. All
+          Shown at <Link reloadDocument to="/editorial-board">/editorial-board</Link>, grouped by section in the order below. All
           fields are required.
         </p>
       }

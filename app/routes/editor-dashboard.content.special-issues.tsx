@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { SPECIAL_ISSUES_KEY, specialIssuesSchema } from '../../common/content.ts';
 import { slugify } from '../../server/content/markdown.ts';
 import { RowEditor } from '../components/content/RowEditor.tsx';
@@ -92,9 +93,9 @@ export default function EditSpecialIssues({ loaderData, actionData }: Route.Comp
       title="Edit the special issues"
       intro={
         <p>
-          Shown at <a href="/special-issues">/special-issues</a>,{' '}
-          <a href="/open-special-issues">/open-special-issues</a> and{' '}
-          <a href="/closed-special-issues">/closed-special-issues</a>, by deadline. A call is open until the
+          Shown at <Link reloadDocument to="/special-issues">/special-issues</Link>,{' '}
+          <Link reloadDocument to="/open-special-issues">/open-special-issues</Link> and{' '}
+          <Link reloadDocument to="/closed-special-issues">/closed-special-issues</Link>, by deadline. A call is open until the
           end of its deadline day (UTC), then listed as closed.
         </p>
       }

@@ -54,7 +54,7 @@ export default function JournalContent({ loaderData }: Route.ComponentProps) {
               <tr key={p.slug}>
                 <th scope="row">{p.title ?? <em>Not published</em>}</th>
                 <td>
-                  <a href={`/${p.slug}`}>/{p.slug}</a>
+                  <Link reloadDocument to={`/${p.slug}`}>/{p.slug}</Link>
                 </td>
                 <td>
                   <Link to={`/editor-dashboard/content/${p.slug}`}>
@@ -82,7 +82,7 @@ export default function JournalContent({ loaderData }: Route.ComponentProps) {
               <th scope="row">Editorial board</th>
               <td>{boardCount} members</td>
               <td>
-                <a href="/editorial-board">/editorial-board</a>
+                <Link reloadDocument to="/editorial-board">/editorial-board</Link>
               </td>
               <td>
                 <Link to="/editor-dashboard/content/editorial-board">
@@ -94,7 +94,7 @@ export default function JournalContent({ loaderData }: Route.ComponentProps) {
               <th scope="row">Special issues</th>
               <td>{callCount} calls for papers</td>
               <td>
-                <a href="/special-issues">/special-issues</a>
+                <Link reloadDocument to="/special-issues">/special-issues</Link>
               </td>
               <td>
                 <Link to="/editor-dashboard/content/special-issues">

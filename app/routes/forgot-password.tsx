@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, Link } from 'react-router';
 import { RESET_REQUESTED_MESSAGE, passwordResetRequestSchema } from '../../common/account.ts';
 import { LIMITS } from '../../common/limits.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
@@ -8,6 +8,7 @@ import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { replyDone, replyRefused } from '../lib/reply.server.ts';
 import type { Route } from './+types/forgot-password';
+import { useSubmittingTo } from '../lib/journal-href.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Forgot your password?') },
@@ -41,9 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const submitting =
-    navigation.state === 'submitting' && navigation.formAction?.startsWith('/forgot-password');
+    useSubmittingTo('/forgot-password');
   const failure = actionData && !actionData.ok ? actionData : null;
 
   return (

@@ -1,16 +1,21 @@
 import { Link } from 'react-router';
 import { WithJournalMenu } from '../components/JournalMenu.tsx';
+import { SiteHome, siteHomeMeta } from '../components/SiteHome.tsx';
 import { publicPage } from '../lib/cache.ts';
+import { siteHome } from '../lib/site-home.server.ts';
 import type { Route } from './+types/home';
 
 /** The same for every signed-out reader: kept and shared (decision 0018). */
 export const headers: Route.HeadersFunction = publicPage;
 
 export async function loader({ context }: Route.LoaderArgs) {
+  // The site's home, when no journal is at the site's root (decision 0056).
+  if (!context.journal) return { kind: 'site' as const, ...(await siteHome(context)) };
   const { settings, catalog } = context.services;
   const baseUrl = context.services.journalUrl();
   const [journal, latest] = await Promise.all([settings.journal(), catalog.latest(5)]);
   return {
+    kind: 'journal' as const,
     name: journal.name,
     description: journal.description,
     facts: [
@@ -35,6 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => {
   if (!loaderData) return [];
+  if (loaderData.kind === 'site') return siteHomeMeta(loaderData);
   const title = `${loaderData.name} · Open access, peer reviewed`;
   return [
     { title },
@@ -47,6 +53,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => {
 };
 
 export default function Home({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'site') return <SiteHome site={loaderData.site} journals={loaderData.journals} />;
   const { name, description, facts, articles } = loaderData;
   return (
     <>
@@ -113,7 +120,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   );
 }
 
-type CardArticle = Route.ComponentProps['loaderData']['articles'][number];
+type CardArticle = Extract<Route.ComponentProps['loaderData'], { kind: 'journal' }>['articles'][number];
 
 /** One link, stretched over the whole card: the card is clickable, and read aloud once, by its title. */
 function ArticleCard({ article }: { article: CardArticle }) {

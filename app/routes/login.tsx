@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { RESET_DONE_MESSAGE } from '../../common/account.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { can } from '../../common/roles.ts';
@@ -13,6 +13,7 @@ import { replyRefused } from '../lib/reply.server.ts';
 import { safeRedirectPath } from '../lib/safe-redirect.ts';
 import { openSessionHeaders } from '../lib/session.server.ts';
 import type { Route } from './+types/login';
+import { useSubmittingTo } from '../lib/journal-href.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Log in') },
@@ -62,8 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/login');
+  const submitting = useSubmittingTo('/login');
   const passwordRef = useRef<HTMLInputElement>(null);
   const failure = actionData && !actionData.ok ? actionData : null;
 

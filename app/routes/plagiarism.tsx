@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { MESSAGES } from '../../common/messages.ts';
 import type { SimilarityReportData } from '../../common/similarity.ts';
@@ -122,7 +123,7 @@ export default function Plagiarism({ loaderData, actionData }: Route.ComponentPr
           <h2 id="plagiarism-signin-title">Sign in to check a manuscript</h2>
           <p>
             The checker is open to every registered reader, author and editor. Please{' '}
-            <a href={LOGIN}>sign in</a> (you will come back here), or <a href="/regist">register</a> first.
+            <Link reloadDocument to={LOGIN}>sign in</Link> (you will come back here), or <Link reloadDocument to="/regist">register</Link> first.
           </p>
         </section>
       ) : (

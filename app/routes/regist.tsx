@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Form, Link, useNavigation } from 'react-router';
+import { Form, Link } from 'react-router';
 import { LIMITS } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { registerSchema } from '../../common/schemas.ts';
@@ -11,6 +11,7 @@ import { retryAfterHeaders } from '../lib/headers.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import type { Route } from './+types/regist';
+import { useSubmittingTo } from '../lib/journal-href.ts';
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   { title: pageTitle(matches, 'Register') },
@@ -62,8 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 const FORM_ORDER = ['username', 'password', 'fullName', 'email', 'contactNumber', 'institution', 'role'];
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === 'submitting' && navigation.formAction?.startsWith('/regist');
+  const submitting = useSubmittingTo('/regist');
   const passwordRef = useRef<HTMLInputElement>(null);
   const failure = actionData && !actionData.ok ? actionData : null;
 

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useNavigation } from 'react-router';
+import { Form, Link, redirect } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
@@ -7,6 +7,8 @@ import { pageTitle } from '../lib/meta.ts';
 import { clientError, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import type { Route } from './+types/subscription';
+import { useSubmittingTo } from '../lib/journal-href.ts';
+import { useJournalHref } from '../lib/journal-href.ts';
 
 export const links: Route.LinksFunction = readerLinks;
 
@@ -71,8 +73,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Subscription({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state === 'submitting' && navigation.formAction === '/subscription';
+  const journalHref = useJournalHref();
+  const busy = useSubmittingTo('/subscription');
   const outcome = actionData ? (
     actionData.ok ? (
       <FormStatus>
@@ -150,7 +152,7 @@ export default function Subscription({ loaderData, actionData }: Route.Component
                     <Link to={`/article/${p.id}`} className="papers__title">
                       {p.title}
                     </Link>
-                    <a href={p.pdfHref} className="papers__pdf" aria-label={`PDF: ${p.title}`}>
+                    <a href={journalHref(p.pdfHref)} className="papers__pdf" aria-label={`PDF: ${p.title}`}>
                       PDF
                     </a>
                   </li>

@@ -5,6 +5,7 @@ import { MESSAGES } from '../../common/messages.ts';
 import { issueDate } from '../../server/catalog/present.ts';
 import { feedLinks } from '../../server/discovery/links.ts';
 import { ArticleListItem, type ListedArticle } from '../components/ArticleListItem.tsx';
+import { useJournalPrefix, withoutPrefix } from '../lib/journal-href.ts';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
@@ -28,6 +29,8 @@ function positiveInt(value: string | null): number | null {
  */
 function useLinkDelegation(options?: NavigateOptions) {
   const navigate = useNavigate();
+  // The router adds the journal's path itself: the link's address is given without it.
+  const prefix = useJournalPrefix();
   return (event: React.MouseEvent<HTMLElement>) => {
     if (event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -36,7 +39,7 @@ function useLinkDelegation(options?: NavigateOptions) {
     const url = new URL(link.href);
     if (url.origin !== window.location.origin) return;
     event.preventDefault();
-    navigate(`${url.pathname}${url.search}${url.hash}`, options);
+    navigate(`${withoutPrefix(url.pathname, prefix)}${url.search}${url.hash}`, options);
   };
 }
 
@@ -150,7 +153,9 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
   const { selected, volume, issue, articles, tree } = loaderData;
   const navigate = useNavigate();
   const navigation = useNavigation();
-  const loading = navigation.state === 'loading' && navigation.location.pathname === '/volumes';
+  const prefix = useJournalPrefix();
+  const loading =
+    navigation.state === 'loading' && withoutPrefix(navigation.location.pathname, prefix) === '/volumes';
   const issuesOfVolume = tree.find((v) => v.number === volume?.number)?.issues ?? [];
 
   // With scripts, choosing in a select shows the choice at once; the page stays, and so does focus. The
@@ -242,7 +247,7 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                   <ol className="toc-list" onClick={openArticle}>
                     {articles.map((a) => (
                       <li key={a[0]}>
-                        <ArticleListItem article={a} />
+                        <ArticleListItem article={a} prefix={prefix} />
                       </li>
                     ))}
                   </ol>
@@ -279,7 +284,7 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                         return (
                           <li key={i.number} className="browse-tree__issue">
                             <a
-                              href={issueHref(v.number, i.number)}
+                              href={`${prefix}${issueHref(v.number, i.number)}`}
                               aria-current={current ? 'page' : undefined}
                             >
                               Issue {i.number}, {i.date}

@@ -47,11 +47,31 @@ export function scopeOf(request: FastifyRequest): Scope | undefined {
 }
 
 /**
+ * The first parts of the pages the site answers itself when no journal is at its root (decision 0056): its
+ * home (''), and the account's pages (accounts are the site's) and the site admin's. Any other page on the
+ * site's host is a 404 there: no journal's page (and no journal's loader) runs outside a journal.
+ */
+export const SITE_PAGES: ReadonlySet<string> = new Set([
+  '',
+  // The home's second address (where an expired session is sent).
+  'home',
+  'login',
+  'logout',
+  'regist',
+  'forgot-password',
+  'reset-password',
+  'account',
+  'admin',
+]);
+
+/**
  * Whose copy of a kept answer a request may get (decision 0053): its journal's (`j3`), the site's own pages'
  * (`site`). With the address the journal sees, it names one page of one journal.
  */
 export function cacheSite(request: FastifyRequest): string {
   const destination = destinationOf(request);
-  if (destination?.kind === 'journal') return `j${destination.journal.id}`;
+  // A page's links are made under the prefix it was reached at: a journal reached both by its domain and by a
+  // path keeps one copy of each.
+  if (destination?.kind === 'journal') return `j${destination.journal.id}${destination.prefix}`;
   return destination?.kind === 'site' ? 'site' : 'j1';
 }

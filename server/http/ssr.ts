@@ -7,11 +7,12 @@ import { pipeline } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createRequestHandler, type ServerBuild } from 'react-router';
+import { createRequestHandler, type RequestHandler, type ServerBuild } from 'react-router';
 import { sessionTokenFromCookieHeader } from '../accounts/cookie.ts';
 import type { AuthContext } from '../accounts/service.ts';
 import { etagHeader, matchesEtag, type ResponseCache, type StoredAnswer } from '../cache/response-cache.ts';
 import { isDatabaseUnavailable } from '../db/errors.ts';
+import { FIRST_JOURNAL } from '../db/scope.ts';
 import type { Services } from '../services.ts';
 import type { WebContext } from '../web-context.ts';
 import { authenticate, fastifyCredentials } from './auth.ts';
@@ -19,7 +20,7 @@ import { compressStream } from '../compress.ts';
 import { hasBody, isCompressible, negotiateEncoding, varyOnEncoding } from './compression.ts';
 import { isSecure } from './context.ts';
 import { asHttpError } from './errors.ts';
-import { cacheSite } from './journals.ts';
+import { SITE_PAGES, cacheSite, destinationOf } from './journals.ts';
 import { pullStream } from './form-body.ts';
 import {
   hasCredentials,
@@ -32,6 +33,48 @@ import {
 export type BuildSource = ServerBuild | (() => Promise<ServerBuild>);
 
 export const buildDir = path.resolve('build');
+
+/**
+ * The build a page request is handed to (decision 0056). A journal reached by its path gets the build with
+ * that path as React Router's `basename`: its routes match below it, and every `<Link>`, `<Form>`, redirect
+ * and navigation in the browser (the basename goes to the browser with the page) stays under it. The site's
+ * own pages (no journal at the root) get a build with only the site's routes: the home, the account's and the
+ * site admin's pages, and the not-found page for any other address, so no journal's page runs there.
+ */
+export function buildVariant(source: BuildSource, variant: { basename: string } | 'site'): BuildSource {
+  const make = (build: ServerBuild): ServerBuild =>
+    variant === 'site' ? siteBuild(build) : { ...build, basename: variant.basename || build.basename };
+  if (typeof source !== 'function') return make(source);
+  // Development: each request's build is fresh (Vite), and so is its variant.
+  return async () => make(await source());
+}
+
+/** The build with only the routes the site answers itself (`SITE_PAGES`, their children, the not-found page). */
+function siteBuild(build: ServerBuild): ServerBuild {
+  const kept = new Set<string>();
+  const keep = (id: string): boolean => {
+    if (kept.has(id)) return true;
+    const route = build.routes[id];
+    if (!route) return false;
+    const parent = route.parentId;
+    const ok =
+      id === 'root' ||
+      (parent === 'root'
+        ? Boolean(route.index) || route.path === '*' || SITE_PAGES.has((route.path ?? '').split('/')[0])
+        : parent !== undefined && keep(parent));
+    if (ok) kept.add(id);
+    return ok;
+  };
+  for (const id of Object.keys(build.routes)) keep(id);
+  const pick = <T>(all: Record<string, T>) =>
+    Object.fromEntries(Object.entries(all).filter(([id]) => kept.has(id))) as Record<string, T>;
+  return {
+    ...build,
+    routes: pick(build.routes) as ServerBuild['routes'],
+    // The browser's route manifest too: it finds the same routes the server did (hydration, lazy discovery).
+    assets: { ...build.assets, routes: pick(build.assets.routes) as ServerBuild['assets']['routes'] },
+  };
+}
 
 export async function loadProductionBuild(dir = buildDir): Promise<ServerBuild> {
   const entry = path.join(dir, 'server', 'index.js');
@@ -48,9 +91,16 @@ export async function webContext(
   auth?: AuthContext | null,
 ): Promise<WebContext> {
   if (auth === undefined) auth = await pageAuth(services, request);
+  const destination = destinationOf(request);
   return {
     services,
     auth,
+    journal:
+      destination?.kind === 'site'
+        ? null
+        : destination?.kind === 'journal'
+          ? { id: destination.journal.id, prefix: destination.prefix }
+          : { id: FIRST_JOURNAL, prefix: '' },
     // Fastify's view of the request: behind a trusted proxy, the forwarded address and protocol.
     clientIp: request.ip,
     userAgent: request.headers['user-agent'] ?? '',
@@ -83,7 +133,11 @@ export function toFetchRequest(
   const raw = request.raw;
   const headers = new Headers();
   for (let i = 0; i < raw.rawHeaders.length; i += 2) headers.append(raw.rawHeaders[i], raw.rawHeaders[i + 1]);
-  const url = new URL(raw.url ?? '/', `${request.protocol}://${request.host || 'localhost'}`);
+  // The address as the browser asked for it: a journal's path included (its routes' `basename`).
+  const url = new URL(
+    request.originalUrl ?? raw.url ?? '/',
+    `${request.protocol}://${request.host || 'localhost'}`,
+  );
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     init.body = pullStream(raw);
@@ -272,7 +326,20 @@ export async function registerPages(
     ) => Promise<void>;
   },
 ) {
-  const handle = createRequestHandler(opts.build, opts.mode);
+  // One handler per journal prefix ('' for a journal at a root), and one for the site's own pages.
+  const handlers = new Map<string, RequestHandler>();
+  const handle = (fetchRequest: Request, context: WebContext): Promise<Response> => {
+    const key = context.journal ? context.journal.prefix : 'site';
+    let handler = handlers.get(key);
+    if (!handler) {
+      handler = createRequestHandler(
+        buildVariant(opts.build, key === 'site' ? 'site' : { basename: key }),
+        opts.mode,
+      );
+      handlers.set(key, handler);
+    }
+    return handler(fetchRequest, context as never);
+  };
 
   // Fastify's hooks do not run for these hijacked replies: the security headers are added here (decision 0015).
   const headersFor = (request: FastifyRequest, response: Response | null, nonce?: string) =>
@@ -389,7 +456,7 @@ export async function registerPages(
         // A HEAD is answered from the GET's page; the page is rendered whole, then kept compressed.
         const served = await cache.serve<Response>(key, async () => {
           const fresh = unavailable(
-            await handle(toFetchRequest(request, controller.signal, 'GET'), context as never),
+            await handle(toFetchRequest(request, controller.signal, 'GET'), context),
             context,
           );
           if (!keepable(fresh)) return { pass: fresh };
@@ -412,10 +479,7 @@ export async function registerPages(
         res.once('close', abandon);
         const context = await webContext(services, request, auth);
         nonce = context.nonce;
-        response = unavailable(
-          await handle(toFetchRequest(request, controller.signal), context as never),
-          context,
-        );
+        response = unavailable(await handle(toFetchRequest(request, controller.signal), context), context);
       }
     } catch (err) {
       // The database briefly unavailable (a restart, a fail-over, a full disk): 503 and Retry-After, as the API.

@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { type JournalSettings, journalSettingsSchema } from '../../common/journal.ts';
 import { SITE, contentTag, dependsOn } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { currentJournalId } from '../db/scope.ts';
+import { asSite, currentJournalId, withJournal } from '../db/scope.ts';
 import { journals } from '../journals/tables.ts';
 import { settings } from './tables.ts';
 
@@ -28,6 +28,26 @@ export class SettingsService {
     const journal = journalSettingsSchema.parse(row.value);
     if (generation === this.generation && journalId !== null) this.cache.set(journalId, journal);
     return journal;
+  }
+
+  /**
+   * Every journal's settings, by journal (the site's home lists the journals: decision 0056), read in the
+   * site's scope; a kept answer showing them is dropped when any of them changes.
+   */
+  async ofEveryJournal(): Promise<Map<number, JournalSettings>> {
+    const rows = await asSite(() =>
+      this.db
+        .select({ journalId: settings.journalId, value: settings.value })
+        .from(settings)
+        .where(eq(settings.key, JOURNAL_KEY)),
+    );
+    const result = new Map<number, JournalSettings>();
+    for (const row of rows) {
+      withJournal(row.journalId, () => dependsOn(SITE));
+      const parsed = journalSettingsSchema.safeParse(row.value);
+      if (parsed.success) result.set(row.journalId, parsed.data);
+    }
+    return result;
   }
 
   /**

@@ -18,6 +18,14 @@ export const MAIN_SERVER = at(BASE_PORT);
 export const SHORT_TTL_SERVER = at(BASE_PORT + 1);
 export const SHORT_SESSION_TTL_SECONDS = 20;
 
+/**
+ * Several journals on one server (tests/e2e/journals-setup.ts): the first at `/first`, one at `/second`, one on
+ * its own domain (JOURNAL_C_HOST, resolved to 127.0.0.1 by Chromium's --host-resolver-rules), the site's home
+ * at `/`. Only for tests/e2e/journals-addresses.spec.ts.
+ */
+export const JOURNALS_SERVER = at(BASE_PORT + 2);
+export const JOURNAL_C_HOST = 'journal-c.test';
+
 /** What every test server gets in its environment, besides PORT and PUBLIC_URL. */
 export const SERVER_ENV = {
   HOST: '127.0.0.1',

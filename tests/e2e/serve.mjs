@@ -4,7 +4,7 @@
 // E2E_PARENT_PID: when that process dies without stopping us (a killed test runner), we stop too.
 // While it runs, the data folder's path is in `dataDirPointer(PORT)` (a file in the temp folder), so tests can
 // read what the server wrote there, e.g. the e-mails in its outbox (tests/e2e/fixtures.ts, `outbox`).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,6 +17,19 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'colophon-e2e-'));
 const dataDirPointer = (port) => path.join(os.tmpdir(), `colophon-e2e-port-${port}.datadir`);
 const pointer = process.env.PORT ? dataDirPointer(process.env.PORT) : null;
 if (pointer) writeFileSync(pointer, dataDir);
+// E2E_SETUP: a script (TypeScript, run through tsx) that prepares the data folder before the first start.
+if (process.env.E2E_SETUP) {
+  const setup = spawnSync(process.execPath, ['--import', 'tsx', process.env.E2E_SETUP], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir },
+    stdio: 'inherit',
+  });
+  if (setup.status !== 0) {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (pointer) rmSync(pointer, { force: true });
+    process.exit(1);
+  }
+}
 const server = spawn(process.execPath, ['scripts/start.mjs'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir },

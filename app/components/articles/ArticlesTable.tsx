@@ -89,13 +89,13 @@ export function ArticlesTable({
                       </button>
                     </Form>
                     {a.status === 'published' && a.doi ? (
-                      <a
-                        href={`/api/editor/export/crossref/article/${a.id}`}
+                      <Link
+                        reloadDocument to={`/api/editor/export/crossref/article/${a.id}`}
                         download
                         className="button button--small button--secondary"
                       >
                         Crossref XML<span className="visually-hidden"> of “{a.title}”</span>
-                      </a>
+                      </Link>
                     ) : null}
                   </div>
                 </td>

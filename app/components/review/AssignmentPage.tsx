@@ -192,9 +192,9 @@ function Files({ view }: { view: View }) {
         <ul className="file-list">
           {files.map((f) => (
             <li key={f.id}>
-              <a href={`/reviews/${view.id}/files/${f.id}`} download={f.name}>
+              <Link reloadDocument to={`/reviews/${view.id}/files/${f.id}`} download={f.name}>
                 {f.name}
-              </a>{' '}
+              </Link>{' '}
               <span className="muted">({formatSize(f.size)})</span>
             </li>
           ))}

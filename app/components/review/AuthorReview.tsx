@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import {
   RECOMMENDATION_LABELS,
   ROUND_DECISION_LABELS,
@@ -105,12 +106,12 @@ export function AuthorReview({ submissionId, rounds }: { submissionId: number; r
                       <div className="prose-text shared-review__comments">{review.comments}</div>
                       {review.hasAttachment ? (
                         <p>
-                          <a
-                            href={`/api/submissions/${submissionId}/reviews/${review.assignmentId}/attachment`}
+                          <Link
+                            reloadDocument to={`/api/submissions/${submissionId}/reviews/${review.assignmentId}/attachment`}
                             download
                           >
                             Download the file attached by {review.label}
-                          </a>
+                          </Link>
                         </p>
                       ) : null}
                     </article>

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { RECOMMENDATION_LABELS } from '../../../common/review.ts';
 import type { FormResult } from '../../lib/form-result.ts';
 import { DateText } from '../submission/DateText.tsx';
@@ -64,9 +65,9 @@ export function ReviewCard({
       </p>
       {a.hasAttachment ? (
         <p>
-          <a href={`/api/editor/review-assignments/${a.id}/attachment`} download>
+          <Link reloadDocument to={`/api/editor/review-assignments/${a.id}/attachment`} download>
             Download the reviewer’s attached file
-          </a>
+          </Link>
         </p>
       ) : null}
       {a.attachmentProperties ? (

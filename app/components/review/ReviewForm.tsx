@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Form, useFetcher } from 'react-router';
+import { Form, Link, useFetcher } from 'react-router';
 import { formatDay } from '../../../common/dates.ts';
 import { type Question, RECOMMENDATIONS, RECOMMENDATION_LABELS } from '../../../common/review.ts';
 import { REVIEW_ATTACHMENT_RULE } from '../../../common/upload-rules.ts';
@@ -177,9 +177,9 @@ export function ReviewForm({
             review.hasAttachment ? (
               <>
                 Attached now:{' '}
-                <a href={`/reviews/${view.id}/attachment`} download>
+                <Link reloadDocument to={`/reviews/${view.id}/attachment`} download>
                   your file
-                </a>
+                </Link>
                 . Choosing another replaces it. PDF or Word.
               </>
             ) : (
@@ -312,9 +312,9 @@ export function ReviewReadOnly({ view }: { view: View }) {
           <div>
             <dt>Attached file</dt>
             <dd>
-              <a href={`/reviews/${view.id}/attachment`} download>
+              <Link reloadDocument to={`/reviews/${view.id}/attachment`} download>
                 Download the attached file
-              </a>
+              </Link>
             </dd>
           </div>
         ) : null}

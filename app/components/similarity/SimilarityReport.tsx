@@ -1,5 +1,11 @@
+import { Link } from 'react-router';
 import { Fragment, type ReactNode } from 'react';
-import type { GrammarIssueData, ReportPassageData, ReportSourceData, SimilarityReportData } from '../../../common/similarity.ts';
+import type {
+  GrammarIssueData,
+  ReportPassageData,
+  ReportSourceData,
+  SimilarityReportData,
+} from '../../../common/similarity.ts';
 
 /**
  * The similarity report, shown on /plagiarism and on an editor's report page: the two percentages, the
@@ -61,7 +67,8 @@ export function ScoreCards({ report, checkedAt }: { report: SimilarityReportData
             {percent(report.plagiarismPercentage)}
           </dd>
           <dd className="sim-score__note">
-            {report.words.matched.toLocaleString('en')} of {report.words.counted.toLocaleString('en')} words match
+            {report.words.matched.toLocaleString('en')} of {report.words.counted.toLocaleString('en')} words
+            match
             {report.sources.length === 1 ? ' one source' : ` ${report.sources.length} sources`}
           </dd>
         </div>
@@ -77,7 +84,9 @@ export function ScoreCards({ report, checkedAt }: { report: SimilarityReportData
       </dl>
       <p className="sim-scores__settings muted">
         {settingsText(report.settings)}
-        {report.words.bibliography ? ` The bibliography (${report.words.bibliography.toLocaleString('en')} words) is not counted.` : ''}
+        {report.words.bibliography
+          ? ` The bibliography (${report.words.bibliography.toLocaleString('en')} words) is not counted.`
+          : ''}
         {checkedAt ? (
           <>
             {' '}
@@ -91,7 +100,8 @@ export function ScoreCards({ report, checkedAt }: { report: SimilarityReportData
             {report.corpus.newestIndexedAt ? (
               <>
                 {' '}
-                (the newest indexed <time dateTime={report.corpus.newestIndexedAt}>{utc(report.corpus.newestIndexedAt)}</time>)
+                (the newest indexed{' '}
+                <time dateTime={report.corpus.newestIndexedAt}>{utc(report.corpus.newestIndexedAt)}</time>)
               </>
             ) : null}
             .
@@ -133,15 +143,22 @@ export function SourceLabel({ source }: { source: ReportSourceData }) {
   if (source.articleId !== null && source.journal)
     return (
       <>
-        <a href={`${source.journal.url}/article/${source.articleId}`}>{source.label}</a> ({source.journal.title})
+        <a href={`${source.journal.url}/article/${source.articleId}`}>{source.label}</a> (
+        {source.journal.title})
       </>
     );
-  if (source.articleId !== null) return <a href={`/article/${source.articleId}`}>{source.label}</a>;
+  if (source.articleId !== null)
+    return (
+      <Link reloadDocument to={`/article/${source.articleId}`}>
+        {source.label}
+      </Link>
+    );
   return <>{source.label}</>;
 }
 
 function kindText(source: ReportSourceData) {
-  if (source.kind === 'article') return source.published ? 'Published article' : 'Article (not published now)';
+  if (source.kind === 'article')
+    return source.published ? 'Published article' : 'Article (not published now)';
   if (source.kind === 'submission_version') return 'Manuscript received by the journal';
   return 'Unpublished manuscript';
 }
@@ -205,13 +222,24 @@ export function HighlightedText({ report }: { report: SimilarityReportData }) {
   let at = 0;
   report.passages.forEach((p, i) => {
     if (p.manuscript.start < at) return; // overlapping (should not happen): keep the first
-    if (p.manuscript.start > at) parts.push(<Fragment key={`t${at}`}>{text.slice(at, p.manuscript.start)}</Fragment>);
+    if (p.manuscript.start > at)
+      parts.push(<Fragment key={`t${at}`}>{text.slice(at, p.manuscript.start)}</Fragment>);
     parts.push(
-      <mark key={`m${p.manuscript.start}`} id={`sim-passage-${i + 1}`} className={`sim-mark sim-tone-${tone(p.source)}`}>
-        <span className="visually-hidden">[Matched passage {i + 1}, source {p.source}:] </span>
+      <mark
+        key={`m${p.manuscript.start}`}
+        id={`sim-passage-${i + 1}`}
+        className={`sim-mark sim-tone-${tone(p.source)}`}
+      >
+        <span className="visually-hidden">
+          [Matched passage {i + 1}, source {p.source}:]{' '}
+        </span>
         {text.slice(p.manuscript.start, p.manuscript.end)}
         <span className="visually-hidden"> [end of passage {i + 1}]</span>
-        <a href={`#sim-match-${i + 1}`} className="sim-mark__ref" aria-label={`Passage ${i + 1}: see the source ${p.source}`}>
+        <a
+          href={`#sim-match-${i + 1}`}
+          className="sim-mark__ref"
+          aria-label={`Passage ${i + 1}: see the source ${p.source}`}
+        >
           {p.source}
         </a>
       </mark>,
@@ -251,7 +279,15 @@ export function ManuscriptWithPassages({ report }: { report: SimilarityReportDat
   );
 }
 
-function PassageItem({ passage, index, report }: { passage: ReportPassageData; index: number; report: SimilarityReportData }) {
+function PassageItem({
+  passage,
+  index,
+  report,
+}: {
+  passage: ReportPassageData;
+  index: number;
+  report: SimilarityReportData;
+}) {
   const source = report.sources.find((s) => s.ref === passage.source);
   return (
     <li id={`sim-match-${index + 1}`} className={`sim-passage sim-tone-${tone(passage.source)}`}>
@@ -263,7 +299,9 @@ function PassageItem({ passage, index, report }: { passage: ReportPassageData; i
         <span className="muted">
           {' '}
           · {passage.words.toLocaleString('en')} words, {passage.exactWords.toLocaleString('en')} identical
-          {passage.words > EXCERPT_WORDS ? ' (the beginning is shown here; the whole passage is marked in the text)' : ''}
+          {passage.words > EXCERPT_WORDS
+            ? ' (the beginning is shown here; the whole passage is marked in the text)'
+            : ''}
         </span>
       </p>
       <div className="sim-passage__pair">
@@ -276,9 +314,7 @@ function PassageItem({ passage, index, report }: { passage: ReportPassageData; i
           {passage.sourceText ? (
             <p>{excerpt(passage.sourceText.text)}</p>
           ) : (
-            <p className="muted">
-              Not shown: the source is an unpublished manuscript held by the journal.
-            </p>
+            <p className="muted">Not shown: the source is an unpublished manuscript held by the journal.</p>
           )}
         </blockquote>
       </div>
@@ -300,7 +336,8 @@ export function GrammarIssues({ report }: { report: SimilarityReportData }) {
       ) : (
         <>
           <p>
-            {g.issues.length} issue{g.issues.length === 1 ? '' : 's'} in {g.sentencesWithIssues} of {g.sentences} sentences
+            {g.issues.length} issue{g.issues.length === 1 ? '' : 's'} in {g.sentencesWithIssues} of{' '}
+            {g.sentences} sentences
             {g.issues.length > MAX_ISSUES ? ` (the first ${MAX_ISSUES} are listed)` : ''}:
           </p>
           <ol className="sim-issues">
@@ -316,8 +353,14 @@ export function GrammarIssues({ report }: { report: SimilarityReportData }) {
 
 function IssueItem({ issue, text }: { issue: GrammarIssueData; text: string }) {
   // A little context either side, cut at word boundaries.
-  const before = text.slice(Math.max(0, issue.start - 60), issue.start).replace(/^\S*\s/, '…').replace(/\s+/g, ' ');
-  const after = text.slice(issue.end, issue.end + 60).replace(/\s\S*$/, '…').replace(/\s+/g, ' ');
+  const before = text
+    .slice(Math.max(0, issue.start - 60), issue.start)
+    .replace(/^\S*\s/, '…')
+    .replace(/\s+/g, ' ');
+  const after = text
+    .slice(issue.end, issue.end + 60)
+    .replace(/\s\S*$/, '…')
+    .replace(/\s+/g, ' ');
   return (
     <li className="sim-issue">
       <p className="sim-issue__context">

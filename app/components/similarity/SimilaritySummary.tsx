@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import type { SimilaritySummary as Summary } from '../../../server/similarity/service.ts';
 import { percent } from './SimilarityReport.tsx';
 
@@ -24,7 +25,7 @@ export function SimilaritySummary({
         <p>No manuscript to check.</p>
       ) : summary.status === 'pending' ? (
         <p>
-          Version {summary.version} is being checked in the background. <a href={report}>Open the report</a> to check
+          Version {summary.version} is being checked in the background. <Link to={report}>Open the report</Link> to check
           it now.
         </p>
       ) : summary.status === 'failed' ? (
@@ -44,7 +45,7 @@ export function SimilaritySummary({
             <ul className="sim-summary__sources">
               {summary.sources.slice(0, 3).map((s) => (
                 <li key={`${s.label}-${s.sharePercentage}`}>
-                  {s.articleId !== null ? <a href={`/article/${s.articleId}`}>{s.label}</a> : s.label}:{' '}
+                  {s.articleId !== null ? <Link reloadDocument to={`/article/${s.articleId}`}>{s.label}</Link> : s.label}:{' '}
                   {percent(s.sharePercentage)}
                 </li>
               ))}

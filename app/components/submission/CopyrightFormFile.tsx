@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { formatBytes } from '../../../common/upload-rules.ts';
 
 /**
@@ -17,9 +18,9 @@ export function CopyrightFormFile({
       <h3 className="version__title">Signed copyright form</h3>
       {form ? (
         <p>
-          <a href={`/api/submissions/${submissionId}/copyright-form`} download={form.name}>
+          <Link reloadDocument to={`/api/submissions/${submissionId}/copyright-form`} download={form.name}>
             {form.name}
-          </a>{' '}
+          </Link>{' '}
           <span className="muted">({formatBytes(form.size)})</span>
         </p>
       ) : (

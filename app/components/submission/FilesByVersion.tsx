@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { formatBytes } from '../../../common/upload-rules.ts';
 import { DateText } from './DateText.tsx';
 
@@ -46,9 +47,9 @@ export function FilesByVersion({ submissionId, files }: { submissionId: number; 
                   <span className="file-list__kind">
                     {f.kind === 'manuscript' ? 'Manuscript' : 'Additional files'}
                   </span>
-                  <a href={`/api/submissions/${submissionId}/files/${f.id}`} download={f.name}>
+                  <Link reloadDocument to={`/api/submissions/${submissionId}/files/${f.id}`} download={f.name}>
                     {f.name}
-                  </a>{' '}
+                  </Link>{' '}
                   <span className="muted">({formatBytes(f.size)})</span>
                 </li>
               ))}

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ARTICLE_TYPES, LIMITS } from '../../../common/limits.ts';
 import { MESSAGES } from '../../../common/messages.ts';
@@ -418,7 +419,7 @@ export function SubmissionForm({
           required={copyrightRequired}
           hint={
             <>
-              The <a href="/copyright">copyright form</a>, signed by the corresponding author, as a PDF (a scan
+              The <Link reloadDocument to="/copyright">copyright form</Link>, signed by the corresponding author, as a PDF (a scan
               is fine), up to {formatBytes(limits.manuscript)}.
               {copyrightRequired ? ' This journal needs it with every submission.' : ''}
             </>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useJournalPrefix } from '../../lib/journal-href.ts';
 
 export interface UploadProgressState {
   loaded: number;
@@ -18,6 +19,8 @@ export type UploadResult =
  * leaving the page asks first.
  */
 export function useUpload() {
+  // `url` is the journal's own address (`/api/…`); a journal reached by its path has it under that path.
+  const prefix = useJournalPrefix();
   const xhrRef = useRef<XMLHttpRequest | null>(null);
   const [progress, setProgress] = useState<UploadProgressState | null>(null);
 
@@ -27,7 +30,7 @@ export function useUpload() {
     return new Promise<UploadResult>((resolve) => {
       const xhr = new XMLHttpRequest();
       xhrRef.current = xhr;
-      xhr.open('POST', url);
+      xhr.open('POST', `${prefix}${url}`);
       xhr.setRequestHeader('Accept', 'application/json');
       xhr.upload.onprogress = (e) => {
         setProgress((p) => ({
@@ -54,7 +57,7 @@ export function useUpload() {
       xhrRef.current = null;
       setProgress(null);
     });
-  }, []);
+  }, [prefix]);
 
   const cancel = useCallback(() => xhrRef.current?.abort(), []);
 
