@@ -8,20 +8,26 @@ export const REGISTRABLE_ROLES = ['researcher', 'author'] as const;
 export const STATUSES = ['pending', 'approved', 'rejected', 'suspended'] as const;
 export type Status = (typeof STATUSES)[number];
 
+/**
+ * Who asks, in the journal at hand (decision 0054): an account's role and status are its membership of that
+ * journal; null for an account signed in at a journal it is not a member of.
+ */
 export interface Principal {
-  role: Role;
-  status: Status;
+  role: Role | null;
+  status: Status | null;
 }
 
 export interface Permission {
   roles: readonly Role[];
   /** When true, every role but admin must also be approved (the spec's guard rule). */
   requireApproved: boolean;
+  /** Also any signed-in account with no role in this journal (its own account, asking to join). */
+  anyAccount?: boolean;
 }
 
 export const PERMISSIONS = {
   /** Any signed-in account in good standing. */
-  signedIn: { roles: ROLES, requireApproved: false },
+  signedIn: { roles: ROLES, requireApproved: false, anyAccount: true },
   /** /submission: authors may submit while pending (the registration notice promises it). */
   submit: { roles: ['author', 'editor', 'admin'], requireApproved: false },
   /** Downloads: approved researchers, authors and editors, and admins. */
@@ -37,6 +43,7 @@ export type PermissionName = keyof typeof PERMISSIONS;
 /** Rejected and suspended accounts may do nothing that needs an account; pending ones only what allows it. */
 export function allows(permission: Permission, who: Principal | null | undefined): boolean {
   if (!who) return false;
+  if (who.role === null) return permission.anyAccount === true;
   if (!permission.roles.includes(who.role)) return false;
   if (who.role === 'admin') return true;
   if (who.status === 'rejected' || who.status === 'suspended') return false;

@@ -59,6 +59,7 @@ describe("the editors' digest of accounts waiting for approval", () => {
       settings: t.services.settings,
       publicUrl: () => 'http://journal.test',
       log: silentLog,
+      journals: () => [1],
     });
     expect(await Promise.all([run(), restarted.run()])).toEqual([0, 0]);
     await t.runJobs();

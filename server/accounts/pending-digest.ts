@@ -6,7 +6,9 @@ import type { MailService } from '../mail/service.ts';
 import type { Logger } from '../services.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { pendingDigestMail } from './mail.ts';
-import { dailyDigests, users } from './tables.ts';
+import { withJournal } from '../db/scope.ts';
+import { membershipHere } from './membership.ts';
+import { dailyDigests, journalMemberships, users } from './tables.ts';
 
 const DIGEST = 'pending-accounts';
 
@@ -31,14 +33,33 @@ export class PendingDigest {
       settings: SettingsService;
       publicUrl: () => string;
       log: Logger;
+      /** The ids of the site's journals: each has its own digest, to its own editors (decision 0054). */
+      journals: () => number[];
     },
   ) {
     deps.jobs?.recurring('accounts.pending-digest', { every: 10 * MINUTE, firstAfter: MINUTE }, async () => {
-      await this.run();
+      await this.runAll();
     });
   }
 
-  /** Queues the digest when one is due; returns how many editors it goes to (0: none was due). */
+  /** Each journal's digest, in that journal's scope (its settings, members, editors and address). */
+  async runAll(): Promise<number> {
+    let sent = 0;
+    let failed: unknown;
+    for (const id of this.deps.journals()) {
+      try {
+        sent += await withJournal(id, () => this.run());
+      } catch (err) {
+        // One journal's failure does not keep the others' digests back; the pass still fails (kept, retried).
+        this.deps.log.error({ err, journal: id }, 'pending-accounts digest failed');
+        failed ??= err;
+      }
+    }
+    if (failed) throw failed;
+    return sent;
+  }
+
+  /** Queues the journal at hand's digest when one is due; returns how many editors it goes to (0: none). */
   async run(): Promise<number> {
     const journal = await this.deps.settings.journal();
     if (!journal.pendingAccountsDigest) return 0;
@@ -47,12 +68,13 @@ export class PendingDigest {
         id: users.id,
         username: users.username,
         fullName: users.fullName,
-        role: users.role,
+        role: journalMemberships.role,
         institution: users.institution,
       })
-      .from(users)
-      .where(eq(users.status, 'pending'))
-      .orderBy(asc(users.createdAt), asc(users.id));
+      .from(journalMemberships)
+      .innerJoin(users, membershipHere)
+      .where(eq(journalMemberships.status, 'pending'))
+      .orderBy(asc(journalMemberships.createdAt), asc(users.id));
     if (!waiting.length) return 0;
     const newest = Math.max(...waiting.map((u) => u.id));
 
@@ -78,8 +100,15 @@ export class PendingDigest {
       if (!claimed) return null;
       const editors = await tx
         .select({ email: users.email })
-        .from(users)
-        .where(and(inArray(users.role, ['editor', 'admin']), eq(users.status, 'approved')))
+        .from(journalMemberships)
+        .innerJoin(users, membershipHere)
+        .where(
+          and(
+            inArray(journalMemberships.role, ['editor', 'admin']),
+            eq(journalMemberships.status, 'approved'),
+            eq(users.suspended, false),
+          ),
+        )
         .orderBy(asc(users.id));
       for (const editor of editors) {
         await this.deps.mail.queue(

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../server/accounts/tables.ts';
+import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { readFileSync } from 'node:fs';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
@@ -1043,7 +1043,10 @@ beforeAll(async () => {
   // Suspended after signing in: the session is still open, but the account's current status rules.
   const s = await t.createUser({ role: 'researcher', status: 'approved' });
   tokens.suspended = await t.login(s.username, s.password);
-  await t.services.db.update(users).set({ status: 'suspended' }).where(eq(users.id, s.id));
+  await t.services.db
+    .update(journalMemberships)
+    .set({ status: 'suspended' })
+    .where(eq(journalMemberships.userId, s.id));
 
   const submitter = await t.createUser({ role: 'author', status: 'approved' });
   submitterToken = await t.login(submitter.username, submitter.password);
