@@ -11,6 +11,13 @@ export const membershipHere = and(
   eq(journalMemberships.journalId, sql`current_setting('colophon.journal')::int`),
 )!;
 
+/** One account's membership of the journal at hand (for a query of `journal_memberships` alone). */
+export const memberHere = (userId: number) =>
+  and(
+    eq(journalMemberships.userId, userId),
+    eq(journalMemberships.journalId, sql`current_setting('colophon.journal')::int`),
+  )!;
+
 /**
  * Accounts in good standing in the journal at hand, as a condition on `users`: approved there, and not
  * suspended by the site. For queries of other areas that address the journal's approved accounts (alerts).

@@ -16,7 +16,7 @@ import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
 import { accountApprovedMail, accountRejectedMail, failedSignInsMail, roleChangedMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
-import { membershipHere } from './membership.ts';
+import { memberHere, membershipHere } from './membership.ts';
 import { journalMemberships as members, sessions, users } from './tables.ts';
 import { type TokenClaims, TokenSigner } from './tokens.ts';
 
@@ -189,7 +189,7 @@ export class AccountsService {
     const [m] = await this.db
       .select({ role: members.role, status: members.status })
       .from(members)
-      .where(eq(members.userId, userId));
+      .where(memberHere(userId));
     return m ?? null;
   }
 
@@ -385,7 +385,7 @@ export class AccountsService {
       .select({ user: users, role: members.role, status: members.status })
       .from(members)
       .innerJoin(users, membershipHere)
-      .where(eq(members.userId, id));
+      .where(memberHere(id));
     if (!row) throw notFound('No such user.');
     return presentUser(row.user, row);
   }
@@ -455,7 +455,7 @@ export class AccountsService {
       const [m] = await tx
         .update(members)
         .set({ ...change, updatedAt: this.deps.clock.date() })
-        .where(eq(members.userId, id))
+        .where(memberHere(id))
         .returning({ role: members.role, status: members.status });
       if (!m) throw notFound('No such user.');
       const [account] = await tx.select().from(users).where(eq(users.id, id));
