@@ -185,7 +185,7 @@ export class AccountsService {
   }
 
   /** The account's membership of the journal at hand, if any. */
-  private async membership(userId: number) {
+  private async membership(userId: number): Promise<{ role: Role; status: Status } | null> {
     const [m] = await this.db
       .select({ role: members.role, status: members.status })
       .from(members)
