@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { ASSIGNMENT_STATES } from '../common/review.ts';
 import { hashPassword } from '../server/accounts/passwords.ts';
-import { users } from '../server/accounts/tables.ts';
+import { journalMemberships, users } from '../server/accounts/tables.ts';
 import { reviewAssignments, reviewRounds, reviewerProfiles } from '../server/review/tables.ts';
 import { addDays } from '../server/review/rules.ts';
 import { submissions } from '../server/submissions/tables.ts';
@@ -40,10 +40,9 @@ const [author] = await db
     fullName: 'Bench Author',
     contactNumber: '',
     institution: 'Bench University',
-    role: 'author',
-    status: 'approved',
   })
   .returning({ id: users.id });
+await db.insert(journalMemberships).values({ userId: author.id, role: 'author', status: 'approved' });
 const submissionIds: number[] = [];
 await chunked(
   Array.from({ length: COUNTS.submissions }, (_, i) => ({

@@ -95,3 +95,28 @@ export const RESET_REQUESTED_MESSAGE =
 
 export const RESET_DONE_MESSAGE =
   'Your password has been changed and every session of your account has been signed out. Log in with your new password.';
+
+/**
+ * Accounts are the site's, roles the journal's (decision 0054): what registering and signing in say about
+ * membership of the journal at hand.
+ */
+export const MEMBERSHIP_MESSAGES = {
+  usernameTaken: 'That username is already taken.',
+  emailTaken: 'An account with that email address already exists.',
+  /** Added to the field's message: a person with an account here registers once, and joins each journal. */
+  signInAndJoin: 'If it is yours, sign in and join this journal from your account page.',
+  notAMember:
+    'You are signed in, but not a member of this journal: you can read it, and ask to join it from your account page.',
+  alreadyMember: 'You are already a member of this journal.',
+  joined:
+    'Your request to join this journal is waiting for approval by its editorial board. You will be notified once it is approved.',
+} as const;
+
+/** Asking to join the journal at hand (an account of the site, signed in): as a researcher or an author. */
+export const joinSchema = z.object({ role: registerSchema.shape.role });
+export type JoinInput = z.infer<typeof joinSchema>;
+
+/** The site admin's suspension of an account, everywhere on the site (or its end). */
+export const siteSuspensionSchema = z.object({
+  suspended: z.boolean('Say whether the account is suspended (true or false).'),
+});

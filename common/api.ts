@@ -17,8 +17,8 @@ export const meResponse = z.object({
   username: z.string(),
   fullName: z.string(),
   email: z.string(),
-  role: z.enum(ROLES),
-  status: z.enum(STATUSES),
+  role: z.enum(ROLES).nullable().describe('In this journal; null: not a member of it (decision 0054)'),
+  status: z.enum(STATUSES).nullable(),
   expiresAt: z.number().describe('Session expiry, seconds since the epoch'),
 });
 
@@ -37,6 +37,8 @@ export const userResponse = z.object({
 
 /** The signed-in account's own details (GET/PATCH /api/account). */
 export const accountResponse = userResponse.extend({
+  role: z.enum(ROLES).nullable().describe('In this journal; null: not a member of it (decision 0054)'),
+  status: z.enum(STATUSES).nullable(),
   pendingEmail: z
     .object({ email: z.string(), expiresAt: z.string() })
     .nullable()

@@ -8,9 +8,13 @@ export const REGISTRABLE_ROLES = ['researcher', 'author'] as const;
 export const STATUSES = ['pending', 'approved', 'rejected', 'suspended'] as const;
 export type Status = (typeof STATUSES)[number];
 
+/**
+ * Who asks, in the journal at hand (decision 0054): an account's role and status are its membership of that
+ * journal; null for an account signed in at a journal it is not a member of.
+ */
 export interface Principal {
-  role: Role;
-  status: Status;
+  role: Role | null;
+  status: Status | null;
   /** The site's admin (`users.site_admin`): makes and moves journals (decision 0055). */
   siteAdmin?: boolean;
 }
@@ -21,11 +25,13 @@ export interface Permission {
   requireApproved: boolean;
   /** The site's, not a journal's: only a site admin, whatever the role in the journal at hand. */
   site?: true;
+  /** Also any signed-in account with no role in this journal (its own account, asking to join). */
+  anyAccount?: boolean;
 }
 
 export const PERMISSIONS = {
   /** Any signed-in account in good standing. */
-  signedIn: { roles: ROLES, requireApproved: false },
+  signedIn: { roles: ROLES, requireApproved: false, anyAccount: true },
   /** /submission: authors may submit while pending (the registration notice promises it). */
   submit: { roles: ['author', 'editor', 'admin'], requireApproved: false },
   /** Downloads: approved researchers, authors and editors, and admins. */
@@ -44,6 +50,7 @@ export type PermissionName = keyof typeof PERMISSIONS;
 export function allows(permission: Permission, who: Principal | null | undefined): boolean {
   if (!who) return false;
   if (permission.site) return who.siteAdmin === true;
+  if (who.role === null) return permission.anyAccount === true;
   if (!permission.roles.includes(who.role)) return false;
   if (who.role === 'admin') return true;
   if (who.status === 'rejected' || who.status === 'suspended') return false;

@@ -20,8 +20,9 @@ export interface HeaderProps {
   site?: boolean;
   user: {
     username: string;
-    role?: Role;
-    status?: Status;
+    /** In this journal; null: signed in, not a member of it (decision 0054). */
+    role?: Role | null;
+    status?: Status | null;
     /**
      * A reviewer's open assignments, or null when the account has no reviewer profile (reviewing is an
      * assignment, not a role): every reviewer gets the "Reviews" link, with its count when it is not 0.

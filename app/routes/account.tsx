@@ -1,6 +1,8 @@
 import { Link, redirect } from 'react-router';
 import {
+  MEMBERSHIP_MESSAGES,
   emailChangeSchema,
+  joinSchema,
   passwordChangeSchema,
   profileSchema,
   sessionIdParamSchema,
@@ -8,6 +10,7 @@ import {
 import { can } from '../../common/roles.ts';
 import {
   EmailSection,
+  JoinSection,
   PasswordSection,
   ProfileSection,
   SessionsSection,
@@ -54,8 +57,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
-  const fail = (status: number, message: string, errors: Record<string, string> = {}, values: Record<string, string> = {}) =>
-    replyRefused(intent, clientError(status, message, errors), values);
+  const fail = (
+    status: number,
+    message: string,
+    errors: Record<string, string> = {},
+    values: Record<string, string> = {},
+  ) => replyRefused(intent, clientError(status, message, errors), values);
   const done = (message: string) => replyDone(intent, message);
 
   if (!can('signedIn', auth.user)) return fail(403, 'This account cannot be changed.');
@@ -100,6 +107,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         if (current) return redirect('/', { headers: closeSessionHeaders(context.secure) });
         return done('The session has ended: that browser is signed out.');
       }
+      case 'join': {
+        values = { role: form.text('role') };
+        const parsed = validateForm(joinSchema, values);
+        if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors, values);
+        await context.services.accounts.join(auth.user, parsed.data.role);
+        return done(MEMBERSHIP_MESSAGES.joined);
+      }
       case 'end-others': {
         const ended = await myAccount.endOtherSessions(auth);
         return done(
@@ -140,12 +154,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <p className="eyebrow">Your account</p>
         <h1>My account</h1>
         <p className="lead">
-          Signed in as <strong>{profile.username}</strong>, {profile.role} account ({profile.status}).
+          Signed in as <strong>{profile.username}</strong>,{' '}
+          {profile.role ? `${profile.role} account (${profile.status}).` : 'not a member of this journal.'}
         </p>
         {/* Reviewing is an assignment, not a role: any account may be invited, so any has a reviewer profile. */}
         <p>
-          Reviewing for the journal: <Link to="/reviews/profile">your reviewer profile</Link> (areas of interest,
-          days you are unavailable) and <Link to="/reviews">your reviews</Link>.
+          Reviewing for the journal: <Link to="/reviews/profile">your reviewer profile</Link> (areas of
+          interest, days you are unavailable) and <Link to="/reviews">your reviews</Link>.
         </p>
       </header>
       <nav className="account__nav" aria-label="On this page">
@@ -164,6 +179,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </li>
         </ul>
       </nav>
+      {profile.role === null || actionData?.intent === 'join' ? <JoinSection result={actionData} /> : null}
       <ProfileSection profile={profile} result={actionData} />
       <EmailSection profile={profile} result={actionData} />
       <PasswordSection username={profile.username} result={actionData} />

@@ -133,7 +133,8 @@ export default function Users({ loaderData, actionData }: Route.ComponentProps) 
     <section aria-labelledby="users-title">
       <h1 id="users-title">Users</h1>
       <p className="user-admin__intro">
-        Every account, newest first. An admin may give any account another role or status; the change takes
+        Every member of this journal, newest first (accounts are the site's; their roles and approval are each
+        journal's own). An admin may give any member another role or status in this journal; the change takes
         effect on the account's next request, and is written to the audit log. Approving or rejecting an
         account e-mails its holder; suspending or rejecting one signs it out everywhere. Nobody can change
         their own role or suspend their own account: another admin must do it.

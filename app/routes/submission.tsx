@@ -231,7 +231,11 @@ function SubmissionSuccess({ submitted }: { submitted: Submitted }) {
   );
 }
 
-function NeedsAuthorAccount({ username, role, status }: { username: string; role: string; status: string }) {
+function NeedsAuthorAccount({
+  username,
+  role,
+  status,
+}: { username: string; role: string | null; status: string | null }) {
   const blocked = status === 'rejected' || status === 'suspended';
   return (
     <div className="page page--narrow submission-page">
@@ -246,7 +250,15 @@ function NeedsAuthorAccount({ username, role, status }: { username: string; role
         ) : (
           <p>
             Submitting a manuscript needs an <strong>author</strong> account. You are signed in as{' '}
-            <strong>{username}</strong>, a {role} account.
+            <strong>{username}</strong>,{' '}
+            {role ? (
+              `a ${role} account.`
+            ) : (
+              <>
+                not a member of this journal: <Link to="/account">join it as an author</Link> from your
+                account page.
+              </>
+            )}
           </p>
         )}
       </div>

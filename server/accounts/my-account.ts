@@ -17,7 +17,8 @@ import { confirmEmailMail, emailChangedMail, emailChangeRequestedMail, passwordC
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { AuthContext } from './service.ts';
 import { openSessions, revokeSessions } from './sessions.ts';
-import { emailChanges, sessions, users } from './tables.ts';
+import { membershipHere } from './membership.ts';
+import { emailChanges, journalMemberships, sessions, users } from './tables.ts';
 
 /** How long the link that confirms a new e-mail address works. */
 export const EMAIL_LINK_VALID_MS = DAY;
@@ -35,8 +36,9 @@ export interface AccountProfile {
   institution: string;
   contactNumber: string;
   orcid: string | null;
-  role: string;
-  status: string;
+  /** In the journal at hand; null: not a member of it. */
+  role: string | null;
+  status: string | null;
   createdAt: string;
   /** A new address asked for and not confirmed yet. */
   pendingEmail: { email: string; expiresAt: string } | null;
@@ -76,8 +78,13 @@ export class MyAccountService {
   ) {}
 
   async profile(userId: number): Promise<AccountProfile> {
-    const [user] = await this.db.select().from(users).where(eq(users.id, userId));
-    if (!user) throw notFound('No such account.');
+    const [row] = await this.db
+      .select({ user: users, role: journalMemberships.role, status: journalMemberships.status })
+      .from(users)
+      .leftJoin(journalMemberships, membershipHere)
+      .where(eq(users.id, userId));
+    if (!row) throw notFound('No such account.');
+    const { user, role, status } = row;
     const now = this.deps.clock.date();
     const [pending] = await this.db
       .select({ email: emailChanges.newEmail, expiresAt: emailChanges.expiresAt })
@@ -95,8 +102,8 @@ export class MyAccountService {
       institution: user.institution,
       contactNumber: user.contactNumber,
       orcid: user.orcid,
-      role: user.role,
-      status: user.status,
+      role,
+      status,
       createdAt: user.createdAt.toISOString(),
       pendingEmail: pending ? { email: pending.email, expiresAt: pending.expiresAt.toISOString() } : null,
     };

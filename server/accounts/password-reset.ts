@@ -12,7 +12,8 @@ import { checkLink, claimLink, newLinkSecret, refuseLink } from './links.ts';
 import { passwordChangedMail, passwordResetMail } from './mail.ts';
 import { hashPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
-import { emailChanges, passwordResets, users } from './tables.ts';
+import { membershipHere } from './membership.ts';
+import { emailChanges, journalMemberships, passwordResets, users } from './tables.ts';
 
 /** How long a reset link works. */
 export const RESET_LINK_VALID_MS = HOUR;
@@ -67,9 +68,10 @@ export class PasswordResetService {
 
   /** The job: the account, its link and the link's e-mail, committed with the job's completion. */
   private async deliver(identifier: string, ctx: JobContext): Promise<void> {
-    const [user] = await this.db
-      .select()
+    const [found] = await this.db
+      .select({ user: users, status: journalMemberships.status })
       .from(users)
+      .leftJoin(journalMemberships, membershipHere)
       .where(
         or(
           sql`lower(${users.username}) = lower(${identifier})`,
@@ -77,7 +79,9 @@ export class PasswordResetService {
         ),
       )
       .limit(1);
-    if (!user || user.status === 'suspended') return;
+    // Suspended by the site, or by the journal asked at (where it could not sign in): no link.
+    if (!found || found.user.suspended || found.status === 'suspended') return;
+    const { user } = found;
     const now = this.deps.clock.now();
     const sent = await this.deps.store.add(`reset-account:${user.id}`, HOUR, now);
     if (sent.count > RESETS_PER_ACCOUNT_PER_HOUR) return;

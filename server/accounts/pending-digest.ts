@@ -6,7 +6,8 @@ import type { MailService } from '../mail/service.ts';
 import type { Logger } from '../services.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { pendingDigestMail } from './mail.ts';
-import { dailyDigests, users } from './tables.ts';
+import { membershipHere } from './membership.ts';
+import { dailyDigests, journalMemberships, users } from './tables.ts';
 
 const DIGEST = 'pending-accounts';
 
@@ -43,7 +44,7 @@ export class PendingDigest {
     );
   }
 
-  /** Queues the digest when one is due; returns how many editors it goes to (0: none was due). */
+  /** Queues the journal at hand's digest when one is due; returns how many editors it goes to (0: none). */
   async run(): Promise<number> {
     const journal = await this.deps.settings.journal();
     if (!journal.pendingAccountsDigest) return 0;
@@ -52,12 +53,13 @@ export class PendingDigest {
         id: users.id,
         username: users.username,
         fullName: users.fullName,
-        role: users.role,
+        role: journalMemberships.role,
         institution: users.institution,
       })
-      .from(users)
-      .where(eq(users.status, 'pending'))
-      .orderBy(asc(users.createdAt), asc(users.id));
+      .from(journalMemberships)
+      .innerJoin(users, membershipHere)
+      .where(eq(journalMemberships.status, 'pending'))
+      .orderBy(asc(journalMemberships.createdAt), asc(users.id));
     if (!waiting.length) return 0;
     const newest = Math.max(...waiting.map((u) => u.id));
 
@@ -83,8 +85,15 @@ export class PendingDigest {
       if (!claimed) return null;
       const editors = await tx
         .select({ email: users.email })
-        .from(users)
-        .where(and(inArray(users.role, ['editor', 'admin']), eq(users.status, 'approved')))
+        .from(journalMemberships)
+        .innerJoin(users, membershipHere)
+        .where(
+          and(
+            inArray(journalMemberships.role, ['editor', 'admin']),
+            eq(journalMemberships.status, 'approved'),
+            eq(users.suspended, false),
+          ),
+        )
         .orderBy(asc(users.id));
       for (const editor of editors) {
         await this.deps.mail.queue(

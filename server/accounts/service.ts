@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, ilike, isNull, lt, or, sql } from 'drizzle-orm';
+import { MEMBERSHIP_MESSAGES } from '../../common/account.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import type { Role, Status } from '../../common/roles.ts';
 import type { LoginInput, RegisterInput } from '../../common/schemas.ts';
@@ -15,16 +16,18 @@ import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
 import { accountApprovedMail, accountRejectedMail, failedSignInsMail, roleChangedMail } from './mail.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
-import { sessions, users } from './tables.ts';
+import { memberHere, membershipHere } from './membership.ts';
+import { journalMemberships as members, sessions, users } from './tables.ts';
 import { type TokenClaims, TokenSigner } from './tokens.ts';
 
+/** A signed-in account, with its role and status in the journal at hand (null: not a member of it). */
 export interface SessionUser {
   id: number;
   username: string;
   fullName: string;
   email: string;
-  role: Role;
-  status: Status;
+  role: Role | null;
+  status: Status | null;
 }
 
 export interface AuthContext {
@@ -36,7 +39,8 @@ export interface AuthContext {
 
 export type PublicUser = ReturnType<typeof presentUser>;
 
-export function presentUser(u: typeof users.$inferSelect) {
+/** A member of the journal at hand: the site's account and its role and status in this journal. */
+export function presentUser(u: typeof users.$inferSelect, m: { role: Role; status: Status }) {
   return {
     id: u.id,
     username: u.username,
@@ -45,8 +49,8 @@ export function presentUser(u: typeof users.$inferSelect) {
     contactNumber: u.contactNumber,
     institution: u.institution,
     orcid: u.orcid,
-    role: u.role,
-    status: u.status,
+    role: m.role,
+    status: m.status,
     createdAt: u.createdAt.toISOString(),
   };
 }
@@ -55,14 +59,20 @@ export function presentUser(u: typeof users.$inferSelect) {
 const LAST_SEEN_EVERY_MS = 5 * MINUTE;
 /** Any fixed number: the advisory lock under which one process at a time may create the admin account. */
 const ADMIN_LOCK = 0x63616461;
+const {
+  usernameTaken: USERNAME_TAKEN,
+  emailTaken: EMAIL_TAKEN,
+  signInAndJoin: SIGN_IN_AND_JOIN,
+  notAMember: NOT_A_MEMBER,
+} = MEMBERSHIP_MESSAGES;
 
 const sessionUserColumns = {
   id: users.id,
   username: users.username,
   fullName: users.fullName,
   email: users.email,
-  role: users.role,
-  status: users.status,
+  role: members.role,
+  status: members.status,
 };
 
 /** The session behind a token and its account, as every signed-in request reads them. */
@@ -71,8 +81,10 @@ function sessionQuery(db: Db) {
     .select({ ...sessionUserColumns, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(members, membershipHere)
     .where(
       and(
+        eq(users.suspended, false),
         eq(sessions.id, sql.placeholder('sid')),
         eq(sessions.userId, sql.placeholder('userId')),
         isNull(sessions.revokedAt),
@@ -106,6 +118,11 @@ export class AccountsService {
     this.session = sessionQuery(db);
   }
 
+  /**
+   * Registers at the journal at hand: the site's account and its membership of this journal, pending until
+   * the journal's editors approve it (decision 0054). A username or e-mail address already taken is the
+   * spec's 409, with a word to the owner of that account: sign in, and join this journal from there.
+   */
   async register(input: RegisterInput, meta: { ip?: string } = {}): Promise<PublicUser> {
     await this.deps.limits.register.hit(meta.ip ?? 'unknown');
     const taken = await this.db
@@ -118,39 +135,62 @@ export class AccountsService {
         ),
       );
     if (taken.some((u) => u.username.toLowerCase() === input.username.toLowerCase())) {
-      throw conflict('That username is already taken.', { username: 'That username is already taken.' });
+      throw conflict(USERNAME_TAKEN, { username: `${USERNAME_TAKEN} ${SIGN_IN_AND_JOIN}` });
     }
-    if (taken.length) {
-      throw conflict('An account with that email address already exists.', {
-        email: 'An account with that email address already exists.',
-      });
-    }
+    if (taken.length) throw conflict(EMAIL_TAKEN, { email: `${EMAIL_TAKEN} ${SIGN_IN_AND_JOIN}` });
     const passwordHash = await hashPassword(input.password);
     try {
-      const [row] = await this.db
-        .insert(users)
-        .values({
-          username: input.username,
-          passwordHash,
-          email: input.email,
-          fullName: input.fullName,
-          contactNumber: input.contactNumber,
-          institution: input.institution,
-          role: input.role,
-          status: 'pending',
-        })
-        .returning();
-      return presentUser(row);
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(users)
+          .values({
+            username: input.username,
+            passwordHash,
+            email: input.email,
+            fullName: input.fullName,
+            contactNumber: input.contactNumber,
+            institution: input.institution,
+          })
+          .returning();
+        const [m] = await tx
+          .insert(members)
+          .values({ userId: row.id, role: input.role, status: 'pending' })
+          .returning({ role: members.role, status: members.status });
+        return presentUser(row, m);
+      });
     } catch (err) {
       // Two registrations racing for one name: the unique index decides.
       if (isUniqueViolation(err)) {
         const onEmail = pgConstraint(err)?.includes('email');
-        throw onEmail
-          ? conflict('An account with that email address already exists.')
-          : conflict('That username is already taken.');
+        throw conflict(onEmail ? EMAIL_TAKEN : USERNAME_TAKEN);
       }
       throw err;
     }
+  }
+
+  /**
+   * A signed-in account asks to join the journal at hand as a researcher or an author: a pending membership,
+   * approved (or not) by this journal's editors as a registration is. 409 when it already is a member.
+   */
+  async join(who: SessionUser, role: RegisterInput['role']): Promise<PublicUser> {
+    const [account] = await this.db.select().from(users).where(eq(users.id, who.id));
+    if (!account) throw notFound('No such user.');
+    const [m] = await this.db
+      .insert(members)
+      .values({ userId: who.id, role, status: 'pending' })
+      .onConflictDoNothing()
+      .returning({ role: members.role, status: members.status });
+    if (!m) throw conflict(MEMBERSHIP_MESSAGES.alreadyMember);
+    return presentUser(account, m);
+  }
+
+  /** The account's membership of the journal at hand, if any. */
+  private async membership(userId: number): Promise<{ role: Role; status: Status } | null> {
+    const [m] = await this.db
+      .select({ role: members.role, status: members.status })
+      .from(members)
+      .where(memberHere(userId));
+    return m ?? null;
   }
 
   /** Checks the password and opens a session; the token and the cookie carry the same JWT. */
@@ -176,7 +216,8 @@ export class AccountsService {
       throw unauthenticated(MESSAGES.invalidLogin);
     }
     await throttle.succeeded(input.username, address);
-    if (user.status === 'suspended') {
+    const membership = await this.membership(user.id);
+    if (user.suspended || membership?.status === 'suspended') {
       throw forbidden('This account is suspended. Please contact the editorial office.');
     }
     const now = this.deps.clock.date();
@@ -192,15 +233,12 @@ export class AccountsService {
         ip: meta.ip,
       })
       .returning({ id: sessions.id });
+    const role = membership?.role ?? null;
+    const status = membership?.status ?? null;
+    // The claims' role and status are those of the journal signed in at, for the client's information: the
+    // server never reads them (authenticate reads the membership of the journal each request is for).
     const token = await this.signer.sign(
-      {
-        sub: String(user.id),
-        username: user.username,
-        role: user.role,
-        status: user.status,
-        sid: session.id,
-        exp: expiresAt,
-      },
+      { sub: String(user.id), username: user.username, role, status, sid: session.id, exp: expiresAt },
       now,
     );
     const sessionUser: SessionUser = {
@@ -208,15 +246,17 @@ export class AccountsService {
       username: user.username,
       fullName: user.fullName,
       email: user.email,
-      role: user.role,
-      status: user.status,
+      role,
+      status,
     };
     const message =
-      user.status === 'pending'
+      status === 'pending'
         ? 'Your account is awaiting approval by the editorial board: you can sign in, but downloading articles needs approval.'
-        : user.status === 'rejected'
+        : status === 'rejected'
           ? 'Your registration was not approved by the editorial board.'
-          : undefined;
+          : status === null
+            ? NOT_A_MEMBER
+            : undefined;
     return { token, user: sessionUser, expiresAt, ...(message ? { message } : {}) };
   }
 
@@ -244,6 +284,17 @@ export class AccountsService {
         );
     }
     return { user, sessionId: claims.sid, expiresAt: claims.exp };
+  }
+
+  /** An account as a signed-in request in the journal at hand sees it (its membership there, or none). */
+  async sessionUser(id: number): Promise<SessionUser> {
+    const [row] = await this.db
+      .select(sessionUserColumns)
+      .from(users)
+      .leftJoin(members, membershipHere)
+      .where(eq(users.id, id));
+    if (!row) throw notFound('No such user.');
+    return row;
   }
 
   async logout(sessionId: string): Promise<void> {
@@ -277,32 +328,33 @@ export class AccountsService {
   async pendingCount(): Promise<number> {
     const [{ total }] = await this.db
       .select({ total: count() })
-      .from(users)
-      .where(eq(users.status, 'pending'));
+      .from(members)
+      .where(eq(members.status, 'pending'));
     return total;
   }
 
   async pendingUsersPage(page: { limit: number; offset: number }) {
     const [rows, [{ total }]] = await Promise.all([
       this.pendingQuery().limit(page.limit).offset(page.offset),
-      this.db.select({ total: count() }).from(users).where(eq(users.status, 'pending')),
+      this.db.select({ total: count() }).from(members).where(eq(members.status, 'pending')),
     ]);
     return { users: rows, total };
   }
 
   private pendingQuery() {
     return this.db
-      .select({ id: users.id, username: users.username, email: users.email, role: users.role })
-      .from(users)
-      .where(eq(users.status, 'pending'))
-      .orderBy(asc(users.createdAt), asc(users.id))
+      .select({ id: users.id, username: users.username, email: users.email, role: members.role })
+      .from(members)
+      .innerJoin(users, membershipHere)
+      .where(eq(members.status, 'pending'))
+      .orderBy(asc(members.createdAt), asc(users.id))
       .$dynamic();
   }
 
   async listUsers(filter: { q?: string; role?: Role; status?: Status; limit: number; offset: number }) {
     const conditions = [
-      filter.role ? eq(users.role, filter.role) : undefined,
-      filter.status ? eq(users.status, filter.status) : undefined,
+      filter.role ? eq(members.role, filter.role) : undefined,
+      filter.status ? eq(members.status, filter.status) : undefined,
       filter.q
         ? or(
             ilike(users.username, `%${escapeLike(filter.q)}%`),
@@ -312,23 +364,73 @@ export class AccountsService {
         : undefined,
     ].filter(Boolean);
     const where = conditions.length ? and(...conditions) : undefined;
+    // The journal's members only: an account of the site that is not one is none of its admins' business.
     const [rows, [{ total }]] = await Promise.all([
       this.db
-        .select()
-        .from(users)
+        .select({ user: users, role: members.role, status: members.status })
+        .from(members)
+        .innerJoin(users, membershipHere)
         .where(where)
         .orderBy(desc(users.id))
         .limit(filter.limit)
         .offset(filter.offset),
-      this.db.select({ total: count() }).from(users).where(where),
+      this.db.select({ total: count() }).from(members).innerJoin(users, membershipHere).where(where),
     ]);
-    return { users: rows.map(presentUser), total };
+    return { users: rows.map((r) => presentUser(r.user, r)), total };
   }
 
+  /** A member of the journal at hand; 404 for any other account, whether or not it exists elsewhere. */
   async getUser(id: number): Promise<PublicUser> {
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
+    const [row] = await this.db
+      .select({ user: users, role: members.role, status: members.status })
+      .from(members)
+      .innerJoin(users, membershipHere)
+      .where(memberHere(id));
     if (!row) throw notFound('No such user.');
-    return presentUser(row);
+    return presentUser(row.user, row);
+  }
+
+  /**
+   * The site admin suspends an account (or lifts it) everywhere: signed out at once, and refused sign-in and
+   * every request in every journal until lifted (decision 0054). Memberships are left as they are.
+   */
+  async setSuspended(actor: SessionUser, id: number, suspended: boolean) {
+    await this.requireSiteAdmin(actor);
+    if (id === actor.id && suspended) throw conflict('You cannot suspend your own account.');
+    const now = this.deps.clock.date();
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ suspended, updatedAt: now })
+        .where(eq(users.id, id))
+        .returning({ id: users.id, username: users.username, suspended: users.suspended });
+      if (!row) throw notFound('No such user.');
+      if (suspended) await revokeSessions(tx, id, now);
+      await this.deps.audit.record(
+        tx,
+        actor,
+        suspended ? 'user.suspend' : 'user.unsuspend',
+        { type: 'user', id },
+        {
+          username: row.username,
+        },
+      );
+      return row;
+    });
+  }
+
+  /** Whether an account runs the site (users.site_admin): its role in a journal says nothing of it. */
+  async isSiteAdmin(userId: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ siteAdmin: users.siteAdmin })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row?.siteAdmin === true;
+  }
+
+  private async requireSiteAdmin(actor: SessionUser): Promise<void> {
+    if (!(await this.isSiteAdmin(actor.id)))
+      throw forbidden('Only the site admin manages accounts site-wide.');
   }
 
   /**
@@ -350,13 +452,16 @@ export class AccountsService {
     // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
     const journal = await this.deps.journalName();
     const updated = await this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(users)
+      const [m] = await tx
+        .update(members)
         .set({ ...change, updatedAt: this.deps.clock.date() })
-        .where(eq(users.id, id))
-        .returning();
+        .where(memberHere(id))
+        .returning({ role: members.role, status: members.status });
+      if (!m) throw notFound('No such user.');
+      const [account] = await tx.select().from(users).where(eq(users.id, id));
       if (change.status && change.status !== before.status && change.status !== 'approved') {
-        // A suspended or rejected account is signed out everywhere at once.
+        // A suspended or rejected account is signed out at once (sessions are the site's: everywhere; it signs
+        // in again at the journals it is a member of in good standing).
         await revokeSessions(tx, id, this.deps.clock.date());
       }
       await this.deps.audit.record(
@@ -367,10 +472,10 @@ export class AccountsService {
         {
           username: before.username,
           from: { role: before.role, status: before.status },
-          to: { role: row.role, status: row.status },
+          to: m,
         },
       );
-      const user = presentUser(row);
+      const user = presentUser(account, m);
       if (user.status !== before.status && (user.status === 'approved' || user.status === 'rejected')) {
         await this.notifyDecision(tx, user, journal);
       } else if (user.role !== before.role && user.status === 'approved') {
@@ -458,9 +563,14 @@ export class AccountsService {
         fullName: 'Journal Administrator',
         contactNumber: '+0 000 000 0000',
         institution: 'Editorial office',
-        role: 'admin',
-        status: 'approved',
+        siteAdmin: true,
       });
+      // The first admin runs the site and is the admin of the journal at hand (the first journal at start-up).
+      const [{ id }] = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(sql`lower(${users.username}) = lower(${opts.username})`);
+      await tx.insert(members).values({ userId: id, role: 'admin', status: 'approved' });
       return { created: true, password: opts.password ? null : password };
     });
   }

@@ -26,10 +26,11 @@ export const users = pgTable(
     institution: text('institution').notNull(),
     /** ORCID iD, bare (0000-0002-1825-0097), check digit verified; optional. */
     orcid: text('orcid'),
-    role: text('role', { enum: ['researcher', 'author', 'editor', 'admin'] }).notNull(),
-    status: text('status', { enum: ['pending', 'approved', 'rejected', 'suspended'] })
-      .notNull()
-      .default('pending'),
+    /**
+     * Suspended by the site admin: signed out and refused in every journal (decision 0054). A journal's own
+     * suspension is its membership's status.
+     */
+    suspended: boolean('suspended').notNull().default(false),
     /** Runs the site: makes journals, closes and archives them, manages every account (decision 0053). */
     siteAdmin: boolean('site_admin').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -39,14 +40,14 @@ export const users = pgTable(
     // Usernames and e-mail addresses are unique whatever case people type them in.
     uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
-    index('users_status_idx').on(t.status),
   ],
 );
 
 /**
  * An account's role and standing in one journal (decision 0053): accounts are the site's, roles the journal's.
  * A person may be an author in one journal, a reviewer in a second and an editor in a third; approval to
- * download is given per journal.
+ * download is given per journal. The only place an account's role and status are kept (decision 0054:
+ * `users` has neither).
  */
 export const journalMemberships = pgTable(
   'journal_memberships',

@@ -4,8 +4,12 @@ import type { Role, Status } from '../../common/roles.ts';
 export interface TokenClaims {
   sub: string;
   username: string;
-  role: Role;
-  status: Status;
+  /**
+   * The role and status in the journal signed in at (null: not a member of it), for the client's information
+   * only: the server never reads them (decision 0054).
+   */
+  role: Role | null;
+  status: Status | null;
   sid: string;
   /** Expiry, seconds since the epoch. */
   exp: number;

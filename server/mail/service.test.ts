@@ -261,8 +261,6 @@ describe('the communication log of a submission', () => {
         fullName: 'L',
         contactNumber: '1',
         institution: 'I',
-        role: 'author',
-        status: 'approved',
       })
       .returning({ id: users.id });
     const [a, b] = await database.db

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { DECLINE_REASON_LABELS, type DeclineInput } from '../../common/review.ts';
 import { newLinkSecret } from '../accounts/links.ts';
 import { hashPassword } from '../accounts/passwords.ts';
-import { passwordResets, users } from '../accounts/tables.ts';
+import { journalMemberships, passwordResets, users } from '../accounts/tables.ts';
 import { DAY } from '../clock.ts';
 import type { Tx } from '../db/client.ts';
 import {
@@ -80,12 +80,18 @@ async function createReviewerAccount(
       contactNumber: '',
       institution: p.affiliation,
       orcid: p.orcid,
-      role: 'researcher',
-      status: 'approved',
       createdAt: new Date(now),
       updatedAt: new Date(now),
     })
     .returning();
+  // An account of the site, and an approved researcher of this journal (decision 0054).
+  await tx.insert(journalMemberships).values({
+    userId: user.id,
+    role: 'researcher',
+    status: 'approved',
+    createdAt: new Date(now),
+    updatedAt: new Date(now),
+  });
   await tx.update(reviewerProfiles).set({ userId: user.id }).where(eq(reviewerProfiles.id, p.id));
   const { token, hash } = newLinkSecret();
   await tx.insert(passwordResets).values({

@@ -64,7 +64,8 @@ describe('seed', () => {
 
     const admins = await db.select().from(users).where(eq(users.username, 'admin'));
     expect(admins).toHaveLength(1);
-    expect(admins[0]).toMatchObject({ role: 'admin', status: 'approved' });
+    expect(admins[0]).toMatchObject({ siteAdmin: true });
+    expect(await services.accounts.sessionUser(admins[0].id)).toMatchObject({ role: 'admin', status: 'approved' });
 
     const journal = journalSettingsSchema.parse(await services.settings.get(JOURNAL_KEY));
     expect(isValidIssn(journal.issnOnline)).toBe(true);

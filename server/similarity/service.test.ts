@@ -50,8 +50,7 @@ beforeAll(async () => {
   t = await createTestContext({ SIMILARITY_BACKGROUND: 'true', SIMILARITY_GRAMMAR: 'false' });
   sim = t.services.similarity;
   const asSession = async (id: number): Promise<SessionUser> => {
-    const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
-    return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: u.role, status: u.status };
+    return t.services.accounts.sessionUser(id);
   };
   const [adminRow] = await t.services.db.select().from(users).where(eq(users.username, 'admin'));
   admin = await asSession(adminRow.id);

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { approvedHere } from '../accounts/membership.ts';
 import { users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
 import type { PublicArticle } from '../catalog/present.ts';
@@ -100,9 +101,9 @@ export class SubscriptionsService {
     return user?.email ?? null;
   }
 
-  /** Subscribers an alert goes to: approved accounts only. */
+  /** Subscribers an alert goes to: accounts approved in this journal only (decision 0054). */
   private recipientsWhere() {
-    return and(eq(users.status, 'approved'));
+    return approvedHere;
   }
 
   async recipientCount(): Promise<number> {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import type { Role, Status } from '../../common/roles.ts';
 import { hashPassword } from '../accounts/passwords.ts';
-import { users } from '../accounts/tables.ts';
+import { journalMemberships, users } from '../accounts/tables.ts';
 import { buildApp } from '../app.ts';
 import { buildDir, loadProductionBuild } from '../http/ssr.ts';
 import { ManualClock } from '../clock.ts';
@@ -130,10 +130,10 @@ export async function insertUser(
       fullName: opts.fullName ?? `Test ${name}`,
       contactNumber: '+91 44 1234 5678',
       institution: 'Test University',
-      role,
-      status,
     })
     .returning({ id: users.id });
+  // Its role and status are its membership of the journal in scope (journal 1 unless the test says).
+  await db.insert(journalMemberships).values({ userId: row.id, role, status });
   return { id: row.id, username: name, password, email };
 }
 

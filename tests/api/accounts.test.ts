@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/messages.ts';
-import { sessions, users } from '../../server/accounts/tables.ts';
+import { journalMemberships, sessions, users } from '../../server/accounts/tables.ts';
 import { auditLog } from '../../server/audit/tables.ts';
 import {
   type TestContext,
@@ -78,8 +78,12 @@ describe('registration', () => {
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ message: MESSAGES.registrationNotice });
     const [row] = await t.services.db.select().from(users).where(eq(users.username, 'ada'));
-    expect(row.status).toBe('pending');
-    expect(row.role).toBe('author');
+    const [member] = await t.services.db
+      .select()
+      .from(journalMemberships)
+      .where(eq(journalMemberships.userId, row.id));
+    expect(member.status).toBe('pending');
+    expect(member.role).toBe('author');
     expect(row.passwordHash).toMatch(/^\$argon2id\$/);
   });
 

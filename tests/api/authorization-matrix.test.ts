@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../server/accounts/tables.ts';
+import { journalMemberships } from '../../server/accounts/tables.ts';
+import { withJournal } from '../../server/db/scope.ts';
+import { journals } from '../../server/journals/tables.ts';
+import { seed } from '../../server/seed/seed.ts';
 import { readFileSync } from 'node:fs';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
@@ -92,7 +95,14 @@ async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: 
 /** An editor acting through the services (for what a route needs to find in place). */
 async function anEditor() {
   const u = (await t.services.accounts.listUsers({ role: 'admin', limit: 1, offset: 0 })).users[0];
-  return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: 'admin' as const, status: 'approved' as const };
+  return {
+    id: u.id,
+    username: u.username,
+    fullName: u.fullName,
+    email: u.email,
+    role: 'admin' as const,
+    status: 'approved' as const,
+  };
 }
 
 /** The same, with more files (the signed copyright form). */
@@ -128,7 +138,10 @@ async function newAssignment(state: 'invited' | 'accepted' | 'submitted' = 'invi
   });
   if (state !== 'invited') await t.services.review.accept({ token }, assignmentId);
   if (state === 'submitted') {
-    await t.services.review.submit({ token }, assignmentId, { recommendation: 'accept', commentsForAuthor: 'Good.' });
+    await t.services.review.submit({ token }, assignmentId, {
+      recommendation: 'accept',
+      commentsForAuthor: 'Good.',
+    });
   }
   return { submissionId, assignmentId, token };
 }
@@ -180,7 +193,10 @@ const fullTextRoutes = (
             name: `POST ${path(':id')}`,
             build: async () => {
               const { id } = await owner();
-              const body = await multipart({}, { word: { name: 'final.docx', data: wordFile, type: MEDIA_TYPES.docx } });
+              const body = await multipart(
+                {},
+                { word: { name: 'final.docx', data: wordFile, type: MEDIA_TYPES.docx } },
+              );
               return { method: 'POST' as const, url: path(id), ...body };
             },
             expect: editorial(201),
@@ -209,7 +225,11 @@ const fullTextRoutes = (
       build: async () => {
         const o = await owner();
         await withFullText(o.owner);
-        return { method: 'PATCH' as const, url: `${path(o.id)}/references`, payload: { 'doi-1': '10.5555/ref.1' } };
+        return {
+          method: 'PATCH' as const,
+          url: `${path(o.id)}/references`,
+          payload: { 'doi-1': '10.5555/ref.1' },
+        };
       },
       expect: editorial(200),
     },
@@ -231,13 +251,20 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     return { id: s.id, owner: { submissionId: s.id } };
   }),
   ...fullTextRoutes('articles', async () => ({ id: articleId, owner: { articleId } })),
-  ...fullTextRoutes('articles-pending', async () => ({ id: articleId, owner: { pendingArticleId: articleId } })),
+  ...fullTextRoutes('articles-pending', async () => ({
+    id: articleId,
+    owner: { pendingArticleId: articleId },
+  })),
   {
     name: 'POST /api/editor/articles/:id/fulltext/pending/publish',
     build: async () => {
       // A pending full text whose figures all have alt text, for the seed article (each persona's own).
       await withFullText({ pendingArticleId: articleId });
-      await t.services.fulltext.setAltText(await anEditor(), { pendingArticleId: articleId }, new Map([[2, 'Two bars.']]));
+      await t.services.fulltext.setAltText(
+        await anEditor(),
+        { pendingArticleId: articleId },
+        new Map([[2, 'Two bars.']]),
+      );
       return { method: 'POST', url: `/api/editor/articles/${articleId}/fulltext/pending/publish` };
     },
     expect: editorial(200),
@@ -263,11 +290,13 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'GET /api/editor/submissions/:id/final-pdf',
     build: async () => {
       const s = await newSubmission('under_review', 'accepted');
-      await t.services.submissions.setFinalPdf(
-        await anEditor(),
-        s.id,
-        { field: 'pdf', filename: 'final.pdf', data: pdf, kind: 'pdf', mediaType: 'application/pdf' },
-      );
+      await t.services.submissions.setFinalPdf(await anEditor(), s.id, {
+        field: 'pdf',
+        filename: 'final.pdf',
+        data: pdf,
+        kind: 'pdf',
+        mediaType: 'application/pdf',
+      });
       return { method: 'GET', url: `/api/editor/submissions/${s.id}/final-pdf` };
     },
     expect: editorial(200),
@@ -275,7 +304,9 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   {
     name: 'GET /api/submissions/:id/copyright-form',
     build: async () => {
-      const s = await newSubmissionWith({ copyrightForm: { name: 'form.pdf', data: pdf, type: 'application/pdf' } });
+      const s = await newSubmissionWith({
+        copyrightForm: { name: 'form.pdf', data: pdf, type: 'application/pdf' },
+      });
       return { method: 'GET', url: `/api/submissions/${s.id}/copyright-form` };
     },
     expect: ownerOrEditor,
@@ -651,7 +682,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'POST /api/reviews/:id/accept',
-    build: async () => ({ method: 'POST', url: `/api/reviews/${(await newAssignment()).assignmentId}/accept` }),
+    build: async () => ({
+      method: 'POST',
+      url: `/api/reviews/${(await newAssignment()).assignmentId}/accept`,
+    }),
     expect: notReviewer,
   },
   {
@@ -677,7 +711,12 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: async () => {
       const body = await multipart({}, { file: { name: 'notes.pdf', data: pdf, type: 'application/pdf' } });
       const { assignmentId } = await newAssignment('accepted');
-      return { method: 'POST', url: `/api/reviews/${assignmentId}/attachment`, headers: body.headers, payload: body.payload };
+      return {
+        method: 'POST',
+        url: `/api/reviews/${assignmentId}/attachment`,
+        headers: body.headers,
+        payload: body.payload,
+      };
     },
     expect: notReviewer,
   },
@@ -695,7 +734,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'GET /api/reviews/:id/attachment',
-    build: async () => ({ method: 'GET', url: `/api/reviews/${(await newAssignment('submitted')).assignmentId}/attachment` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/reviews/${(await newAssignment('submitted')).assignmentId}/attachment`,
+    }),
     expect: notReviewer,
   },
   {
@@ -723,13 +765,20 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'PUT /api/reviewer/profile',
-    build: () => ({ method: 'PUT', url: '/api/reviewer/profile', payload: { name: 'A Reviewer', interests: [] } }),
+    build: () => ({
+      method: 'PUT',
+      url: '/api/reviewer/profile',
+      payload: { name: 'A Reviewer', interests: [] },
+    }),
     expect: signedIn(200),
   },
   {
     // The author's view of their own submission's review; nobody else's (editors have theirs).
     name: 'GET /api/submissions/:id/reviews',
-    build: async () => ({ method: 'GET', url: `/api/submissions/${(await newSubmission('under_review')).id}/reviews` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/submissions/${(await newSubmission('under_review')).id}/reviews`,
+    }),
     expect: notOwner,
   },
   {
@@ -747,7 +796,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'GET /api/editor/submissions/:id/review',
-    build: async () => ({ method: 'GET', url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/editor/submissions/${(await newSubmission('under_review')).id}/review`,
+    }),
     expect: editorial(200),
   },
   {
@@ -799,7 +851,14 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'POST /api/editor/submissions/:id/review/share',
     build: async () => {
       const { submissionId, assignmentId } = await newAssignment('submitted');
-      const admin = { id: 1, username: 'admin', fullName: 'Admin', email: 'admin@example.org', role: 'admin', status: 'approved' } as const;
+      const admin = {
+        id: 1,
+        username: 'admin',
+        fullName: 'Admin',
+        email: 'admin@example.org',
+        role: 'admin',
+        status: 'approved',
+      } as const;
       await t.services.submissions.decide(admin, submissionId, {
         status: 'rejected',
         message: 'No.',
@@ -816,7 +875,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'POST /api/editor/review-assignments/:id/cancel',
-    build: async () => ({ method: 'POST', url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/cancel` }),
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/cancel`,
+    }),
     expect: editorial(200),
   },
   {
@@ -830,7 +892,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'POST /api/editor/review-assignments/:id/remind',
-    build: async () => ({ method: 'POST', url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/remind` }),
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/review-assignments/${(await newAssignment()).assignmentId}/remind`,
+    }),
     expect: editorial(200),
   },
   {
@@ -898,8 +963,15 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   {
     name: 'PUT /api/editor/review-forms/:id',
     build: async () => {
-      const form = await t.services.review.createForm({ id: 1, username: 'admin' }, { name: 'Draft form', questions: [] });
-      return { method: 'PUT', url: `/api/editor/review-forms/${form.id}`, payload: { name: 'Renamed form', questions: [] } };
+      const form = await t.services.review.createForm(
+        { id: 1, username: 'admin' },
+        { name: 'Draft form', questions: [] },
+      );
+      return {
+        method: 'PUT',
+        url: `/api/editor/review-forms/${form.id}`,
+        payload: { name: 'Renamed form', questions: [] },
+      };
     },
     expect: editorial(200),
   },
@@ -1050,6 +1122,22 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: signedIn(404),
   },
   {
+    // Every persona is a member of journal 1 already (decision 0054): asking again is 409.
+    name: 'POST /api/auth/join',
+    build: () => ({ method: 'POST', url: '/api/auth/join', payload: { role: 'researcher' } }),
+    expect: signedIn(409),
+  },
+  {
+    // The site admin's (users.site_admin), not a journal role's: an editor or a journal's admin is refused.
+    name: 'PATCH /api/site/users/:id',
+    build: async () => ({
+      method: 'PATCH',
+      url: `/api/site/users/${(await t.createUser({ role: 'researcher', status: 'approved' })).id}`,
+      payload: { suspended: false },
+    }),
+    expect: { ...signedIn(403), admin: 200 },
+  },
+  {
     name: 'POST /api/auth/logout',
     build: () => ({ method: 'POST', url: '/api/auth/logout' }),
     expect: all(200),
@@ -1076,7 +1164,10 @@ beforeAll(async () => {
   // Suspended after signing in: the session is still open, but the account's current status rules.
   const s = await t.createUser({ role: 'researcher', status: 'approved' });
   tokens.suspended = await t.login(s.username, s.password);
-  await t.services.db.update(users).set({ status: 'suspended' }).where(eq(users.id, s.id));
+  await t.services.db
+    .update(journalMemberships)
+    .set({ status: 'suspended' })
+    .where(eq(journalMemberships.userId, s.id));
 
   const submitter = await t.createUser({ role: 'author', status: 'approved' });
   submitterToken = await t.login(submitter.username, submitter.password);
@@ -1105,6 +1196,112 @@ beforeAll(async () => {
 });
 
 afterAll(() => t?.close());
+
+/**
+ * The same personas at journal B (`/jb`), where none of them is a member (decision 0054): signed in, they
+ * read their own account and may ask to join, and nothing of B's members, pending accounts or roles reaches
+ * them; an account that exists in B and one that exists nowhere get the same answer. The site admin is no
+ * editor of B for running the site, but suspends accounts from any journal's address.
+ */
+let journalB = 0;
+const nonMember = (ok: number): Expect => ({ ...all(ok), anonymous: 401 });
+const inB = (role: 'researcher' | 'author', status: 'pending' | 'approved') =>
+  withJournal(journalB, () => t.createUser({ role, status }));
+const ROUTES_IN_B: { name: string; build: () => Promise<Call> | Call; expect: Expect }[] = [
+  {
+    name: 'GET /jb/api/auth/me',
+    build: () => ({ method: 'GET', url: '/jb/api/auth/me' }),
+    expect: nonMember(200),
+  },
+  {
+    name: 'GET /jb/api/account',
+    build: () => ({ method: 'GET', url: '/jb/api/account' }),
+    expect: nonMember(200),
+  },
+  {
+    name: 'GET /jb/api/editor/pending-users',
+    build: () => ({ method: 'GET', url: '/jb/api/editor/pending-users' }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'POST /jb/api/editor/approve-user/:id (pending in B)',
+    build: async () => ({
+      method: 'POST',
+      url: `/jb/api/editor/approve-user/${(await inB('author', 'pending')).id}`,
+    }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'POST /jb/api/editor/approve-user/:id (no such account)',
+    build: () => ({ method: 'POST', url: '/jb/api/editor/approve-user/987654' }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'POST /jb/api/editor/reject-user/:id (pending in B)',
+    build: async () => ({
+      method: 'POST',
+      url: `/jb/api/editor/reject-user/${(await inB('researcher', 'pending')).id}`,
+    }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'GET /jb/api/admin/users',
+    build: () => ({ method: 'GET', url: '/jb/api/admin/users' }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'PATCH /jb/api/admin/users/:id (member of B)',
+    build: async () => ({
+      method: 'PATCH',
+      url: `/jb/api/admin/users/${(await inB('researcher', 'approved')).id}`,
+      payload: { role: 'editor' },
+    }),
+    expect: nonMember(403),
+  },
+  {
+    name: 'PATCH /jb/api/site/users/:id',
+    build: async () => ({
+      method: 'PATCH',
+      url: `/jb/api/site/users/${(await inB('researcher', 'approved')).id}`,
+      payload: { suspended: false },
+    }),
+    expect: { ...nonMember(403), admin: 200 },
+  },
+  // Last: each persona becomes a pending member of B.
+  {
+    name: 'POST /jb/api/auth/join',
+    build: () => ({ method: 'POST', url: '/jb/api/auth/join', payload: { role: 'author' } }),
+    expect: nonMember(201),
+  },
+];
+
+describe("authorization matrix across journals: journal A's personas at journal B", () => {
+  beforeAll(async () => {
+    const [b] = await t.services.db.insert(journals).values({ title: 'Journal B', path: 'jb' }).returning();
+    journalB = b.id;
+    await t.services.journals.load();
+    await withJournal(journalB, () => seed(t.services, { demo: false }));
+  });
+
+  for (const route of ROUTES_IN_B) {
+    describe(route.name, () => {
+      for (const persona of PERSONAS) {
+        it(`${persona} → ${route.expect[persona]}`, async () => {
+          const res = await call(await route.build(), persona);
+          expect(res.statusCode, res.body).toBe(route.expect[persona]);
+          if (res.statusCode >= 400) expect(res.json().message).toEqual(expect.any(String));
+        });
+      }
+    });
+  }
+
+  it("leaves every persona's role in journal A as it was", async () => {
+    const me = await call({ method: 'GET', url: '/api/auth/me' }, 'editor');
+    expect(me.json()).toMatchObject({ role: 'editor', status: 'approved' });
+    const inJournalB = await call({ method: 'GET', url: '/jb/api/auth/me' }, 'editor');
+    expect(inJournalB.json()).toMatchObject({ role: 'author', status: 'pending' });
+  });
+});
 
 describe('authorization matrix', () => {
   for (const route of ROUTES) {

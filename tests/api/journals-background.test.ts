@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../server/accounts/service.ts';
-import { users } from '../../server/accounts/tables.ts';
+import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { asSite, withJournal } from '../../server/db/scope.ts';
 import { recurringKey } from '../../server/jobs/queue.ts';
 import { journals } from '../../server/journals/tables.ts';
@@ -27,12 +27,17 @@ const B = 2;
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 
 const asSession = async (id: number): Promise<SessionUser> => {
-  const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
+  // Its role and standing in the journal at hand (decision 0054).
+  const [u] = await t.services.db
+    .select({ user: users, role: journalMemberships.role, status: journalMemberships.status })
+    .from(users)
+    .leftJoin(journalMemberships, eq(journalMemberships.userId, users.id))
+    .where(eq(users.id, id));
   return {
-    id: u.id,
-    username: u.username,
-    fullName: u.fullName,
-    email: u.email,
+    id: u.user.id,
+    username: u.user.username,
+    fullName: u.user.fullName,
+    email: u.user.email,
     role: u.role,
     status: u.status,
   };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../common/messages.ts';
 import type { SimilarityReportData } from '../../common/similarity.ts';
 import type { SessionUser } from '../../server/accounts/service.ts';
-import { users } from '../../server/accounts/tables.ts';
+import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { storedFiles } from '../../server/files/tables.ts';
 import { BusyError } from '../../server/similarity/pool.ts';
 import { UNPUBLISHED_LABEL } from '../../server/similarity/report.ts';
@@ -37,8 +37,7 @@ let articleId: number;
 let submissionId: number;
 
 const asSession = async (id: number): Promise<SessionUser> => {
-  const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
-  return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: u.role, status: u.status };
+  return t.services.accounts.sessionUser(id);
 };
 
 async function check(token: string | null, files: Record<string, { name: string; data: Buffer }>, fields: Record<string, string> = {}) {
@@ -69,7 +68,10 @@ beforeAll(async () => {
   limited = (await login('author')).token;
   const s = await t.createUser({ role: 'researcher', status: 'approved' });
   suspended = await t.login(s.username, s.password);
-  await t.services.db.update(users).set({ status: 'suspended' }).where(eq(users.id, s.id));
+  await t.services.db
+    .update(journalMemberships)
+    .set({ status: 'suspended' })
+    .where(eq(journalMemberships.userId, s.id));
 
   const [adminRow] = await t.services.db.select().from(users).where(eq(users.username, 'admin'));
   const admin = await asSession(adminRow.id);

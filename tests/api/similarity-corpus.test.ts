@@ -17,8 +17,7 @@ let author: SessionUser;
 let admin: SessionUser;
 
 const asSession = async (id: number): Promise<SessionUser> => {
-  const [u] = await t.services.db.select().from(users).where(eq(users.id, id));
-  return { id: u.id, username: u.username, fullName: u.fullName, email: u.email, role: u.role, status: u.status };
+  return t.services.accounts.sessionUser(id);
 };
 
 beforeAll(async () => {

@@ -87,9 +87,16 @@ describe('an installation of the previous release, upgraded', () => {
     const [volume] = await db.select().from(volumes).where(eq(volumes.id, facts.ids.volume));
     expect(volume).toMatchObject({ journalId: 1, title: 'Volume 7: upgrades', volumeNumber: 7 });
 
+    // Each account's role and standing are now its membership of journal 1 (decision 0054).
     const accounts = await db
-      .select({ id: users.id, username: users.username, role: users.role, status: users.status })
+      .select({
+        id: users.id,
+        username: users.username,
+        role: journalMemberships.role,
+        status: journalMemberships.status,
+      })
       .from(users)
+      .innerJoin(journalMemberships, eq(journalMemberships.userId, users.id))
       .orderBy(asc(users.id));
     expect(accounts).toEqual(facts.users);
 

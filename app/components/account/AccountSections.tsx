@@ -4,7 +4,7 @@ import type { AccountProfile, AccountSession } from '../../../server/accounts/my
 import type { FormResult } from '../../lib/form-result.ts';
 import { describeUserAgent } from '../../lib/user-agent.ts';
 import { FormAlert, FormStatus } from '../FormAlert.tsx';
-import { TextField } from '../FormField.tsx';
+import { ChoiceField, TextField } from '../FormField.tsx';
 import { OrcidField } from './OrcidField.tsx';
 import { DateText } from '../submission/DateText.tsx';
 
@@ -188,13 +188,7 @@ export function PasswordSection({ username, result }: { username: string; result
 
 const sameMinute = (a: string, b: string) => a.slice(0, 16) === b.slice(0, 16);
 
-export function SessionsSection({
-  sessions,
-  result,
-}: {
-  sessions: AccountSession[];
-  result?: FormResult;
-}) {
+export function SessionsSection({ sessions, result }: { sessions: AccountSession[]; result?: FormResult }) {
   const mine =
     result && (result.intent === 'end-session' || result.intent === 'end-others') ? result : undefined;
   const others = sessions.filter((s) => !s.current).length;
@@ -255,6 +249,52 @@ export function SessionsSection({
       ) : (
         <p className="muted">You are signed in nowhere else.</p>
       )}
+    </section>
+  );
+}
+
+const JOIN_OPTIONS = [
+  { value: 'researcher', label: 'Researcher', hint: 'Read and download its published articles.' },
+  { value: 'author', label: 'Author', hint: 'Submit manuscripts to it.' },
+] as const;
+
+/**
+ * An account of the site signed in at a journal it is not a member of (decision 0054): it reads the journal,
+ * and asks here to join it as a researcher or an author; the journal's editors approve it.
+ */
+export function JoinSection({ result }: { result?: FormResult }) {
+  const mine = resultFor(result, 'join');
+  const busy = useBusy('join');
+  if (mine?.ok) {
+    return (
+      <section id="join" aria-labelledby="join-title" className="account-section">
+        <h2 id="join-title">Join this journal</h2>
+        <Outcome result={mine} order={['role']} />
+      </section>
+    );
+  }
+  return (
+    <section id="join" aria-labelledby="join-title" className="account-section">
+      <h2 id="join-title">Join this journal</h2>
+      <p>
+        Your account is one for every journal of this site, but you are not a member of this one yet. Ask to
+        join it: its editorial board approves new members.
+      </p>
+      <Outcome result={mine} order={['role']} />
+      <Form method="post" className="form" key={mine ? `join-${mine.at}` : 'join'}>
+        <input type="hidden" name="intent" value="join" />
+        <ChoiceField
+          name="role"
+          legend="Join as"
+          options={JOIN_OPTIONS}
+          value={mine && !mine.ok ? mine.values.role : undefined}
+          required
+          error={mine && !mine.ok ? mine.errors.role : undefined}
+        />
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Asking…' : 'Ask to join'}
+        </button>
+      </Form>
     </section>
   );
 }

@@ -6,6 +6,7 @@ import {
   pendingUserResponse,
   userResponse,
 } from '../../../common/api.ts';
+import { MEMBERSHIP_MESSAGES, joinSchema, siteSuspensionSchema } from '../../../common/account.ts';
 import { MESSAGES } from '../../../common/messages.ts';
 import { ROLES, STATUSES } from '../../../common/roles.ts';
 import { countField, idParamSchema, loginSchema, registerSchema } from '../../../common/schemas.ts';
@@ -192,6 +193,54 @@ export function accountRoutes(api: Api, services: Services) {
       409: { description: 'Admins cannot demote or suspend themselves', schema: messageResponse },
     },
     handler: ({ auth, params, body }) => accounts.update(auth!.user, params.id, body),
+  });
+
+  api.route({
+    method: 'POST',
+    path: '/api/auth/join',
+    tag: 'Accounts',
+    summary:
+      "Ask to join this journal as a researcher or author (the site's account, signed in): pending until its editors approve",
+    auth: 'signedIn',
+    body: joinSchema,
+    responses: {
+      201: {
+        description: 'Asked; the message says what happens next',
+        schema: messageResponse.extend({ user: userResponse }),
+      },
+      400: errors[400],
+      401: errors[401],
+      403: errors[403],
+      409: { description: 'Already a member of this journal', schema: messageResponse },
+    },
+    handler: async ({ auth, body, reply }) => {
+      const user = await accounts.join(auth!.user, body.role);
+      reply.code(201);
+      return { message: MEMBERSHIP_MESSAGES.joined, user };
+    },
+  });
+
+  api.route({
+    method: 'PATCH',
+    path: '/api/site/users/:id',
+    tag: 'Administration',
+    summary:
+      'The site admin suspends an account everywhere on the site, or lifts it (no journal role needed)',
+    auth: 'signedIn',
+    params: idParamSchema,
+    body: siteSuspensionSchema,
+    responses: {
+      200: {
+        description: 'Done',
+        schema: z.object({ id: z.number(), username: z.string(), suspended: z.boolean() }),
+      },
+      400: errors[400],
+      401: errors[401],
+      403: { description: 'Not the site admin', schema: messageResponse },
+      404: { description: 'No such account', schema: messageResponse },
+      409: { description: 'The site admin cannot suspend their own account', schema: messageResponse },
+    },
+    handler: ({ auth, params, body }) => accounts.setSuspended(auth!.user, params.id, body.suspended),
   });
 
   myAccountRoutes(api, services);

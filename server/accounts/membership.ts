@@ -1,0 +1,28 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { journalMemberships, users } from './tables.ts';
+
+/**
+ * An account's membership of the journal at hand (decision 0054), as a join condition on `users`. Row-level
+ * security already shows only that journal's memberships; the journal is named here too so that a join in the
+ * site's scope (which sees every journal's) finds none rather than one row per journal.
+ */
+export const membershipHere = and(
+  eq(journalMemberships.userId, users.id),
+  eq(journalMemberships.journalId, sql`current_setting('colophon.journal')::int`),
+)!;
+
+/** One account's membership of the journal at hand (for a query of `journal_memberships` alone). */
+export const memberHere = (userId: number) =>
+  and(
+    eq(journalMemberships.userId, userId),
+    eq(journalMemberships.journalId, sql`current_setting('colophon.journal')::int`),
+  )!;
+
+/**
+ * Accounts in good standing in the journal at hand, as a condition on `users`: approved there, and not
+ * suspended by the site. For queries of other areas that address the journal's approved accounts (alerts).
+ */
+export const approvedHere = and(
+  eq(users.suspended, false),
+  sql`exists (select 1 from ${journalMemberships} where ${membershipHere} and ${journalMemberships.status} = 'approved')`,
+)!;
