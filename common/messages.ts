@@ -10,6 +10,8 @@ export const MESSAGES = {
   submissionFailedPrefix: 'Submission failed: ',
   copyrightFormMissing:
     'Please attach the signed copyright form (PDF): this journal needs it with every submission.',
+  journalClosed:
+    'This journal is closed to new submissions: it no longer takes manuscripts. Its published articles stay open to read.',
   mainFileMissing: 'Please upload at least the main submission file (Word/PDF).',
   mustBeAuthor: 'You must be logged in as an Author to submit an article.',
   downloadNeedsApproval:

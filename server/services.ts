@@ -184,6 +184,8 @@ export function createServices(
     editorialEmail: config.EDITORIAL_EMAIL,
     journalName,
     copyrightFormRequired: async () => (await settings.journal()).copyrightFormRequired,
+    acceptsSubmissions: () =>
+      (journals.get(currentJournalId() ?? FIRST_JOURNAL)?.status ?? 'open') === 'open',
     publicUrl: journalUrl,
     events,
   });

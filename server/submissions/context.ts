@@ -14,6 +14,8 @@ export interface SubmissionsDeps {
   journalName: () => Promise<string>;
   /** The journal's setting: a submission must include the signed copyright form (issue 22). */
   copyrightFormRequired?: () => Promise<boolean>;
+  /** Whether the journal at hand takes new manuscripts (not when closed or archived: decision 0055). */
+  acceptsSubmissions?: () => boolean;
   /** The journal's address (decision 0053). */
   publicUrl: () => string;
   /** The outbox: `manuscript.arrived` in the transaction that stores versions (decision 0031). */

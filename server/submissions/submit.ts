@@ -3,7 +3,7 @@ import { MESSAGES } from '../../common/messages.ts';
 import type { SubmissionFields } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { Tx } from '../db/client.ts';
-import { invalid } from '../errors.ts';
+import { conflict, invalid } from '../errors.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import type { SubmissionsContext } from './context.ts';
 import { submissionAuthors, submissionEvents, submissionFiles, submissions } from './tables.ts';
@@ -25,6 +25,8 @@ export async function submit(
   additional?: CheckedUpload,
   copyrightForm?: CheckedUpload,
 ): Promise<{ id: number; reference: string }> {
+  // A closed or archived journal publishes what it has and takes nothing new (decision 0055).
+  if (ctx.deps.acceptsSubmissions && !ctx.deps.acceptsSubmissions()) throw conflict(MESSAGES.journalClosed);
   // Read before the transaction: on PGlite a query outside it would wait for it (one connection).
   if (!copyrightForm && (await ctx.deps.copyrightFormRequired?.())) {
     throw invalid(MESSAGES.copyrightFormMissing, { copyrightForm: MESSAGES.copyrightFormMissing });

@@ -5,6 +5,8 @@ import { asSite, withJournal } from '../../server/db/scope.ts';
 import { journals } from '../../server/journals/tables.ts';
 import { settings } from '../../server/settings/tables.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { postManuscript } from '../../server/testing/factories.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 /**
  * The site admin's journals (issue 24, decision 0055), through the real HTTP layer: made at a path or a
@@ -252,6 +254,17 @@ describe('/api/admin/journals', () => {
     expect((await status('archived')).json().journal.status).toBe('archived');
     expect((await status('open')).json().journal.status).toBe('open');
     expect((await status('deleted')).statusCode).toBe(400);
+  });
+
+  it('takes no new manuscript in a closed journal, and takes them again once reopened', async () => {
+    const user = await t.createUser({ role: 'author', status: 'approved' });
+    const author = await t.login(user.username, user.password);
+    await t.services.journalAdmin.setStatus(1, { status: 'closed' });
+    const refused = await postManuscript(t, author);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().message).toBe(MESSAGES.journalClosed);
+    await t.services.journalAdmin.setStatus(1, { status: 'open' });
+    expect((await postManuscript(t, author)).statusCode).toBe(201);
   });
 
   it('makes a journal whole or not at all: a failure part-way leaves no journal, and the path free', async () => {

@@ -108,6 +108,7 @@ export function submissionRoutes(api: Api, services: Services) {
       400: refusals[400],
       401: { description: MESSAGES.mustBeAuthor, schema: messageResponse },
       403: { description: MESSAGES.mustBeAuthor, schema: messageResponse },
+      409: { description: MESSAGES.journalClosed, schema: messageResponse },
       413: { description: 'A file is too large', schema: messageResponse },
       415: { description: 'A file is not of an accepted type', schema: messageResponse },
       422: { description: 'The PDF is encrypted or damaged', schema: messageResponse },
