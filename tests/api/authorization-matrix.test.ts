@@ -947,6 +947,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(200),
   },
   {
+    name: 'GET /api/editor/reviewers/site',
+    build: () => ({ method: 'GET', url: '/api/editor/reviewers/site?q=matrix' }),
+    expect: editorial(200),
+  },
+  {
     name: 'GET /api/editor/review-forms',
     build: () => ({ method: 'GET', url: '/api/editor/review-forms' }),
     expect: editorial(200),
