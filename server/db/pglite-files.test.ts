@@ -1,3 +1,4 @@
+import { asOwner } from './scope.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,10 +29,7 @@ function fakeCopy(dir: string): string {
   return template;
 }
 
-const files = (dir: string) =>
-  readdirSync(dir, { recursive: true })
-    .map(String)
-    .sort();
+const files = (dir: string) => readdirSync(dir, { recursive: true }).map(String).sort();
 
 describe("the kept copy's spare (decision 0059)", () => {
   it('is made whole beside the copy, and becomes a new data folder by a rename', async () => {
@@ -81,10 +79,13 @@ describe("the kept copy's spare (decision 0059)", () => {
     const template = path.join(dir, 'cache', 'pglite-test.tar');
     const count = async (name: string) => {
       const database = await openDatabase({ dir: path.join(dir, name) }, { template });
-      const result = await database.db.execute(
-        sql`select (select count(*)::int from drizzle.__drizzle_migrations) as migrations`,
+      // As the owner: the migrations' own table and a new table are not the journals' roles' (decision 0053).
+      const result = await asOwner(() =>
+        database.db.execute(
+          sql`select (select count(*)::int from drizzle.__drizzle_migrations) as migrations`,
+        ),
       );
-      await database.db.execute(sql`create table t (n int)`);
+      await asOwner(() => database.db.execute(sql`create table t (n int)`));
       await database.close();
       return (result as unknown as { rows: unknown[] }).rows[0];
     };
