@@ -116,7 +116,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
     // b listens; its notification may come after b's next request: the version read covers that.
     await b.feed.start();
     const seenByB = recorder(b.feed);
-    const heard = seenByB.next((c) => c === 'all' || c.has('article:7'));
+    const heard = seenByB.next((c) => c === 'all' || c.has('j1:article:7'));
     await a.database.db.transaction(async (tx) => {
       await a.feed.publish(tx, ['article:7']);
     });
@@ -124,7 +124,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
     await heard;
     // Either the notification came first (exactly these names, then the version read finds nothing new),
     // or the version read did (everything dropped, then the late notification is not applied twice).
-    expect([[['article:7']], ['all']]).toContainEqual(seenByB.heard);
+    expect([[['j1:article:7']], ['all']]).toContainEqual(seenByB.heard);
     seenByB.heard.length = 0;
     await b.feed.sync();
     expect(seenByB.heard).toEqual([]);
@@ -190,9 +190,9 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
     await b.feed.start();
     const seenByA = recorder(a.feed);
     const seenByB = recorder(b.feed);
-    const bHeard = seenByB.next((ch) => ch !== 'all' && ch.has('content:about'));
+    const bHeard = seenByB.next((ch) => ch !== 'all' && ch.has('j1:content:about'));
     // Its own notification comes back to a: heard after this one, which b needs too.
-    const aHeardLater = seenByA.next((ch) => ch !== 'all' && ch.has('issue:9'));
+    const aHeardLater = seenByA.next((ch) => ch !== 'all' && ch.has('j1:issue:9'));
     await a.database.db.transaction(async (tx) => {
       await a.feed.publish(tx, ['content:about']);
     });
@@ -204,7 +204,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
     await aHeardLater;
     // Notifications arrive in the order of the commits: once b's next change is heard by a, a's own two
     // came back to it too, and were not applied again.
-    const fromB = seenByA.next((ch) => ch !== 'all' && ch.has('volume:1'));
+    const fromB = seenByA.next((ch) => ch !== 'all' && ch.has('j1:volume:1'));
     await b.database.db.transaction(async (tx) => {
       await b.feed.publish(tx, ['volume:1']);
     });
@@ -236,7 +236,7 @@ describe.skipIf(!process.env.DATABASE_URL)('across processes on PostgreSQL', () 
         if (again[0].n >= rows.length) break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      const named = seenByB.next((ch) => ch !== 'all' && ch.has('volume:4'));
+      const named = seenByB.next((ch) => ch !== 'all' && ch.has('j1:volume:4'));
       await a.database.db.transaction(async (tx) => {
         await a.feed.publish(tx, ['volume:4']);
       });
