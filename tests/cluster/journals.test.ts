@@ -1,3 +1,4 @@
+import { journalMemberships } from '../../server/accounts/tables.ts';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../server/accounts/service.ts';
@@ -25,6 +26,7 @@ const DOMAIN = 'b.journal.test';
 let c: Cluster;
 let services: Services;
 let token = '';
+let adminId = 0;
 const articles = new Map<number, { id: number; issueId: number }>();
 
 /** A request through one process with a Host header (a journal's own domain, or the site's); JSON in and out. */
@@ -81,8 +83,12 @@ async function makeJournal(id: number, values: { path?: string; domain?: string 
       await services.changes.publish(tx, [JOURNALS]);
     }),
   );
+  // Its settings, and the admin of journal 1 made its admin too: roles are each journal's (decision 0054).
   await withJournal(id, () =>
-    services.db.transaction((tx) => services.settings.set(tx, 'journal', { ...first, name })),
+    services.db.transaction(async (tx) => {
+      await services.settings.set(tx, 'journal', { ...first, name });
+      await tx.insert(journalMemberships).values({ userId: adminId, role: 'admin', status: 'approved' });
+    }),
   );
 }
 
@@ -130,6 +136,7 @@ beforeAll(async () => {
   });
   services = await c.services();
   const row = await insertUser(services.db, { role: 'admin', status: 'approved', username: 'ada_admin' });
+  adminId = row.id;
   const admin: SessionUser = {
     id: row.id,
     username: row.username,
