@@ -1,9 +1,10 @@
+import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalDefaults } from '../../content/journal.ts';
 import { journalSettingsSchema } from '../../common/journal.ts';
 import { SITE as SITE_TAG } from '../../server/cache/dependencies.ts';
-import { withJournal } from '../../server/db/scope.ts';
+import { asSite, withJournal } from '../../server/db/scope.ts';
 import { seedContent } from '../../server/content/seed.ts';
 import { journalAliases, journals } from '../../server/journals/tables.ts';
 import { JOURNAL_KEY } from '../../server/settings/service.ts';
@@ -35,6 +36,11 @@ async function makeJournal(row: { title: string; path?: string; domain?: string;
   await withJournal(made.id, async () => {
     await t.services.settings.setDefault(t.services.db, JOURNAL_KEY, settings);
     await seedContent(t.services.settings, t.services.db);
+    // The first journal's admin runs this one too: roles are each journal's (decision 0054).
+    const [first] = await asSite(() => t.services.db.select().from(users).where(eq(users.username, 'admin')));
+    await t.services.db
+      .insert(journalMemberships)
+      .values({ userId: first.id, role: 'admin', status: 'approved' });
   });
   return made.id;
 }
