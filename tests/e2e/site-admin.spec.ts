@@ -82,7 +82,8 @@ test.describe('the site admin’s journals', () => {
     // The new journal answers at its path, under its own title, with no articles.
     await page.goto(`/${path}/`);
     await expect(page.getByRole('banner')).toContainText(title);
-    await page.goto('/volumes');
+    // The demo's issue (other specs add newer ones to the shared server, which /volumes shows first).
+    await page.goto('/volumes?volume=1&issue=1');
     await expect(page.getByText(demoArticles[0].title).first()).toBeVisible();
     await page.goto(`/${path}/volumes`);
     await expect(page.getByRole('banner')).toContainText(title);
