@@ -8,7 +8,12 @@
  *   3. The server stops; 1,995 more articles go into its tables in bulk (bench/lib/seed.ts: one issue of
  *      300, the others of 20; 2,000 published articles in all), then VACUUM ANALYZE.
  *   4. `node scripts/start.mjs` again on that folder (cold start, existing folder); every target measured at
- *      2,000 articles; memory after the run; Lighthouse (mobile) on home, /volumes and the article page.
+ *      2,000 articles; memory after the run.
+ *   5. Several journals (issue 24): the server stops; the first journal moves to the path /j01 (so `/` is the
+ *      site's home), 19 more journals are made at /j02 … /j20 by the site admin's service, each with 2,000
+ *      articles (40,000 in all); started again, every target is measured in the first journal (/j01/…),
+ *      and `site-home` is the site's home listing the 20 journals. Lighthouse (mobile) on home, /volumes
+ *      and the article page of the last size measured.
  *
  * Each target: the product's answer is fetched once with the headers the load sends (a browser's, with
  * Accept-Encoding: gzip, deflate, br; the session cookie for the signed-in page) and served byte for byte
@@ -18,8 +23,9 @@
  * utime+stime of the server process (all its threads) over a product phase, until its queue drained,
  * divided by the requests sent.
  *
- *   npm run bench:http                                  # everything (about 10 minutes)
+ *   npm run bench:http                                  # everything (about 20 minutes)
  *   npm run bench:http -- --db=pglite --sizes=full      # one database, 2,000 articles only
+ *   npm run bench:http -- --db=pglite --sizes=journals  # one database, 20 journals × 2,000 articles only
  *   npm run bench:http -- --targets=article,signed-in --duration=5 --connections=50
  *   npm run bench:http -- --lighthouse=off --no-build   # no Lighthouse, the current build as it is
  *   npm run bench:http -- --db=pglite --sizes=demo --targets=article,home,volumes --lighthouse=off \
@@ -34,10 +40,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
+import pino from 'pino';
 import pg from 'pg';
 import { pgliteCopy } from '../server/db/client.ts';
 import { makeSpare } from '../server/db/pglite-files.mjs';
+import { withJournal } from '../server/db/scope.ts';
+import { openBlobStore } from '../server/files/stores.ts';
 import { openRuntime } from '../server/lifecycle.ts';
+import { createServices } from '../server/services.ts';
 import { ADMIN, SERVER_ENV } from '../tests/e2e/env.ts';
 import { BROWSER_HEADERS, JSON_HEADERS, rawGet } from './lib/http-client.ts';
 import { type LighthouseResult, lighthouseMobile } from './lib/lighthouse.ts';
@@ -52,12 +62,31 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
 // ---- Options ------------------------------------------------------------------------------------------
-const TARGETS = ['article', 'home', 'root', 'volumes', 'toc', 'search', 'api', 'signed-in'] as const;
+const TARGETS = [
+  'article',
+  'home',
+  'root',
+  'volumes',
+  'toc',
+  'search',
+  'api',
+  'signed-in',
+  'site-home',
+] as const;
 type TargetName = (typeof TARGETS)[number];
 const DATABASES = ['pglite', 'postgres'] as const;
 type DatabaseKind = (typeof DATABASES)[number];
-const SIZES = ['demo', 'full'] as const;
+const SIZES = ['demo', 'full', 'journals'] as const;
 type Size = (typeof SIZES)[number];
+const SIZE_LABEL: Record<Size, string> = {
+  demo: 'demo size (5 articles)',
+  full: '2,000 articles',
+  journals: '20 journals × 2,000 articles (40,000)',
+};
+/** At the `journals` size, the journals' count and the first journal's new path (its pages are measured there). */
+const JOURNALS = 20;
+const FIRST_JOURNAL_PATH = 'j01';
+const prefixAt = (size: Size) => (size === 'journals' ? `/${FIRST_JOURNAL_PATH}` : '');
 const LIGHTHOUSE_PAGES = ['home', 'volumes', 'article'] as const;
 
 const flags = new Map<string, string>();
@@ -183,7 +212,9 @@ interface Target {
 }
 
 /** Every target's address, found in the public catalogue the server answers with. */
-async function findTargets(base: string, cookie: string): Promise<Target[]> {
+async function findTargets(site: string, cookie: string, size: Size): Promise<Target[]> {
+  const prefix = prefixAt(size);
+  const base = `${site}${prefix}`;
   const tree = await json(`${base}/api/articles/public/articles`);
   if (tree.status !== 200) throw new Error(`GET /api/articles/public/articles: ${tree.status}`);
   type Tree = { volume_number: number; issues: { issue_number: number; articles: { id: number }[] }[] }[];
@@ -194,26 +225,31 @@ async function findTargets(base: string, cookie: string): Promise<Target[]> {
   const article = issues.find((i) => i.articles.length)?.articles[0];
   if (!article) throw new Error('the catalogue has no published article');
   const largest = issues.reduce((a, b) => (b.articles.length > a.articles.length ? b : a));
-  const all: Target[] = [
-    { name: 'article', path: `/article/${article.id}`, headers: BROWSER_HEADERS },
-    { name: 'home', path: '/home', headers: BROWSER_HEADERS },
-    { name: 'root', path: '/', headers: BROWSER_HEADERS },
-    { name: 'volumes', path: '/volumes', headers: BROWSER_HEADERS },
-    {
-      name: 'toc',
-      path: `/volumes?volume=${largest.volume}&issue=${largest.issue_number}`,
-      headers: BROWSER_HEADERS,
-      note: `${largest.articles.length} articles`,
-    },
-    { name: 'search', path: `/search?q=${encodeURIComponent(options.query)}`, headers: BROWSER_HEADERS },
-    {
-      name: 'api',
-      path: '/api/articles/public/articles',
-      headers: JSON_HEADERS,
-      note: `${articleCount} articles`,
-    },
-    { name: 'signed-in', path: `/article/${article.id}`, headers: { ...BROWSER_HEADERS, cookie } },
-  ];
+  const all: Target[] = (
+    [
+      { name: 'article', path: `/article/${article.id}`, headers: BROWSER_HEADERS },
+      { name: 'home', path: '/home', headers: BROWSER_HEADERS },
+      { name: 'root', path: '/', headers: BROWSER_HEADERS },
+      { name: 'volumes', path: '/volumes', headers: BROWSER_HEADERS },
+      {
+        name: 'toc',
+        path: `/volumes?volume=${largest.volume}&issue=${largest.issue_number}`,
+        headers: BROWSER_HEADERS,
+        note: `${largest.articles.length} articles`,
+      },
+      { name: 'search', path: `/search?q=${encodeURIComponent(options.query)}`, headers: BROWSER_HEADERS },
+      {
+        name: 'api',
+        path: '/api/articles/public/articles',
+        headers: JSON_HEADERS,
+        note: `${articleCount} articles`,
+      },
+      { name: 'signed-in', path: `/article/${article.id}`, headers: { ...BROWSER_HEADERS, cookie } },
+    ] satisfies Target[]
+  ).map((t): Target => ({ ...t, path: `${prefix}${t.path}` }));
+  // The site's home, listing every journal: only where no journal is at the root.
+  if (size === 'journals')
+    all.push({ name: 'site-home', path: '/', headers: BROWSER_HEADERS, note: `${JOURNALS} journals` });
   return all;
 }
 
@@ -292,9 +328,12 @@ async function measureTargets(
   load: LoadGenerator,
   server: BenchServer,
   pid: number,
+  size: Size,
 ): Promise<TargetResult[]> {
-  const cookie = await readerCookie(server.url);
-  const targets = (await findTargets(server.url, cookie)).filter((t) => options.targets.includes(t.name));
+  const cookie = await readerCookie(`${server.url}${prefixAt(size)}`);
+  const targets = (await findTargets(server.url, cookie, size)).filter((t) =>
+    options.targets.includes(t.name),
+  );
   const results: TargetResult[] = [];
   const answers: RecordedAnswer[] = [];
   for (const target of targets) {
@@ -381,6 +420,47 @@ async function seedFull(env: Record<string, string>): Promise<number> {
 }
 
 /**
+ * Several journals into the stopped server's database (issue 24): the first journal moves to /j01 (with its
+ * 2,000 articles: seeded here too when the `full` size was not measured), and 19 more are made as the site
+ * admin makes them (`journalAdmin.create`, the e2e admin their first editor), each given 2,000 articles in
+ * its own scope.
+ */
+async function seedJournals(env: Record<string, string>, firstHasArchive: boolean): Promise<number> {
+  const t0 = performance.now();
+  const { config, lock, database } = await openRuntime('bench seed', { ...env } as NodeJS.ProcessEnv);
+  const quiet = pino({ level: 'warn' });
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, quiet, {
+    blobs: await openBlobStore(config, quiet),
+  });
+  try {
+    if (!firstHasArchive) await withJournal(1, () => seedArchive(database.db, FULL_LAYOUT));
+    await services.journalAdmin.moveToPath(1, FIRST_JOURNAL_PATH);
+    for (let n = 2; n <= JOURNALS; n++) {
+      const tag = `j${String(n).padStart(2, '0')}`;
+      const journal = await services.journalAdmin.create({
+        title: `Bench Journal ${n}`,
+        path: tag,
+        editor: ADMIN.username,
+      });
+      await withJournal(journal.id, () =>
+        seedArchive(database.db, {
+          ...FULL_LAYOUT,
+          // 305 + 84 × 20 + 15: 2,000 articles, as the first journal has with its demo volume.
+          issueSizes: [305, ...FULL_LAYOUT.issueSizes.slice(1)],
+          firstVolumeNumber: 1,
+          doiTag: `bench.${tag}`,
+        }),
+      );
+    }
+    await database.db.execute(sql.raw('VACUUM ANALYZE'));
+  } finally {
+    await database.close();
+    lock.release();
+  }
+  return performance.now() - t0;
+}
+
+/**
  * Resident memory of the server process and its worker processes (MiB): `settled` once the CPU is quiet
  * after start, `idle` once its worker processes have also been let go (a minute without work, decision
  * 0021) and it has had 10 s without a request, `afterRun` once quiet after the load, `peak` the server process's own VmHWM.
@@ -435,8 +515,9 @@ async function checkMemory(base: string, pid: number): Promise<NonNullable<Datab
 interface DatabaseResult {
   database: DatabaseKind;
   mode?: string;
-  coldStartMs: { fresh?: number; existing?: number };
+  coldStartMs: { fresh?: number; existing?: number; journals?: number };
   seedMs?: number;
+  journalsSeedMs?: number;
   memoryMiB: Partial<Record<Size, MemoryFigures>>;
   /** After a plagiarism check with grammar (issue 13: back under 400 MB): quiet, then workers released. */
   afterCheckMiB?: { settled: number; idle: number; checkMs: number };
@@ -498,12 +579,12 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
       url.pathname = `/${name}`;
       env.DATABASE_URL = url.toString();
     }
-    const start = async (label: 'fresh' | 'existing') => {
+    const start = async (label: 'fresh' | 'existing' | 'journals') => {
       const s = await startServer(env, { dataDir, readyPath: '/', pollMs: 20 });
       out.coldStartMs[label] = s.startMs;
       out.mode ??= /Mode: (.*)/.exec(s.output())?.[1];
       log(
-        `${kind}: started on ${label === 'fresh' ? 'an empty' : 'the seeded'} data folder, first 200 on / after ${s.startMs.toFixed(0)} ms (${out.mode ?? 'mode not printed'})`,
+        `${kind}: started on ${label === 'fresh' ? 'an empty' : label === 'journals' ? 'the 20 journals’' : 'the seeded'} data folder, first 200 on / after ${s.startMs.toFixed(0)} ms (${out.mode ?? 'mode not printed'})`,
       );
       return s;
     };
@@ -514,10 +595,8 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
       await waitQuiet(pid, { windowMs: 1000, threshold: 0.02, descendantsToo: !options.memory });
       const settled = memoryMiB(pid).rss;
       const idle = options.memory ? await idleMemory(pid) : Number.NaN;
-      log(
-        `${kind}, ${size === 'full' ? '2,000 articles' : 'demo size'}: ${settled.toFixed(0)} MiB once quiet, idle ${fmt(idle)} MiB`,
-      );
-      out.sizes[size] = await measureTargets(load, s, pid);
+      log(`${kind}, ${SIZE_LABEL[size]}: ${settled.toFixed(0)} MiB once quiet, idle ${fmt(idle)} MiB`);
+      out.sizes[size] = await measureTargets(load, s, pid, size);
       await waitQuiet(pid, { windowMs: 1000, threshold: 0.02 });
       const after = memoryMiB(pid);
       out.memoryMiB[size] = { settled, idle, afterRun: after.rss, peak: after.peak };
@@ -541,14 +620,26 @@ async function runDatabase(load: LoadGenerator, kind: DatabaseKind): Promise<Dat
       server = await start('existing');
       await measure('full', server);
     }
+    let last: Size = options.sizes.includes('full') ? 'full' : 'demo';
+    if (options.sizes.includes('journals')) {
+      await server.stop();
+      server = undefined;
+      out.journalsSeedMs = await seedJournals(env, options.sizes.includes('full'));
+      log(
+        `${kind}: ${JOURNALS} journals of 2,000 articles seeded in ${(out.journalsSeedMs / 1000).toFixed(1)} s`,
+      );
+      server = await start('journals');
+      await measure('journals', server);
+      last = 'journals';
+    }
     if (options.memory) {
       out.afterCheckMiB = await checkMemory(server.url, server.pid!);
       log(
         `${kind}: after a plagiarism check (${(out.afterCheckMiB.checkMs / 1000).toFixed(1)} s): ${out.afterCheckMiB.settled.toFixed(0)} MiB once quiet, ${out.afterCheckMiB.idle.toFixed(0)} MiB once idle`,
       );
     }
-    const article = (await findTargets(server.url, '')).find((t) => t.name === 'article')!.path;
-    const pages = { home: '/', volumes: '/volumes', article };
+    const article = (await findTargets(server.url, '', last)).find((t) => t.name === 'article')!.path;
+    const pages = { home: `${prefixAt(last)}/`, volumes: `${prefixAt(last)}/volumes`, article };
     for (const page of options.lighthouse) {
       const at = pages[page];
       log(`${kind}: Lighthouse (mobile) on ${at}`);
@@ -588,7 +679,7 @@ function printDatabase(r: DatabaseResult) {
   for (const size of SIZES) {
     const results = r.sizes[size];
     if (!results) continue;
-    console.log(`\n### ${name}, ${size === 'full' ? '2,000 articles' : 'demo size (5 articles)'}\n`);
+    console.log(`\n### ${name}, ${SIZE_LABEL[size]}\n`);
     table(
       [
         'target',
@@ -627,14 +718,20 @@ function printDatabase(r: DatabaseResult) {
       [false, false, true, true, true, true, true, true, true, true, true],
     );
   }
-  const demo = r.sizes.demo;
-  const full = r.sizes.full;
-  if (demo && full) {
-    console.log(`\n${name}: server CPU per request, demo size against 2,000 articles\n`);
+  // Does a page's cost grow with the archive, and with the number of journals?
+  const pairs: [Size, Size, string, string][] = [
+    ['demo', 'full', 'demo size against 2,000 articles', '2,000'],
+    ['full', 'journals', 'one journal of 2,000 articles against 20 of them', '20 journals'],
+  ];
+  for (const [small, large, title, column] of pairs) {
+    const a = r.sizes[small];
+    const b = r.sizes[large];
+    if (!a || !b) continue;
+    console.log(`\n${name}: server CPU per request, ${title}\n`);
     table(
-      ['target', 'demo ms/req', '2,000 ms/req', '×'],
-      full.map((t) => {
-        const d = demo.find((x) => x.name === t.name)?.product?.cpuPerRequestMs;
+      ['target', `${small} ms/req`, `${column} ms/req`, '×'],
+      b.map((t) => {
+        const d = a.find((x) => x.name === t.name)?.product?.cpuPerRequestMs;
         const f = t.product?.cpuPerRequestMs;
         return [t.name, fmt(d, 2), fmt(f, 2), d && f ? (f / d).toFixed(1) : '–'];
       }),
@@ -642,7 +739,7 @@ function printDatabase(r: DatabaseResult) {
     );
   }
   console.log(
-    `\n${name}: ${r.mode ? `mode ${r.mode}; ` : ''}cold start to the first 200 on /: empty data folder ${fmt(r.coldStartMs.fresh)} ms, seeded folder ${fmt(r.coldStartMs.existing)} ms`,
+    `\n${name}: ${r.mode ? `mode ${r.mode}; ` : ''}cold start to the first 200 on /: empty data folder ${fmt(r.coldStartMs.fresh)} ms, seeded folder ${fmt(r.coldStartMs.existing)} ms, 20 journals ${fmt(r.coldStartMs.journals)} ms`,
   );
   for (const size of SIZES) {
     const m = r.memoryMiB[size];
@@ -703,7 +800,7 @@ for (const r of results)
     const measured = r.sizes[size];
     if (measured)
       console.log(
-        `ratios ${r.database} ${size}: ${measured.map((t) => `${t.name} ${t.ratio === undefined ? '–' : t.ratio.toFixed(2)}`).join(', ')}; cold start ${fmt(size === 'full' ? r.coldStartMs.existing : r.coldStartMs.fresh)} ms`,
+        `ratios ${r.database} ${size}: ${measured.map((t) => `${t.name} ${t.ratio === undefined ? '–' : t.ratio.toFixed(2)}`).join(', ')}; cold start ${fmt(size === 'full' ? r.coldStartMs.existing : size === 'journals' ? r.coldStartMs.journals : r.coldStartMs.fresh)} ms`,
       );
   }
 const report = {

@@ -50,6 +50,8 @@ export interface ArchiveLayout {
   firstYear: number;
   /** One article in this many is unpublished (0: none). */
   unpublishedEvery?: number;
+  /** Put in each DOI (`10.5555/{doiTag}.{i}`): DOIs are unique across the site, so each journal needs its own. */
+  doiTag?: string;
 }
 
 export interface SeededIssue {
@@ -61,14 +63,21 @@ export interface SeededIssue {
 
 /**
  * Volumes, issues and articles laid out as `layout` says. Article i gets `titleOf(i)`, an abstract of eight
- * sentences, three keywords, pages by its place in its issue, the DOI 10.5555/bench.i, the date 1 March of
+ * sentences, three keywords, pages by its place in its issue, the DOI 10.5555/bench.i (`doiTag`), the date 1 March of
  * its volume's year and three authors (`personOf(i)`, `personOf(i + 1)`, `personOf(i + 2)`).
  */
 export async function seedArchive(
   db: Db,
   layout: ArchiveLayout,
 ): Promise<{ articleIds: number[]; issues: SeededIssue[] }> {
-  const { issueSizes, issuesPerVolume, firstVolumeNumber, firstYear, unpublishedEvery = 0 } = layout;
+  const {
+    issueSizes,
+    issuesPerVolume,
+    firstVolumeNumber,
+    firstYear,
+    unpublishedEvery = 0,
+    doiTag = 'bench',
+  } = layout;
   const volumeCount = Math.ceil(issueSizes.length / issuesPerVolume);
   const volumeRows = await db
     .insert(volumes)
@@ -108,7 +117,7 @@ export async function seedArchive(
         keywords: `${word(i, 1)}, ${word(i, 2)}, ${word(i, 3)}`,
         firstPage: p * 10 + 1,
         lastPage: p * 10 + 10,
-        doi: `10.5555/bench.${i}`,
+        doi: `10.5555/${doiTag}.${i}`,
         status: (unpublishedEvery && i % unpublishedEvery === 0 ? 'unpublished' : 'published') as
           | 'published'
           | 'unpublished',
