@@ -6,7 +6,8 @@ export const journalSettingsSchema = z.object({
   name: z.string().min(1),
   abbreviation: z.string().min(1),
   description: z.string().min(1),
-  issnOnline: z.string().regex(/^\d{4}-\d{3}[\dX]$/),
+  /** Empty until the ISSN centre assigns one (a new journal of the site: decision 0062). */
+  issnOnline: z.union([z.literal(''), z.string().regex(/^\d{4}-\d{3}[\dX]$/)]),
   publisher: z.string().min(1),
   publisherAddress: z.string().min(1),
   email: z.email(),
@@ -16,7 +17,7 @@ export const journalSettingsSchema = z.object({
   issuesPerYear: z.number().int().positive(),
   language: z.string().min(2),
   license: z.object({ name: z.string(), url: z.url() }),
-  areas: z.array(z.string()).min(1),
+  areas: z.array(z.string()),
   doiPrefix: z.string().regex(/^10\.\d{4,9}$/),
   depositorName: z.string(),
   depositorEmail: z.email(),
@@ -53,18 +54,25 @@ const required = (label: string, max: number) =>
 export const DOWNLOAD_POLICIES = ['approved-accounts', 'open'] as const;
 
 /**
- * What the admin edits in the dashboard's Journal settings (the rest of the settings are the journal's
- * fixed facts: start year, frequency, language, licence). Shared by the page's form and the API.
+ * What the admin edits in the dashboard's Journal settings, as single-line or paragraph fields. Shared by the
+ * page's form and the API.
  */
 const journalSettingsTextSchema = z.object({
   name: required('The journal title', 200),
   abbreviation: required('The abbreviation', 40),
+  // Empty until the ISSN centre assigns one: the pages and exports then name none (decision 0062).
   issnOnline: z
-    .string('The online ISSN is required.')
+    .string('Write the online ISSN, or leave it empty until one is assigned.')
     .trim()
     .toUpperCase()
-    .regex(/^\d{4}-\d{3}[\dX]$/, 'Write the ISSN as four digits, a hyphen and four more, such as 2049-3630.')
-    .refine(issnCheckDigitOk, 'This ISSN has a wrong check digit: check it against the ISSN record.'),
+    .regex(
+      /^(\d{4}-\d{3}[\dX])?$/,
+      'Write the ISSN as four digits, a hyphen and four more, such as 2049-3630 (or leave it empty until one is assigned).',
+    )
+    .refine(
+      (v) => v === '' || issnCheckDigitOk(v),
+      'This ISSN has a wrong check digit: check it against the ISSN record.',
+    ),
   publisher: required('The publisher', 200),
   publisherAddress: required("The publisher's address", 400),
   email: z.email("Enter the journal's e-mail address, such as editorial@example.org."),
@@ -85,8 +93,62 @@ const journalSettingsTextSchema = z.object({
     .boolean('Say whether a submission must include the signed copyright form (true or false).')
     .optional(),
 });
-/** The form's own fields, plus peer review's defaults (left out by a client that does not know them: kept). */
+/** The Creative Commons licences the settings page offers (an API client may give any licence with its address). */
+export const LICENCES = [
+  { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' },
+  { name: 'CC BY-SA 4.0', url: 'https://creativecommons.org/licenses/by-sa/4.0/' },
+  { name: 'CC BY-NC 4.0', url: 'https://creativecommons.org/licenses/by-nc/4.0/' },
+  { name: 'CC BY-NC-SA 4.0', url: 'https://creativecommons.org/licenses/by-nc-sa/4.0/' },
+  { name: 'CC BY-ND 4.0', url: 'https://creativecommons.org/licenses/by-nd/4.0/' },
+  { name: 'CC BY-NC-ND 4.0', url: 'https://creativecommons.org/licenses/by-nc-nd/4.0/' },
+  { name: 'CC0 1.0', url: 'https://creativecommons.org/publicdomain/zero/1.0/' },
+] as const;
+
+const WHOLE_ISSUES = 'Give the number of issues a year as a whole number from 1 to 52, such as 4.';
+const WHOLE_YEAR = 'Give the year of the first issue as four digits, such as 2025.';
+
+/**
+ * The journal's own facts (decision 0062): what the home page, the site's list of journals, the reviewers'
+ * areas and every export say of it. Each is kept as stored when an API client leaves it out.
+ */
+const journalFactsSchema = z.object({
+  description: required('The description', 2000).optional(),
+  areas: z
+    .array(required('An area', 80), "List the journal's areas, one per line.")
+    .max(30, 'Give at most 30 areas.')
+    .refine((a) => new Set(a).size === a.length, 'Name each area once.')
+    .optional(),
+  frequency: required('The frequency', 40).optional(),
+  issuesPerYear: z
+    .number(WHOLE_ISSUES)
+    .int(WHOLE_ISSUES)
+    .min(1, WHOLE_ISSUES)
+    .max(52, WHOLE_ISSUES)
+    .optional(),
+  startYear: z.number(WHOLE_YEAR).int(WHOLE_YEAR).min(1665, WHOLE_YEAR).max(2100, WHOLE_YEAR).optional(),
+  language: z
+    .string('Give the language of the articles as its ISO 639-1 code, such as en.')
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z]{2,3}$/, 'Give the language of the articles as its ISO 639-1 code, such as en.')
+    .optional(),
+  license: z
+    .object(
+      {
+        name: required('The licence', 80),
+        url: z.url('Give the licence’s address, such as https://creativecommons.org/licenses/by/4.0/.'),
+      },
+      'Choose the licence articles are published under.',
+    )
+    .optional(),
+});
+export const JOURNAL_FACT_FIELDS = Object.keys(journalFactsSchema.shape) as (keyof z.infer<
+  typeof journalFactsSchema
+>)[];
+
+/** The form's own fields and the journal's facts, plus peer review's defaults (left out by a client that does not know them: kept). */
 export const journalSettingsEditSchema = journalSettingsTextSchema.extend({
+  ...journalFactsSchema.shape,
   review: reviewSettingsSchema.optional(),
 });
 export type JournalSettingsEdit = z.infer<typeof journalSettingsEditSchema>;

@@ -97,7 +97,7 @@ export function articleMetadata(
   const highwire: MetaTag[] = [
     name('citation_journal_title', journal.name),
     name('citation_journal_abbrev', journal.abbreviation),
-    name('citation_issn', journal.issnOnline),
+    ...(journal.issnOnline ? [name('citation_issn', journal.issnOnline)] : []),
     name('citation_publisher', journal.publisher),
     // Each author is followed by their own institution, e-mail and ORCID iD: Scholar pairs them by position.
     ...article.authors.flatMap((a) => [
@@ -133,7 +133,7 @@ export function articleMetadata(
     name('DC.rights', journal.license.url),
     name('DC.publisher', journal.publisher),
     name('DC.source', journal.name),
-    name('DC.source.issn', journal.issnOnline),
+    ...(journal.issnOnline ? [name('DC.source.issn', journal.issnOnline)] : []),
     name('DC.source.volume', volume),
     name('DC.source.issue', issue),
     name('DC.citation.spage', first),
@@ -156,7 +156,7 @@ export function articleMetadata(
     '@type': 'Periodical',
     name: journal.name,
     alternateName: journal.abbreviation,
-    issn: journal.issnOnline,
+    ...(journal.issnOnline ? { issn: journal.issnOnline } : {}),
     publisher: { '@type': 'Organization', name: journal.publisher },
   };
 

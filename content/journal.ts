@@ -45,3 +45,38 @@ export function journalDefaults(contact: { email: string }): JournalSettings {
     review: REVIEW_SETTINGS_DEFAULTS,
   };
 }
+
+/**
+ * A new journal of the site, as the site admin makes it (decision 0062). What is the publisher's is taken
+ * from the site's first journal (its name, address, phone, Crossref prefix and depositor, licence, language
+ * and download rule, review's time zone); what is the journal's own starts blank or plain: its title, the
+ * title as its abbreviation, no ISSN until one is assigned, no areas, a one-line description, this year as
+ * its first. Its editors set the rest in Journal settings.
+ */
+export function newJournalSettings(opts: {
+  title: string;
+  publisherOf: JournalSettings;
+  email: string;
+  year: number;
+}): JournalSettings {
+  const p = opts.publisherOf;
+  return {
+    ...journalDefaults({ email: opts.email }),
+    name: opts.title,
+    abbreviation: opts.title,
+    description: `${opts.title} is a peer-reviewed, open-access journal published by ${p.publisher}.`,
+    issnOnline: '',
+    publisher: p.publisher,
+    publisherAddress: p.publisherAddress,
+    phone: p.phone,
+    startYear: opts.year,
+    language: p.language,
+    license: p.license,
+    areas: [],
+    doiPrefix: p.doiPrefix,
+    depositorName: p.depositorName,
+    depositorEmail: p.depositorEmail,
+    downloads: p.downloads,
+    review: { ...REVIEW_SETTINGS_DEFAULTS, timeZone: p.review.timeZone },
+  };
+}

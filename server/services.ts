@@ -239,6 +239,7 @@ export function createServices(
       directory: journals,
       editorialEmail: config.EDITORIAL_EMAIL,
       siteUrl: baseUrl,
+      clock,
     }),
     settings,
     audit,

@@ -46,7 +46,7 @@ export function SiteFooter({ journal, site, year }: FooterProps) {
           <a href={journal.license.url} rel="license">
             {journal.license.name}
           </a>{' '}
-          licence. ISSN {journal.issnOnline} (online).
+          licence.{journal.issnOnline ? ` ISSN ${journal.issnOnline} (online).` : ''}
         </p>
       </div>
     </footer>

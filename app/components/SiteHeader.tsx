@@ -45,9 +45,11 @@ export function SiteHeader({ journalName, issn, site = false, user }: HeaderProp
             <Logo />
             <span className="brand__text">
               <span className="brand__name">{journalName ?? 'Journal home'}</span>
-              {issn ? (
-                <span className="brand__tagline">Open access · Peer reviewed · ISSN {issn} (online)</span>
-              ) : null}
+              {site ? null : (
+                <span className="brand__tagline">
+                  Open access · Peer reviewed{issn ? ` · ISSN ${issn} (online)` : ''}
+                </span>
+              )}
             </span>
           </Link>
           {site ? null : <SearchBox />}

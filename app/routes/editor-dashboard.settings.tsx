@@ -1,12 +1,15 @@
 import { Form } from 'react-router';
 import {
   type DOWNLOAD_POLICIES,
+  JOURNAL_FACT_FIELDS,
   JOURNAL_SETTINGS_FIELDS,
+  type JournalSettings,
+  LICENCES,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
-import { CheckField, ChoiceField, TextAreaField, TextField } from '../components/FormField.tsx';
+import { CheckField, ChoiceField, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
@@ -33,14 +36,57 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { settings, version } = await context.services.content.journalSettingsForEdit();
   // Peer review's defaults are a group of their own, as form fields (review-settings-form.ts).
   const { pendingAccountsDigest, copyrightFormRequired, review, ...text } = settings;
+  const { description, areas, frequency, issuesPerYear, startYear, language, license, ...single } = text;
   return {
     values: {
-      ...text,
+      ...single,
+      // The journal's facts as the form writes them (factsFromForm reads them back).
+      description: description ?? '',
+      areas: (areas ?? []).join('\n'),
+      frequency: frequency ?? '',
+      issuesPerYear: String(issuesPerYear ?? ''),
+      startYear: String(startYear ?? ''),
+      language: language ?? '',
+      license: license?.url ?? '',
       pendingAccountsDigest: pendingAccountsDigest ? 'on' : '',
       copyrightFormRequired: copyrightFormRequired ? 'on' : '',
       ...reviewSettingsToForm(review ?? REVIEW_SETTINGS_DEFAULTS),
     },
     base: version,
+    // A licence set through the API that the page does not offer stays choosable.
+    licences: licenceChoices(license),
+  };
+}
+
+function licenceChoices(current: JournalSettings['license'] | undefined) {
+  const known = LICENCES.map((l) => ({ value: l.url, label: l.name }));
+  return current && !LICENCES.some((l) => l.url === current.url)
+    ? [...known, { value: current.url, label: current.name }]
+    : known;
+}
+
+/** The journal's facts from the page's fields: the areas one per line, the numbers as numbers, the licence by its address. */
+function factsFromForm(text: (name: string) => string, current: JournalSettings) {
+  const whole = (v: string) => (/^\s*\d+\s*$/.test(v) ? Number(v) : v);
+  const licenceUrl = text('license');
+  const licence =
+    LICENCES.find((l) => l.url === licenceUrl) ??
+    (current.license.url === licenceUrl
+      ? current.license
+      : licenceUrl
+        ? { name: '', url: licenceUrl }
+        : undefined);
+  return {
+    description: text('description'),
+    areas: text('areas')
+      .split(/\r?\n/)
+      .map((a) => a.trim())
+      .filter(Boolean),
+    frequency: text('frequency'),
+    issuesPerYear: whole(text('issuesPerYear')),
+    startYear: whole(text('startYear')),
+    language: text('language'),
+    license: licence ? { ...licence } : undefined,
   };
 }
 
@@ -54,10 +100,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!read.ok) return read.answer;
   const { form } = read;
   const values = Object.fromEntries(
-    [...JOURNAL_SETTINGS_FIELDS, ...REVIEW_SETTING_FIELDS].map((k) => [k, form.text(k)]),
+    [...JOURNAL_SETTINGS_FIELDS, ...JOURNAL_FACT_FIELDS, ...REVIEW_SETTING_FIELDS].map((k) => [
+      k,
+      form.text(k),
+    ]),
   );
   const input = {
     ...Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, values[k]])),
+    ...factsFromForm((name) => values[name] ?? '', await context.services.settings.journal()),
     [DIGEST]: values[DIGEST] === 'on',
     [COPYRIGHT]: values[COPYRIGHT] === 'on',
     review: reviewSettingsFromForm((name) => form.text(name)),
@@ -67,7 +117,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     replyRefused('save', clientError(status, message, errors), { ...values, base });
   const parsed = validateForm(journalSettingsEditSchema, input);
   if (!parsed.ok) {
-    const errors = reviewFieldErrors(parsed.refusal.errors);
+    // An area's own refusal ("areas.2") and the licence's ("license.url") are said at their field.
+    const errors = factFieldErrors(reviewFieldErrors(parsed.refusal.errors));
     const count = Object.keys(errors).length;
     return fail(
       400,
@@ -96,10 +147,26 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
+function factFieldErrors(errors: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, message] of Object.entries(errors)) {
+    const field = /^(areas|license)\./.exec(key)?.[1] ?? key;
+    out[field] ??= message;
+  }
+  return out;
+}
+
 const LABELS: Record<keyof JournalSettingsEdit, string> = {
   name: 'Journal title',
   abbreviation: 'Abbreviation',
   issnOnline: 'Online ISSN',
+  description: 'Description',
+  areas: 'Areas',
+  frequency: 'Frequency',
+  issuesPerYear: 'Issues a year',
+  startYear: 'First year of publication',
+  language: 'Language of the articles',
+  license: 'Licence',
   publisher: 'Publisher',
   publisherAddress: "Publisher's address",
   email: 'Journal e-mail',
@@ -133,7 +200,7 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
   // keeping their own.
   const key = `${actionData ? actionData.at : 'loaded'}-${loaderData.base}`;
   const field = (
-    name: Exclude<keyof JournalSettingsEdit, typeof DIGEST>,
+    name: Exclude<keyof JournalSettingsEdit, typeof DIGEST | 'areas' | 'license'>,
     extra: { type?: string; hint?: string; autoComplete?: string } = {},
   ) => (
     <TextField
@@ -161,7 +228,54 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
           <legend>The journal</legend>
           {field('name')}
           {field('abbreviation', { hint: 'The short title, as in citations (citation_journal_abbrev).' })}
-          {field('issnOnline', { hint: 'As the ISSN centre assigned it, such as 2049-3630.' })}
+          <TextField
+            id="js-issnOnline"
+            name="issnOnline"
+            label={LABELS.issnOnline}
+            marks
+            defaultValue={values.issnOnline}
+            error={errors.issnOnline}
+            hint="As the ISSN centre assigned it, such as 2049-3630. Leave it empty until one is assigned: the pages and exports then name none."
+          />
+          <TextAreaField
+            id="js-description"
+            name="description"
+            label={LABELS.description}
+            marks
+            required
+            rows={5}
+            defaultValue={values.description}
+            error={errors.description}
+            hint="A paragraph on the journal's scope: the home page and the site's list of journals show it."
+          />
+          <TextAreaField
+            id="js-areas"
+            name="areas"
+            label={LABELS.areas}
+            marks
+            rows={6}
+            defaultValue={values.areas}
+            error={errors.areas}
+            hint="One per line. Reviewers choose their interests from them, and editors search the reviewer pool by them."
+          />
+        </fieldset>
+        <fieldset>
+          <legend>Publishing</legend>
+          {field('frequency', { hint: 'As the home page says it, such as Quarterly.' })}
+          {field('issuesPerYear', { type: 'number', hint: 'A whole number, such as 4.' })}
+          {field('startYear', { type: 'number', hint: 'The year of the first issue, such as 2025.' })}
+          {field('language', { hint: 'Its ISO 639-1 code, such as en for English.' })}
+          <SelectField
+            id="js-license"
+            name="license"
+            label={LABELS.license}
+            marks
+            required
+            options={loaderData.licences}
+            defaultValue={values.license}
+            error={errors.license}
+            hint="Every article is published under it: the pages, the PDFs' metadata and the exports name it."
+          />
         </fieldset>
         <fieldset>
           <legend>Publisher and contact</legend>

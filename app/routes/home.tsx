@@ -20,7 +20,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     description: journal.description,
     facts: [
       { term: 'Frequency', detail: `${journal.frequency}, ${journal.issuesPerYear} issues a year` },
-      { term: 'ISSN (online)', detail: journal.issnOnline },
+      ...(journal.issnOnline ? [{ term: 'ISSN (online)', detail: journal.issnOnline }] : []),
       { term: 'Licence', detail: `${journal.license.name}, no embargo` },
       { term: 'Publishing since', detail: String(journal.startYear) },
       { term: 'Language', detail: languageName(journal.language) },

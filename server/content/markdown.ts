@@ -34,8 +34,13 @@ export function placeholderValues(journal: JournalSettings): Map<string, string>
     }
   };
   walk('journal', journal as unknown as Record<string, unknown>);
-  values.set('journal.areas', journal.areas.join(', '));
-  values.set('journal.areasList', journal.areas.map((area) => `- ${area}`).join('\n'));
+  // A new journal has no ISSN and no areas until its editors give them (decision 0062): its pages say so.
+  if (!journal.issnOnline) values.set('journal.issnOnline', 'not yet assigned');
+  values.set('journal.areas', journal.areas.join(', ') || 'not yet listed');
+  values.set(
+    'journal.areasList',
+    journal.areas.length ? journal.areas.map((area) => `- ${area}`).join('\n') : '- Not yet listed',
+  );
   values.set('journal.languageName', languageName(journal.language));
   return values;
 }

@@ -19,6 +19,7 @@ import {
   specialIssuesSchema,
 } from '../../common/content.ts';
 import {
+  JOURNAL_FACT_FIELDS,
   JOURNAL_SETTINGS_FIELDS,
   type JournalSettings,
   type JournalSettingsEdit,
@@ -83,6 +84,9 @@ function closingTime(deadline: string): number {
  * settings table (see common/content.ts for the keys and shapes). Pages are Markdown with `{{journal.…}}`
  * placeholders, filled from the journal settings and rendered to sanitized HTML here, on the server.
  */
+
+/** What the admin edits of the journal's settings, besides peer review's defaults. */
+const EDITED_FIELDS = [...JOURNAL_SETTINGS_FIELDS, ...JOURNAL_FACT_FIELDS];
 export class ContentService {
   /** Rendered pages by their filled-in Markdown: an edit or a settings change makes a new key. */
   private rendered = new Map<string, RenderedPage>();
@@ -200,7 +204,7 @@ export class ContentService {
     const journal = await this.settings.journal();
     return {
       settings: {
-        ...Object.fromEntries(JOURNAL_SETTINGS_FIELDS.map((k) => [k, journal[k]])),
+        ...Object.fromEntries(EDITED_FIELDS.map((k) => [k, journal[k]])),
         review: journal.review,
       } as JournalSettingsEdit,
       version: await this.version(JOURNAL_KEY),
@@ -208,16 +212,18 @@ export class ContentService {
   }
 
   /**
-   * The admin's edit of the journal's settings (title, ISSN, publisher and contact, Crossref deposit,
-   * who may download): merged into the stored settings, refused with 409 when they changed since `base`.
-   * Returns the names of the settings that changed.
+   * The admin's edit of the journal's settings (title, ISSN, the journal's facts, publisher and contact,
+   * Crossref deposit, who may download): merged into the stored settings (a fact left out stays as stored),
+   * refused with 409 when they changed since `base`. Returns the names of the settings that changed.
    */
   async editJournalSettings(actor: Actor, input: JournalSettingsEdit, base?: string): Promise<string[]> {
     const edit = valid(journalSettingsEditSchema, input);
     const current = await this.settings.journal();
-    const next: JournalSettings = { ...current, ...edit, review: edit.review ?? current.review };
-    const changed: string[] = JOURNAL_SETTINGS_FIELDS.filter((k) => current[k] !== next[k]);
-    if (JSON.stringify(current.review) !== JSON.stringify(next.review)) changed.push('review');
+    const given = Object.fromEntries(Object.entries(edit).filter(([, v]) => v !== undefined));
+    const next: JournalSettings = { ...current, ...given, review: edit.review ?? current.review };
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    const changed: string[] = EDITED_FIELDS.filter((k) => !same(current[k], next[k]));
+    if (!same(current.review, next.review)) changed.push('review');
     await this.edit(actor, JOURNAL_KEY, base, 'settings.journal.update', { changed }, (tx) =>
       this.settings.set(tx, JOURNAL_KEY, next),
     );

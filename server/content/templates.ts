@@ -89,7 +89,7 @@ function templateText(journal: JournalSettings) {
     },
   ];
   return {
-    header: `Manuscript submitted to the ${journal.name} (ISSN ${journal.issnOnline})`,
+    header: `Manuscript submitted to the ${journal.name}${journal.issnOnline ? ` (ISSN ${journal.issnOnline})` : ''}`,
     title: 'Title of the Manuscript: Concise, Specific and Under Twenty Words',
     authors: [
       { name: 'First Author', affiliations: '1', corresponding: true },
@@ -357,7 +357,7 @@ export function texEscape(s: string): string {
 export function manuscriptTex(journal: JournalSettings): string {
   const t = templateText(journal);
   const lines: string[] = [
-    `% Manuscript template of the ${journal.name} (ISSN ${journal.issnOnline}).`,
+    `% Manuscript template of the ${journal.name}${journal.issnOnline ? ` (ISSN ${journal.issnOnline})` : ''}.`,
     `% ${journal.publisher}`,
     '% Compile with pdflatex (or lualatex or xelatex).',
     '% Layout: A4, 2.54 cm margins, 12 pt Times, 1.5 line spacing, line numbers, IEEE-style numbered references.',

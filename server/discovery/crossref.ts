@@ -159,7 +159,7 @@ export function crossrefDeposit(
           { language: iso6391(journal.language) },
           el('full_title', null, clip(journal.name, 255)),
           el('abbrev_title', null, clip(journal.abbreviation, 150)),
-          el('issn', { media_type: 'electronic' }, journal.issnOnline),
+          textEl('issn', journal.issnOnline, { media_type: 'electronic' }),
         ),
         el(
           'journal_issue',

@@ -36,7 +36,7 @@ export function doajRecords(journal: JournalFacts, works: Work[]): string {
       textEl('language', lang),
       el('publisher', null, journal.publisher),
       el('journalTitle', null, journal.name),
-      el('eissn', null, journal.issnOnline),
+      textEl('eissn', journal.issnOnline),
       el('publicationDate', null, w.publicationDate),
       el('volume', null, String(w.volume.number)),
       el('issue', null, String(w.issue.number)),

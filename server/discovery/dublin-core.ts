@@ -43,7 +43,7 @@ export function oaiDc(work: Work, journal: JournalFacts): XmlElement {
     el('dc:identifier', null, work.url),
     work.doi ? el('dc:identifier', null, doiUrl(work.doi)) : null,
     el('dc:source', lang, sourceLine(work, journal.name)),
-    el('dc:source', null, journal.issnOnline),
+    textEl('dc:source', journal.issnOnline),
     el('dc:language', null, journal.language),
     work.pdfUrl ? el('dc:relation', null, work.pdfUrl) : null,
     el('dc:rights', null, journal.license.url),

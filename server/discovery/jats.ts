@@ -157,7 +157,7 @@ export function jatsArticle(
       el('journal-title', null, journal.name),
       el('abbrev-journal-title', { 'abbrev-type': 'publisher' }, journal.abbreviation),
     ),
-    el('issn', { 'publication-format': 'electronic', 'pub-type': 'epub' }, journal.issnOnline),
+    textEl('issn', journal.issnOnline, { 'publication-format': 'electronic', 'pub-type': 'epub' }),
     el(
       'publisher',
       null,

@@ -34,7 +34,7 @@ export async function copyrightFormPdf(
   l.y = PAGE_H - 56;
   l.text(toWinAnsi(journal.name, f.sansBold), { font: f.sansBold, size: 12, color: ACCENT });
   l.gap(13);
-  l.text(toWinAnsi(`ISSN ${journal.issnOnline} (Online)  |  ${journal.publisher}`, f.sans), {
+  l.text(toWinAnsi(`${journal.issnOnline ? `ISSN ${journal.issnOnline} (Online)  |  ` : ''}${journal.publisher}`, f.sans), {
     font: f.sans,
     size: 8,
     color: MUTED,
@@ -135,7 +135,7 @@ export async function copyrightFormPdf(
   const date = opts.date ?? new Date(`${journal.startYear}-01-01T00:00:00Z`);
   doc.setTitle(`${form.title}: ${journal.name}`, { showInWindowTitleBar: true });
   doc.setAuthor(journal.publisher);
-  doc.setSubject(`${form.subtitle}, ${journal.name} (ISSN ${journal.issnOnline})`);
+  doc.setSubject(`${form.subtitle}, ${journal.name}${journal.issnOnline ? ` (ISSN ${journal.issnOnline})` : ''}`);
   doc.setKeywords([`copyright, licence to publish, ${journal.license.name}, ${journal.abbreviation}`]);
   doc.setCreator(`${journal.name} (Colophon)`);
   doc.setProducer('Colophon with pdf-lib');

@@ -1,23 +1,27 @@
 import { and, asc, count, eq, ne, or, sql } from 'drizzle-orm';
+import { journalSettingsSchema } from '../../common/journal.ts';
 import {
+  createJournalSchema,
   type JournalStatus,
   type JournalSummary,
-  createJournalSchema,
   journalDomainSchema,
   journalPathSchema,
   journalStatusSchema,
 } from '../../common/journals.ts';
+import { journalDefaults, newJournalSettings } from '../../content/journal.ts';
 import { journalMemberships, users } from '../accounts/tables.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
-import { JOURNALS } from '../cache/dependencies.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
+import { JOURNALS } from '../cache/dependencies.ts';
 import { articles } from '../catalog/tables.ts';
+import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { asSite, withJournal } from '../db/scope.ts';
 import { conflict, invalid, notFound, parseInput } from '../errors.ts';
 import { seedJournal } from '../seed/seed.ts';
 import type { SettingsService } from '../settings/service.ts';
+import { JOURNAL_KEY } from '../settings/service.ts';
 import { submissions } from '../submissions/tables.ts';
 import type { JournalDirectory } from './directory.ts';
 import { journalAliases, journals } from './tables.ts';
@@ -46,6 +50,8 @@ export class JournalsService {
       editorialEmail: string;
       /** The site's own address: its host is no journal's domain. */
       siteUrl: string;
+      /** A new journal's first year is this clock's. */
+      clock: Clock;
     },
   ) {}
 
@@ -134,6 +140,17 @@ export class JournalsService {
       input.path !== undefined
         ? { kind: 'path', value: input.path }
         : { kind: 'domain', value: input.domain! };
+    // The publisher's facts a new journal starts with: the site's first journal's (decision 0062).
+    // (A data folder never seeded has none: the demo's defaults then.)
+    const stored = await withJournal(1, () => this.deps.settings.get<unknown>(JOURNAL_KEY));
+    const publisherOf =
+      journalSettingsSchema.safeParse(stored).data ?? journalDefaults({ email: this.deps.editorialEmail });
+    const settings = newJournalSettings({
+      title: input.title,
+      publisherOf,
+      email: this.deps.editorialEmail,
+      year: new Date(this.deps.clock.now()).getUTCFullYear(),
+    });
     const id = await this.write(async (tx) => {
       await this.ensureFree(tx, address, null);
       const editor = await this.account(tx, input.editor);
@@ -144,7 +161,7 @@ export class JournalsService {
       // The transaction began in the site's scope; the rest is the new journal's: its rows default to it.
       await tx.execute(sql`select set_config('colophon.journal', ${String(row.id)}, true)`);
       await withJournal(row.id, async () => {
-        await seedJournal(this.deps.settings, tx, { email: this.deps.editorialEmail, name: input.title });
+        await seedJournal(this.deps.settings, tx, { email: this.deps.editorialEmail, settings });
         await tx
           .insert(journalMemberships)
           .values({ userId: editor.id, role: 'editor', status: 'approved' })

@@ -359,7 +359,7 @@ export async function articlePdf(input: ArticlePdfInput): Promise<{ bytes: Uint8
     const hy = PAGE_H - 46;
     if (i === 0) {
       page.drawText(headerLeft, { x: MARGIN, y: hy + 8, font: f.sansBold, size: 10, color: ACCENT });
-      page.drawText(`ISSN ${journal.issnOnline} (Online)  |  Open Access`, {
+      page.drawText(`${journal.issnOnline ? `ISSN ${journal.issnOnline} (Online)  |  ` : ''}Open Access`, {
         x: MARGIN,
         y: hy - 3,
         font: f.sans,

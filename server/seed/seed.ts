@@ -84,17 +84,14 @@ export async function seed(
 /**
  * A journal's settings, pages, board and special issues as first seeded, never overwriting the office's edits:
  * the first journal's on every start, and each journal the site admin makes (server/journals/service.ts, in
- * its transaction and scope), named by its title.
+ * its transaction and scope), with the settings `newJournalSettings` gives it (decision 0062).
  */
 export async function seedJournal(
   settingsService: Services['settings'],
   tx: Tx,
-  opts: { email: string; name?: string },
+  opts: { email: string; settings?: JournalSettings },
 ): Promise<void> {
-  const defaults = journalSettingsSchema.parse({
-    ...journalDefaults({ email: opts.email }),
-    ...(opts.name ? { name: opts.name } : {}),
-  });
+  const defaults = journalSettingsSchema.parse(opts.settings ?? journalDefaults({ email: opts.email }));
   await settingsService.setDefault(tx, JOURNAL_KEY, defaults);
   // The journal's pages, board and special issues: every start, demo or not (never overwrites edits).
   await seedContent(settingsService, tx);
