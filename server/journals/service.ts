@@ -162,12 +162,14 @@ export class JournalsService {
       await tx.execute(sql`select set_config('colophon.journal', ${String(row.id)}, true)`);
       await withJournal(row.id, async () => {
         await seedJournal(this.deps.settings, tx, { email: this.deps.editorialEmail, settings });
+        // Its first editor runs it: the journal's admin (settings, accounts, other editors) as well as an
+        // editor, or nobody could set the journal up (decision 0062).
         await tx
           .insert(journalMemberships)
-          .values({ userId: editor.id, role: 'editor', status: 'approved' })
+          .values({ userId: editor.id, role: 'admin', status: 'approved' })
           .onConflictDoUpdate({
             target: [journalMemberships.journalId, journalMemberships.userId],
-            set: { role: 'editor', status: 'approved', updatedAt: sql`now()` },
+            set: { role: 'admin', status: 'approved', updatedAt: sql`now()` },
           });
         await this.deps.audit.record(
           tx,

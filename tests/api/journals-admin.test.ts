@@ -87,7 +87,7 @@ describe('/api/admin/journals', () => {
         .sort(),
     );
 
-    // The first editor is the journal's editor, approved.
+    // The first editor runs the journal: its admin, approved (decision 0062).
     const [member] = await asSite(() =>
       t.services.db
         .select()
@@ -96,7 +96,7 @@ describe('/api/admin/journals', () => {
           and(eq(journalMemberships.journalId, made.id), eq(journalMemberships.userId, editorAccount.id)),
         ),
     );
-    expect(member).toMatchObject({ role: 'editor', status: 'approved' });
+    expect(member).toMatchObject({ role: 'admin', status: 'approved' });
 
     // Who made it is in the new journal's audit log, not in the first journal's.
     const audit = await withJournal(made.id, () => t.services.audit.page(10, 0));

@@ -55,7 +55,7 @@ export function CreateJournalForm({ result, siteUrl }: { result: FormResult | un
         <TextField
           name="editor"
           label="First editor"
-          hint="The username or e-mail of an existing account: they become the journal’s editor."
+          hint="The username or e-mail of an existing account: they become the journal’s editor and its admin (its settings and accounts)."
           required
           marks
           autoComplete="off"
