@@ -89,6 +89,8 @@ export const reviewerProfileResponse = z.object({
   interests: z.array(z.string()),
   orcid: z.string().nullable(),
   unavailableUntil: z.string().nullable(),
+  /** Whether editors of the site's other journals may find them in the site's pool (decision 0062). */
+  listedAcrossSite: z.boolean(),
 });
 
 /** The editor's view of a submission's review: every round, every assignment, reviews side by side. */

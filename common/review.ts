@@ -197,6 +197,13 @@ export const reviewerProfileSchema = z.object({
   orcid: orcidField,
   /** A day in the journal's time zone; empty (null) when available. A new one is never before today. */
   unavailableUntil: dayField('Unavailable until').nullable().optional(),
+  /**
+   * Whether editors of the site's other journals may find them in the site's pool (decision 0062): the
+   * account's, in every journal. Left out, it stays as it is.
+   */
+  listedAcrossSite: z
+    .boolean("Say whether other journals' editors may find you in the site's reviewer pool (true or false).")
+    .optional(),
 });
 export type ReviewerProfileInput = z.infer<typeof reviewerProfileSchema>;
 

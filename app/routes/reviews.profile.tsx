@@ -4,7 +4,7 @@ import { reviewerProfileSchema } from '../../common/review.ts';
 import { can } from '../../common/roles.ts';
 import { dayIn } from '../../server/review/rules.ts';
 import { FormAlert, FormStatus } from '../components/FormAlert.tsx';
-import { ChoiceField, TextField } from '../components/FormField.tsx';
+import { CheckField, ChoiceField, TextField } from '../components/FormField.tsx';
 import { OrcidField } from '../components/account/OrcidField.tsx';
 import type { FormResult } from '../lib/form-result.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
@@ -44,7 +44,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   const auth = signedIn(context);
   const { review, settings, clock } = context.services;
   const [profile, journal] = await Promise.all([review.profile(auth.user), settings.journal()]);
-  return { profile, areas: journal.areas, today: dayIn(clock.now(), journal.review.timeZone) };
+  return {
+    profile,
+    areas: journal.areas,
+    today: dayIn(clock.now(), journal.review.timeZone),
+    // The site's pool is there only when the site has other journals (decision 0058).
+    otherJournals: context.services.journals.list().length > 1,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,11 +65,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     interests: form.all('interests').join('\n'),
     orcid: form.text('orcid'),
     unavailableUntil: form.text('unavailableUntil'),
+    listedAcrossSite: form.text('listedAcrossSite'),
   };
   const parsed = validateForm(reviewerProfileSchema, {
     ...values,
     interests: form.all('interests'),
     unavailableUntil: values.unavailableUntil.trim() || null,
+    // A box left unticked sends nothing: the hidden field says the box was on the page.
+    listedAcrossSite: form.text('siteListing') === 'shown' ? values.listedAcrossSite === 'on' : undefined,
   });
   if (!parsed.ok) return replyRefused(intent, oneMessagePerField(parsed.refusal), values);
   try {
@@ -84,7 +93,7 @@ function oneMessagePerField<R extends { errors: Record<string, string> }>(refusa
 }
 
 export default function ReviewerProfile({ loaderData, actionData }: Route.ComponentProps) {
-  const { profile, areas, today } = loaderData;
+  const { profile, areas, today, otherJournals } = loaderData;
   const result = actionData as FormResult | undefined;
   const refused = result && !result.ok ? result : undefined;
   const typed = refused?.values;
@@ -179,6 +188,26 @@ export default function ReviewerProfile({ loaderData, actionData }: Route.Compon
           defaultValue={typed?.unavailableUntil ?? profile.unavailableUntil ?? ''}
           error={errors.unavailableUntil}
         />
+        {otherJournals ? (
+          <div className="field">
+            <input type="hidden" name="siteListing" value="shown" />
+            <CheckField
+              // Made anew when the saved choice changes: the revalidated profile may come after the answer.
+              key={`listed-${profile.listedAcrossSite}`}
+              id="field-listedAcrossSite"
+              name="listedAcrossSite"
+              value="on"
+              label="Editors of the publisher's other journals may find me in the site's reviewer pool"
+              defaultChecked={typed ? typed.listedAcrossSite === 'on' : profile.listedAcrossSite}
+              aria-describedby="field-listedAcrossSite-hint"
+            />
+            <p id="field-listedAcrossSite-hint" className="field__hint">
+              They would see your name, affiliation, interests and how many reviews you have open and done,
+              never your e-mail address or your reviews. Unticked, only the journals you already review for
+              see you.
+            </p>
+          </div>
+        ) : null}
         <button type="submit" className="button button--primary" disabled={busy}>
           {busy ? 'Saving…' : 'Save your reviewer profile'}
         </button>

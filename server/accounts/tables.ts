@@ -33,6 +33,11 @@ export const users = pgTable(
     suspended: boolean('suspended').notNull().default(false),
     /** Runs the site: makes journals, closes and archives them, manages every account (decision 0053). */
     siteAdmin: boolean('site_admin').notNull().default(false),
+    /**
+     * Editors of the site's other journals may find this person in the site's reviewer pool (decision 0058);
+     * the reviewer turns it off on their profile (decision 0062).
+     */
+    listedInSitePool: boolean('listed_in_site_pool').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

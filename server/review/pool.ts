@@ -75,7 +75,8 @@ export async function pool(ctx: ReviewContext, q?: string) {
  * their interests, ORCID iD and load (open assignments, completed reviews, median days, last review) across the
  * site, in how many journals they review, and whether this journal already has them. Nothing of another
  * journal's submissions, reviews or ratings, and no e-mail address (they are invited by their account); a
- * search matches names, affiliations and interests only. Reviewers without an account stay their journal's.
+ * search matches names, affiliations and interests only. Reviewers without an account stay their journal's,
+ * and so do those who said on their profile that other journals may not find them (decision 0062).
  */
 export async function sitePool(ctx: ReviewContext, q?: string) {
   const like = q ? `%${q.replace(/[%_\\]/g, '\\$&')}%` : null;
@@ -98,7 +99,11 @@ export async function sitePool(ctx: ReviewContext, q?: string) {
     ctx.db.execute(sql`
       with people as (
         select p.user_id from reviewer_profiles p
+        join users u on u.id = p.user_id
         where p.user_id is not null
+          -- Who said no is listed only to a journal that has them already (decision 0062).
+          and (u.listed_in_site_pool or exists (
+            select 1 from reviewer_profiles h where h.user_id = p.user_id and h.journal_id = ${here}))
           and (${like} :: text is null
             or p.name ilike ${like} or p.affiliation ilike ${like}
             or exists (select 1 from jsonb_array_elements_text(p.interests) i where i ilike ${like}))

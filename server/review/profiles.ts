@@ -15,7 +15,7 @@ import { reviewerProfiles } from './tables.ts';
 
 /** A reviewer's own profile: the areas they review in and when they are away. */
 
-function presentProfile(p: ProfileRow) {
+function presentProfile(p: ProfileRow, listedAcrossSite: boolean) {
   return {
     name: p.name,
     email: p.email,
@@ -23,14 +23,17 @@ function presentProfile(p: ProfileRow) {
     interests: p.interests,
     orcid: p.orcid,
     unavailableUntil: p.unavailableUntil,
+    listedAcrossSite,
   };
 }
 
 /** The signed-in account's reviewer profile (made from the account the first time). */
 export async function profile(ctx: ReviewContext, user: SessionUser) {
-  const [p] = await ctx.db.select().from(reviewerProfiles).where(eq(reviewerProfiles.userId, user.id));
-  if (p) return presentProfile(p);
-  const [u] = await ctx.db.select().from(users).where(eq(users.id, user.id));
+  const [[p], [u]] = await Promise.all([
+    ctx.db.select().from(reviewerProfiles).where(eq(reviewerProfiles.userId, user.id)),
+    ctx.db.select().from(users).where(eq(users.id, user.id)),
+  ]);
+  if (p) return presentProfile(p, u.listedInSitePool);
   return {
     name: u.fullName,
     email: u.email,
@@ -38,6 +41,7 @@ export async function profile(ctx: ReviewContext, user: SessionUser) {
     interests: [] as string[],
     orcid: u.orcid,
     unavailableUntil: null,
+    listedAcrossSite: u.listedInSitePool,
   };
 }
 
@@ -86,6 +90,9 @@ export async function saveProfile(ctx: ReviewContext, user: SessionUser, input: 
       await tx
         .insert(reviewerProfiles)
         .values({ ...values, userId: user.id, email: user.email, createdAt: ctx.clock.date() });
+    // The account's choice, for every journal of the site.
+    if (input.listedAcrossSite !== undefined)
+      await tx.update(users).set({ listedInSitePool: input.listedAcrossSite }).where(eq(users.id, user.id));
     await assignmentsChanged(ctx, tx);
     if (p) await reviewsChanged(ctx, tx, { profileId: p.id });
   });

@@ -272,6 +272,51 @@ describe('the reviewer pool across the site', () => {
     const here = await withJournal(B, () => t.services.review.sitePool(found!.name));
     expect(here.map((r) => [r.userId, r.inThisJournal])).toEqual([[reviewer.id, true]]);
   });
+
+  it('leaves out a reviewer who said other journals may not find them, except where they review already', async () => {
+    const [account] = await t.services.db.select().from(users).where(eq(users.id, reviewer.id));
+    const token = await t.login(account.username, 'password-123');
+    const headers = { authorization: `Bearer ${token}` };
+    const before = await t.app.inject({ method: 'GET', url: '/api/reviewer/profile', headers });
+    expect(before.json()).toMatchObject({ listedAcrossSite: true });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/reviewer/profile',
+      headers,
+      payload: { ...before.json(), listedAcrossSite: false },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ listedAcrossSite: false });
+    try {
+      // Journal 3 has them not: they are gone from its search of the site's pool.
+      const elsewhere = await withJournal(3, () => t.services.review.sitePool());
+      expect(elsewhere.map((r) => r.userId)).not.toContain(reviewer.id);
+      // B, where they review, still sees them; and A's own pool is as it was.
+      const inB = await withJournal(B, () => t.services.review.sitePool());
+      expect(inB.find((r) => r.userId === reviewer.id)).toMatchObject({ inThisJournal: true });
+      // Leaving the field out keeps the choice.
+      const { listedAcrossSite: _, ...without } = saved.json();
+      await t.app.inject({ method: 'PUT', url: '/api/reviewer/profile', headers, payload: without });
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/reviewer/profile', headers })).json(),
+      ).toMatchObject({
+        listedAcrossSite: false,
+      });
+      const wrong = await t.app.inject({
+        method: 'PUT',
+        url: '/api/reviewer/profile',
+        headers,
+        payload: { ...without, listedAcrossSite: 'no' },
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().errors).toEqual({
+        listedAcrossSite:
+          "Say whether other journals' editors may find you in the site's reviewer pool (true or false).",
+      });
+    } finally {
+      await t.services.db.update(users).set({ listedInSitePool: true }).where(eq(users.id, reviewer.id));
+    }
+  });
 });
 
 describe('usage counts', () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "listed_in_site_pool" boolean DEFAULT true NOT NULL;
