@@ -283,7 +283,7 @@ describe('the reviewer pool across the site', () => {
       method: 'PUT',
       url: '/api/reviewer/profile',
       headers,
-      payload: { ...before.json(), listedAcrossSite: false },
+      payload: { ...(before.json() as object), listedAcrossSite: false },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json()).toMatchObject({ listedAcrossSite: false });
