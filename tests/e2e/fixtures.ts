@@ -309,6 +309,22 @@ export async function hydrated(page: Page) {
     .toBe(true);
 }
 
+/** Puts a session token in a browser context as the session cookie of `baseURL`'s host (every path of it). */
+export async function addSession(into: BrowserContext, baseURL: string, token: string): Promise<void> {
+  const expires = tokenExpiry(token);
+  await into.addCookies([
+    {
+      name: SESSION_COOKIE,
+      value: token,
+      domain: new URL(baseURL).hostname,
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax',
+      ...(expires ? { expires } : {}),
+    },
+  ]);
+}
+
 export async function loginThroughApi(baseURL: string, username: string, password: string): Promise<string> {
   const api = await playwrightRequest.newContext({ baseURL });
   try {
@@ -383,19 +399,7 @@ export const test = base.extend<Fixtures>({
     await use(async (role = 'researcher', status = 'approved', target) => {
       const account = await createAccount(role, status);
       const token = await loginThroughApi(baseURL!, account.username, account.password);
-      const into = target ? ('context' in target ? target.context() : target) : context;
-      const expires = tokenExpiry(token);
-      await into.addCookies([
-        {
-          name: SESSION_COOKIE,
-          value: token,
-          domain: new URL(baseURL!).hostname,
-          path: '/',
-          httpOnly: true,
-          sameSite: 'Lax',
-          ...(expires ? { expires } : {}),
-        },
-      ]);
+      await addSession(target ? ('context' in target ? target.context() : target) : context, baseURL!, token);
       return { ...account, token };
     });
   },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
+import { addSession, expect, loginThroughApi, test } from './fixtures.ts';
 
 /**
  * A new journal's settings (decision 0062), as its first editor meets them: the journal is made by the site
@@ -26,16 +26,7 @@ test('a new journal’s first editor sets its facts on the settings page, and it
 
   // One session for every journal served by path (decision 0054).
   const token = await loginThroughApi(baseURL!, editor.username, editor.password);
-  await context.addCookies([
-    {
-      name: SESSION_COOKIE,
-      value: token,
-      domain: new URL(baseURL!).hostname,
-      path: '/',
-      httpOnly: true,
-      sameSite: 'Lax',
-    },
-  ]);
+  await addSession(context, baseURL!, token);
 
   await page.goto(`/${path}/editor-dashboard/settings`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Journal settings');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
+import { addSession, expect, loginThroughApi, test } from './fixtures.ts';
 import { JOURNALS_SERVER } from './env.ts';
 
 /**
@@ -33,16 +33,7 @@ test('a reviewer keeps other journalsâ€™ editors from finding them in the siteâ€
   });
   expect(registered.status(), await registered.text()).toBe(201);
   const token = await loginThroughApi(`${SITE}/second`, username, password);
-  await context.addCookies([
-    {
-      name: SESSION_COOKIE,
-      value: token,
-      domain: new URL(SITE).hostname,
-      path: '/',
-      httpOnly: true,
-      sameSite: 'Lax',
-    },
-  ]);
+  await addSession(context, SITE, token);
   await page.goto('/second/reviews/profile');
   await expect(page.getByRole('heading', { level: 1, name: 'Your reviewer profile' })).toBeVisible();
   const box = page.getByLabel(
