@@ -6,7 +6,14 @@
  * stops the test at the step that failed. A test about a refusal keeps its own request (or uses the
  * `post…` variant, which returns the answer as it is).
  */
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
+import type { JournalSettings } from '../../common/journal.ts';
+import { newJournalSettings } from '../../content/journal.ts';
+import { journalMemberships, users } from '../accounts/tables.ts';
+import { asSite, withJournal } from '../db/scope.ts';
+import { journals } from '../journals/tables.ts';
+import { seedJournal } from '../seed/seed.ts';
 import { fixture, multipart, type TestContext } from './harness.ts';
 
 /** Whoever acts: a bearer token, or request headers (`{ authorization: 'Bearer …' }`). */
@@ -266,4 +273,48 @@ export async function inviteReviewer(
     if (m && Number(m[1]) === assignmentId) return { assignmentId, token: m[2] };
   }
   throw new Error(`no invitation mailed to ${reviewer.email}`);
+}
+
+/**
+ * Another journal of the site (issue 24): its row at a path or a domain (or with a given id), its settings and
+ * pages as the site admin's service makes them (`newJournalSettings`, decision 0062, with `settings` over
+ * them), and an account as its admin (the seed's `admin` unless told otherwise, `null` for none: roles are
+ * each journal's). The directory is read again, so the next request finds it. Not through the API: a test
+ * about the site admin's journals calls `/api/admin/journals` itself. Returns the journal's id.
+ */
+export async function makeJournal(
+  t: TestContext,
+  journal: {
+    title: string;
+    path?: string;
+    domain?: string;
+    id?: number;
+    status?: 'open' | 'closed' | 'archived';
+  },
+  settings: Partial<JournalSettings> = {},
+  opts: { admin?: string | null } = {},
+): Promise<number> {
+  const { services } = t;
+  const [row] = await asSite(() =>
+    services.db.insert(journals).values(journal).returning({ id: journals.id }),
+  );
+  const first = await withJournal(1, () => services.settings.journal());
+  const own = newJournalSettings({
+    title: journal.title,
+    publisherOf: first,
+    email: first.email,
+    year: new Date(services.clock.now()).getUTCFullYear(),
+  });
+  const admin = opts.admin === undefined ? 'admin' : opts.admin;
+  await withJournal(row.id, () =>
+    services.db.transaction(async (tx) => {
+      await seedJournal(services.settings, tx, { email: first.email, settings: { ...own, ...settings } });
+      if (!admin) return;
+      const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.username, admin));
+      if (!account) throw new Error(`makeJournal: no account ${admin}`);
+      await tx.insert(journalMemberships).values({ userId: account.id, role: 'admin', status: 'approved' });
+    }),
+  );
+  await services.journals.load();
+  return row.id;
 }

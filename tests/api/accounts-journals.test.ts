@@ -4,9 +4,7 @@ import { MEMBERSHIP_MESSAGES } from '../../common/account.ts';
 import type { Role, Status } from '../../common/roles.ts';
 import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
-import { journals } from '../../server/journals/tables.ts';
-import { seed } from '../../server/seed/seed.ts';
-import { createIssueInNewVolume, publishArticle } from '../../server/testing/factories.ts';
+import { createIssueInNewVolume, makeJournal, publishArticle } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 
 /**
@@ -62,18 +60,10 @@ const registration = (over: Record<string, string>) => ({
 
 beforeAll(async () => {
   t = await createTestContext();
-  const rows = await t.services.db
-    .insert(journals)
-    .values([
-      { title: 'Journal B', path: 'jb' },
-      { title: 'Journal C', path: 'jc' },
-      { title: 'Journal D', domain: 'journal-d.example.org' },
-    ])
-    .returning({ id: journals.id });
-  [B, C, D] = rows.map((r) => r.id);
-  await t.services.journals.load();
-  // Each journal's settings and pages (the admin account exists already: it is the site's, not B's).
-  for (const id of [B, C, D]) await withJournal(id, () => seed(t.services, { demo: false }));
+  // Each journal with its settings and pages, and no member yet (the admin account is the site's, not B's).
+  B = await makeJournal(t, { title: 'Journal B', path: 'jb' }, {}, { admin: null });
+  C = await makeJournal(t, { title: 'Journal C', path: 'jc' }, {}, { admin: null });
+  D = await makeJournal(t, { title: 'Journal D', domain: 'journal-d.example.org' }, {}, { admin: null });
   adminToken = await login('admin', 'admin-pass-123');
 }, 120_000);
 

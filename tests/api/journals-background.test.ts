@@ -4,12 +4,12 @@ import type { SessionUser } from '../../server/accounts/service.ts';
 import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { asSite, withJournal } from '../../server/db/scope.ts';
 import { recurringKey } from '../../server/jobs/queue.ts';
-import { journals } from '../../server/journals/tables.ts';
 import { mailLog } from '../../server/mail/tables.ts';
 import { REMINDER_PASS } from '../../server/review/reminders.ts';
 import { reviewAssignments } from '../../server/review/tables.ts';
 import { OTHER_JOURNAL_LABEL } from '../../server/similarity/report.ts';
 import { similarityChecks, similarityDocuments } from '../../server/similarity/tables.ts';
+import { makeJournal } from '../../server/testing/factories.ts';
 import { createTestContext, fixture, type TestContext } from '../../server/testing/harness.ts';
 
 /**
@@ -43,18 +43,6 @@ const asSession = async (id: number): Promise<SessionUser> => {
   };
 };
 
-/** A second journal at /b, its settings journal 1's with its own name and time zone. */
-async function makeJournal(id: number, path: string, name: string, timeZone: string) {
-  const first = await t.services.settings.journal();
-  await asSite(() => t.services.db.insert(journals).values({ id, path, title: name }));
-  await withJournal(id, () =>
-    t.services.db.transaction((tx) =>
-      t.services.settings.set(tx, 'journal', { ...first, name, review: { ...first.review, timeZone } }),
-    ),
-  );
-  await t.services.journals.load();
-}
-
 const submit = (title: string) =>
   t.services.submissions.submit(
     author,
@@ -86,7 +74,15 @@ beforeAll(async () => {
   const [adminRow] = await t.services.db.select().from(users).where(eq(users.username, 'admin'));
   admin = await asSession(adminRow.id);
   // Far ahead of the Line Islands' midnight: B's day ends 14 hours before A's (UTC).
-  await makeJournal(B, 'b', 'Journal B', 'Pacific/Kiritimati');
+  // A second journal at /b, its settings journal 1's with its own name and time zone; no member yet.
+  const first = await t.services.settings.journal();
+  const timeZone = 'Pacific/Kiritimati';
+  await makeJournal(
+    t,
+    { id: B, path: 'b', title: 'Journal B' },
+    { ...first, name: 'Journal B', review: { ...first.review, timeZone } },
+    { admin: null },
+  );
   await t.runJobs();
 }, 60_000);
 afterAll(() => t?.close());

@@ -1,13 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { buildApp } from '../../server/app.ts';
-import { withJournal } from '../../server/db/scope.ts';
 import { journals } from '../../server/journals/tables.ts';
-import { JOURNAL_KEY } from '../../server/settings/service.ts';
 import { journalDefaults } from '../../content/journal.ts';
-import { bearer } from '../../server/testing/factories.ts';
+import { bearer, makeJournal } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 import {
   SCHEMA_TIMEOUT,
@@ -88,18 +85,6 @@ async function oai(where: Where, query: string, app?: FastifyInstance, path = '/
 const identifiersOf = (list: { header: { identifier: string }[] }[] | undefined) =>
   (list ?? []).flatMap((r) => r.header.map((h) => h.identifier));
 
-/** Makes a journal as the site admin would: its row, its settings (in its scope), an admin there. */
-async function makeJournal(values: { title: string; path?: string; domain?: string }, settings: object) {
-  const [row] = await t.services.db.insert(journals).values(values).returning({ id: journals.id });
-  await withJournal(row.id, () =>
-    t.services.db.transaction((tx) => t.services.settings.set(tx, JOURNAL_KEY, settings)),
-  );
-  const [admin] = await t.services.db.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
-  await withJournal(row.id, () =>
-    t.services.db.insert(journalMemberships).values({ userId: admin.id, role: 'admin', status: 'approved' }),
-  );
-  return row.id;
-}
 
 async function publishIn(where: Where, title: string, doi: string) {
   const ctx = journalContext(where);
@@ -110,9 +95,8 @@ async function publishIn(where: Where, title: string, doi: string) {
 beforeAll(async () => {
   t = await createTestContext();
   token = await t.login('admin', 'admin-pass-123');
-  betaId = await makeJournal({ title: beta.name, path: 'beta' }, beta);
-  gammaId = await makeJournal({ title: gamma.name, domain: GAMMA_HOST }, gamma);
-  await t.services.journals.load();
+  betaId = await makeJournal(t, { title: beta.name, path: 'beta' }, beta);
+  gammaId = await makeJournal(t, { title: gamma.name, domain: GAMMA_HOST }, gamma);
   article.alpha = (await publishIn(A, 'Harvesting lighthouse signals', '10.5555/alpha.1')).id;
   const b = await publishIn(B, 'Harvesting tidal signals', '10.5556/beta.1');
   article.beta = b.id;

@@ -1,15 +1,16 @@
-import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalDefaults } from '../../content/journal.ts';
-import { journalSettingsSchema } from '../../common/journal.ts';
 import { SITE as SITE_TAG } from '../../server/cache/dependencies.ts';
-import { asSite, withJournal } from '../../server/db/scope.ts';
-import { seedContent } from '../../server/content/seed.ts';
+import { withJournal } from '../../server/db/scope.ts';
 import { journalAliases, journals } from '../../server/journals/tables.ts';
 import { JOURNAL_KEY } from '../../server/settings/service.ts';
 import { createTestContext, type TestContext } from '../../server/testing/harness.ts';
-import { bearer, createIssueInNewVolume, publishArticle } from '../../server/testing/factories.ts';
+import {
+  bearer,
+  createIssueInNewVolume,
+  makeJournal,
+  publishArticle,
+} from '../../server/testing/factories.ts';
 
 /**
  * Every page and link of a journal at its path and on its own domain, and the site's home (decision 0056),
@@ -24,26 +25,6 @@ const get = (url: string, host = SITE, headers: Record<string, string> = {}) =>
 
 /** Root-relative addresses of a page's links, forms and scripts' context (`href="/…"`, `action="/…"`). */
 const linksOf = (html: string) => [...html.matchAll(/(?:href|action)="(\/[^"/][^"]*|\/)"/g)].map((m) => m[1]);
-
-/** A journal as the journal-creation service will make one: its row, its settings and its content pages. */
-async function makeJournal(row: { title: string; path?: string; domain?: string; status?: 'archived' }) {
-  const [made] = await t.services.db.insert(journals).values(row).returning({ id: journals.id });
-  const settings = journalSettingsSchema.parse({
-    ...journalDefaults({ email: 'office@example.org' }),
-    name: row.title,
-    description: `${row.title} publishes research about ${row.title.toLowerCase()}.`,
-  });
-  await withJournal(made.id, async () => {
-    await t.services.settings.setDefault(t.services.db, JOURNAL_KEY, settings);
-    await seedContent(t.services.settings, t.services.db);
-    // The first journal's admin runs this one too: roles are each journal's (decision 0054).
-    const [first] = await asSite(() => t.services.db.select().from(users).where(eq(users.username, 'admin')));
-    await t.services.db
-      .insert(journalMemberships)
-      .values({ userId: first.id, role: 'admin', status: 'approved' });
-  });
-  return made.id;
-}
 
 beforeAll(async () => {
   t = await createTestContext({}, { pages: true });
@@ -93,6 +74,11 @@ describe('one journal: every URL as today', () => {
   });
 });
 
+/** A journal's own description, which the site's home shows on its card. */
+const describedAs = (title: string) => ({
+  description: `${title} publishes research about ${title.toLowerCase()}.`,
+});
+
 describe('several journals: by path, by domain, and the site’s home', () => {
   let alpha: number;
   let gamma: number;
@@ -101,10 +87,18 @@ describe('several journals: by path, by domain, and the site’s home', () => {
   beforeAll(async () => {
     // Journal 1 moves to a path: nothing is at the site's root, which becomes the site's home.
     await t.services.db.update(journals).set({ path: 'first' }).where(eq(journals.id, 1));
-    alpha = await makeJournal({ title: 'Alpha Studies', path: 'alpha' });
-    await makeJournal({ title: 'Beta Letters', path: 'beta' });
-    gamma = await makeJournal({ title: 'Gamma Review', domain: 'journal-c.test' });
-    await makeJournal({ title: 'Old Archive', path: 'archive', status: 'archived' });
+    alpha = await makeJournal(t, { title: 'Alpha Studies', path: 'alpha' }, describedAs('Alpha Studies'));
+    await makeJournal(t, { title: 'Beta Letters', path: 'beta' }, describedAs('Beta Letters'));
+    gamma = await makeJournal(
+      t,
+      { title: 'Gamma Review', domain: 'journal-c.test' },
+      describedAs('Gamma Review'),
+    );
+    await makeJournal(
+      t,
+      { title: 'Old Archive', path: 'archive', status: 'archived' },
+      describedAs('Old Archive'),
+    );
     await t.services.db.insert(journalAliases).values([
       { journalId: alpha, kind: 'path', value: 'old-alpha' },
       { journalId: gamma, kind: 'domain', value: 'old-c.test' },

@@ -1,11 +1,7 @@
-import { eq } from 'drizzle-orm';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalDefaults } from '../../content/journal.ts';
-import { journalMemberships, users } from '../../server/accounts/tables.ts';
-import { withJournal } from '../../server/db/scope.ts';
-import { journals } from '../../server/journals/tables.ts';
-import { JOURNAL_KEY } from '../../server/settings/service.ts';
-import { createIssueInNewVolume, publishArticle } from '../../server/testing/factories.ts';
+import { createIssueInNewVolume, makeJournal, publishArticle } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 
 /**
@@ -46,16 +42,6 @@ const at = (where: Where) =>
     },
   }) as TestContext;
 
-async function makeJournal(values: { title: string; path?: string; domain?: string }, settings: object) {
-  const [row] = await t.services.db.insert(journals).values(values).returning({ id: journals.id });
-  await withJournal(row.id, () =>
-    t.services.db.transaction((tx) => t.services.settings.set(tx, JOURNAL_KEY, settings)),
-  );
-  const [admin] = await t.services.db.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
-  await withJournal(row.id, () =>
-    t.services.db.insert(journalMemberships).values({ userId: admin.id, role: 'admin', status: 'approved' }),
-  );
-}
 
 async function publishIn(where: Where, title: string, doi: string) {
   const token = await t.login('admin', 'admin-pass-123');
@@ -77,9 +63,8 @@ async function head(where: Where, id: number) {
 
 beforeAll(async () => {
   t = await createTestContext({}, { pages: true });
-  await makeJournal({ title: beta.name, path: 'beta' }, beta);
-  await makeJournal({ title: gamma.name, domain: 'gamma.test' }, gamma);
-  await t.services.journals.load();
+  await makeJournal(t, { title: beta.name, path: 'beta' }, beta);
+  await makeJournal(t, { title: gamma.name, domain: 'gamma.test' }, gamma);
   ids.alpha = await publishIn({}, 'Lighthouse signals', '10.5555/alpha.1');
   ids.beta = await publishIn({ prefix: '/beta' }, 'Tidal signals', '10.5555/beta.1');
   ids.gamma = await publishIn({ host: 'gamma.test' }, 'Glacier signals', '10.5555/gamma.1');
