@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
 import { type Account, SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
-import { type Question, answerQuestions, hydrated } from './review-helpers.ts';
+import { type Question, answerQuestions, hydrated, reviewLink } from './review-helpers.ts';
 
 /**
  * Issue 14's whole peer-review flow, as its people do it in the browser: the editor invites two reviewers
@@ -24,13 +24,6 @@ const manuscript = () => ({
   buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
 });
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-
-/** The link of an invitation e-mail. */
-function reviewLink(text: string): { url: string; id: number } {
-  const m = /https?:\/\/\S+\/reviews\/(\d+)\?token=[A-Za-z0-9._-]+/.exec(text);
-  expect(m, `a review link in:\n${text}`).not.toBeNull();
-  return { url: m![0], id: Number(m![1]) };
-}
 
 /** A fresh browser, signed out (as a person opening an e-mail on another device). */
 async function freshContext(browser: Browser, baseURL: string) {

@@ -31,6 +31,13 @@ export const manuscriptPdf = () => ({
   buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
 });
 
+/** The link of an invitation e-mail (the journal's address, the assignment and its token). */
+export function reviewLink(text: string): { url: string; id: number } {
+  const m = /https?:\/\/\S+\/reviews\/(\d+)\?token=[A-Za-z0-9._-]+/.exec(text);
+  expect(m, `a review link in:\n${text}`).not.toBeNull();
+  return { url: m![0], id: Number(m![1]) };
+}
+
 /** Expects a 2xx answer and returns its JSON. */
 export async function ok(res: Promise<APIResponse>) {
   const r = await res;
