@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/service.ts';
 import { type Clock, MINUTE } from '../clock.ts';
 import { ConfigError } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { asSite } from '../db/scope.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import type { RateLimiter } from '../counters/attempts.ts';
 import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
@@ -182,6 +183,19 @@ export class AccountsService {
       .returning({ role: members.role, status: members.status });
     if (!m) throw conflict(MEMBERSHIP_MESSAGES.alreadyMember);
     return presentUser(account, m);
+  }
+
+  /**
+   * The account's memberships of every journal of the site (the site's home lists them to the signed-in
+   * account, decision 0054): read in the site's scope, which sees every journal's rows.
+   */
+  async membershipsEverywhere(userId: number): Promise<{ journalId: number; role: Role; status: Status }[]> {
+    return asSite(() =>
+      this.db
+        .select({ journalId: members.journalId, role: members.role, status: members.status })
+        .from(members)
+        .where(eq(members.userId, userId)),
+    );
   }
 
   /** The account's membership of the journal at hand, if any. */
