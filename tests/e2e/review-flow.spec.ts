@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
 import { type Account, SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
-import { type Question, answerQuestions, hydrated, reviewLink } from './review-helpers.ts';
+import { type Question, answerQuestions, fitsAPhone, hydrated, reviewLink } from './review-helpers.ts';
 
 /**
  * Issue 14's whole peer-review flow, as its people do it in the browser: the editor invites two reviewers
@@ -45,15 +45,6 @@ async function signedInContext(browser: Browser, baseURL: string, account: Accou
     },
   ]);
   return context;
-}
-
-/** Nothing on the page reaches past a 390 px phone's width (a table may scroll inside its own box). */
-async function fitsAPhone(page: Page) {
-  const original = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-  if (original) await page.setViewportSize(original);
-  expect(wide, 'the page is wider than the phone').toBeLessThanOrEqual(390);
 }
 
 /** The round's questions (the journal's review form when the round opened), as the editor's API gives them. */
