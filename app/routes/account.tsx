@@ -110,8 +110,6 @@ export async function action({ request, context }: Route.ActionArgs) {
         return done('The session has ended: that browser is signed out.');
       }
       case 'join': {
-        if (!context.journal)
-          return fail(404, 'There is no journal here to join: open the journal’s own pages.');
         values = { role: form.text('role') };
         const parsed = validateForm(joinSchema, values);
         if (!parsed.ok) return fail(400, parsed.refusal.message, parsed.refusal.errors, values);

@@ -8,7 +8,7 @@ import type { AuditService } from '../audit/service.ts';
 import { type Clock, MINUTE } from '../clock.ts';
 import { ConfigError } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
-import { asSite } from '../db/scope.ts';
+import { asSite, currentJournalId } from '../db/scope.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import type { RateLimiter } from '../counters/attempts.ts';
 import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
@@ -174,6 +174,9 @@ export class AccountsService {
    * approved (or not) by this journal's editors as a registration is. 409 when it already is a member.
    */
   async join(who: SessionUser, role: RegisterInput['role']): Promise<PublicUser> {
+    // The site's own pages and API (no journal at the site's root) have no journal to join: a row written
+    // there would name none (decision 0054).
+    if (currentJournalId() === null) throw notFound(MEMBERSHIP_MESSAGES.noJournalHere);
     const [account] = await this.db.select().from(users).where(eq(users.id, who.id));
     if (!account) throw notFound('No such user.');
     const [m] = await this.db
