@@ -566,6 +566,7 @@ test('signing in on the site’s host lands on the site’s home, listing the jo
   await expect(page.getByRole('region', { name: 'Join this journal' })).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'your reviews' })).toHaveCount(0);
   await axe(page);
+  await screenshots(page, 'roles-site-account');
   await page.getByRole('main').getByRole('link', { name: 'the journals of this site' }).click();
   await expect(page).toHaveURL(`${SITE}/`);
   await first.getByRole('link', { name: /^Editorial dashboard/ }).click();
