@@ -3,6 +3,7 @@ import {
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
   JOURNAL_C_HOST,
+  JOURNAL_D_HOST,
   JOURNALS_SERVER,
   MAIN_SERVER,
   SERVER_ENV,
@@ -62,8 +63,11 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
-      // A journal on its own domain, served by the journals server on this machine.
-      args: [...CHROMIUM_ARGS, `--host-resolver-rules=MAP ${JOURNAL_C_HOST} 127.0.0.1`],
+      // Two journals on their own domains, served by the journals server on this machine (one MAP rule per host).
+      args: [
+        ...CHROMIUM_ARGS,
+        `--host-resolver-rules=${[JOURNAL_C_HOST, JOURNAL_D_HOST].map((host) => `MAP ${host} 127.0.0.1`).join(',')}`,
+      ],
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],

@@ -108,6 +108,7 @@ export const MEMBERSHIP_MESSAGES = {
   notAMember:
     'You are signed in, but not a member of this journal: you can read it, and ask to join it from your account page.',
   alreadyMember: 'You are already a member of this journal.',
+  noJournalHere: 'There is no journal here to join: open the journal’s own pages, and join it there.',
   joined:
     'Your request to join this journal is waiting for approval by its editorial board. You will be notified once it is approved.',
 } as const;

@@ -151,7 +151,7 @@ export function Citation({
         {FILE_FORMATS.map((format) => (
           <a
             key={format}
-            href={citationPath(articleId, format)}
+            href={journalHref(citationPath(articleId, format))}
             download
             className="button button--secondary citation__button"
           >

@@ -75,7 +75,13 @@ export function SiteHeader({ journalName, issn, site = false, user }: HeaderProp
                       </Link>
                     </li>
                   ) : null}
-                  {principal && can('siteAdmin', { ...principal, siteAdmin: user.siteAdmin }) ? (
+                  {/* The site's, not a journal's: shown whatever the account's role here, and on the site's own
+                      pages, where nobody has one (decision 0055). */}
+                  {can('siteAdmin', {
+                    role: user.role ?? null,
+                    status: user.status ?? null,
+                    siteAdmin: user.siteAdmin,
+                  }) ? (
                     <li>
                       <Link to="/admin/journals" aria-current={current('/admin/journals')}>
                         Journals

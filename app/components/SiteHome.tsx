@@ -37,6 +37,19 @@ export function SiteHome({ site, journals }: { site: SiteChrome; journals: SiteJ
                     </h3>
                     {journal.description ? <p className="card__authors">{journal.description}</p> : null}
                     {journal.closed ? <p className="card__date">Not taking submissions</p> : null}
+                    {journal.yourRole ? (
+                      <p className="card__role">
+                        Your role: <strong>{journal.yourRole}</strong>
+                        {journal.dashboardHref ? (
+                          <>
+                            {' · '}
+                            <a href={journal.dashboardHref} className="card__action">
+                              Editorial dashboard<span className="visually-hidden"> of {journal.title}</span>
+                            </a>
+                          </>
+                        ) : null}
+                      </p>
+                    ) : null}
                   </article>
                 </li>
               ))}

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from 'react-router';
+import { can } from '../../common/roles.ts';
 import { JOURNALS, dependsOn } from '../../server/cache/dependencies.ts';
 import { FIRST_JOURNAL, withJournal } from '../../server/db/scope.ts';
 
@@ -11,6 +12,10 @@ export interface SiteJournal {
   issn: string | null;
   description: string;
   closed: boolean;
+  /** The signed-in account's role there, if it has one (decision 0054): "editor", "author, pending approval". */
+  yourRole: string | null;
+  /** The journal's editorial dashboard, for its editors and admins. */
+  dashboardHref: string | null;
 }
 
 export interface SiteChrome {
@@ -44,26 +49,38 @@ export async function siteChrome(context: AppLoadContext): Promise<SiteChrome> {
 
 /**
  * The site's home when no journal is at its root: its name, its publisher, and its journals (archived ones
- * left out), each with its title, ISSN, a short description from its settings, and its address.
+ * left out), each with its title, ISSN, a short description from its settings, and its address; to a
+ * signed-in account, its role in each (where signing in on the site's host lands), and its dashboards.
  */
 export async function siteHome(
   context: AppLoadContext,
 ): Promise<{ site: SiteChrome; journals: SiteJournal[] }> {
   const { services } = context;
   dependsOn(JOURNALS);
-  const [site, every] = await Promise.all([siteChrome(context), services.settings.ofEveryJournal()]);
+  const auth = context.auth;
+  const [site, every, memberships] = await Promise.all([
+    siteChrome(context),
+    services.settings.ofEveryJournal(),
+    auth ? services.accounts.membershipsEverywhere(auth.user.id) : [],
+  ]);
+  const roles = new Map(memberships.map((m) => [m.journalId, m]));
   const journals = services.journals
     .list()
     .filter((journal) => journal.status !== 'archived')
     .map((journal): SiteJournal => {
       const own = every.get(journal.id);
+      const mine = roles.get(journal.id);
+      const href = `${services.journals.baseUrl(journal)}/`;
+      const editorial = can('editorial', mine ? { role: mine.role, status: mine.status } : null);
       return {
         id: journal.id,
         title: own?.name ?? journal.title,
-        href: `${services.journals.baseUrl(journal)}/`,
+        href,
         issn: own?.issnOnline || null,
         description: own ? shortDescription(own.description) : '',
         closed: journal.status === 'closed',
+        yourRole: mine ? (mine.status === 'approved' ? mine.role : `${mine.role}, ${mine.status}`) : null,
+        dashboardHref: editorial ? `${href}editor-dashboard` : null,
       };
     })
     .sort((a, b) => a.title.localeCompare(b.title));

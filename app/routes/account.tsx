@@ -47,7 +47,9 @@ export async function loader({ context }: Route.LoaderArgs) {
     context.services.myAccount.profile(auth.user.id),
     context.services.myAccount.sessions(auth),
   ]);
-  return { allowed: true as const, profile, sessions };
+  // The site's own pages (no journal at the site's root): the account, which is the site's, and no journal's
+  // membership, reviews or joining (decision 0054).
+  return { allowed: true as const, profile, sessions, onSite: !context.journal };
 }
 
 const PROFILE_FIELDS = ['fullName', 'institution', 'contactNumber', 'orcid'] as const;
@@ -147,21 +149,38 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </div>
     );
   }
-  const { profile, sessions } = loaderData;
+  const { profile, sessions, onSite } = loaderData;
   return (
     <div className="page account">
       <header className="account__header">
         <p className="eyebrow">Your account</p>
         <h1>My account</h1>
-        <p className="lead">
-          Signed in as <strong>{profile.username}</strong>,{' '}
-          {profile.role ? `${profile.role} account (${profile.status}).` : 'not a member of this journal.'}
-        </p>
-        {/* Reviewing is an assignment, not a role: any account may be invited, so any has a reviewer profile. */}
-        <p>
-          Reviewing for the journal: <Link to="/reviews/profile">your reviewer profile</Link> (areas of
-          interest, days you are unavailable) and <Link to="/reviews">your reviews</Link>.
-        </p>
+        {onSite ? (
+          <>
+            <p className="lead">
+              Signed in as <strong>{profile.username}</strong>. Your account is one for every journal of this
+              site; what you may do in each is that journal's.
+            </p>
+            <p>
+              Your submissions, reviews and editorial work are on each journal's own pages:{' '}
+              <Link to="/">the journals of this site</Link>.
+            </p>
+          </>
+        ) : (
+          <>
+            <p className="lead">
+              Signed in as <strong>{profile.username}</strong>,{' '}
+              {profile.role
+                ? `${profile.role} account (${profile.status}).`
+                : 'not a member of this journal.'}
+            </p>
+            {/* Reviewing is an assignment, not a role: any account may be invited, so any has a reviewer profile. */}
+            <p>
+              Reviewing for the journal: <Link to="/reviews/profile">your reviewer profile</Link> (areas of
+              interest, days you are unavailable) and <Link to="/reviews">your reviews</Link>.
+            </p>
+          </>
+        )}
       </header>
       <nav className="account__nav" aria-label="On this page">
         <ul>
@@ -179,7 +198,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </li>
         </ul>
       </nav>
-      {profile.role === null || actionData?.intent === 'join' ? <JoinSection result={actionData} /> : null}
+      {!onSite && (profile.role === null || actionData?.intent === 'join') ? (
+        <JoinSection result={actionData} />
+      ) : null}
       <ProfileSection profile={profile} result={actionData} />
       <EmailSection profile={profile} result={actionData} />
       <PasswordSection username={profile.username} result={actionData} />

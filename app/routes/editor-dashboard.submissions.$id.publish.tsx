@@ -15,6 +15,7 @@ import { ReferenceDoiFields } from '../components/fulltext/ReferenceDoiFields.ts
 import { ProblemList } from '../components/fulltext/WordFileParts.tsx';
 import { SelectField, TextField } from '../components/FormField.tsx';
 import type { FormResult } from '../lib/form-result.ts';
+import { useJournalPrefix, withPrefixedLinks } from '../lib/journal-href.ts';
 import { asClientError, validateForm } from '../lib/forms.server.ts';
 import { orNotFound } from '../lib/not-found.server.ts';
 import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
@@ -245,6 +246,8 @@ export default function PublishSubmission({ loaderData, actionData }: Route.Comp
 /** The article as readers will see it on its page. */
 function Preview({ data: d }: { data: Data }) {
   const { submission: s, fullText } = d;
+  // Server-made addresses (the PDF, the full text's figures) under the journal's path (decision 0056).
+  const prefix = useJournalPrefix();
   return (
     <section className="panel desk-preview" aria-labelledby="preview-title">
       <h2 id="preview-title">2. The article as readers will see it</h2>
@@ -258,7 +261,7 @@ function Preview({ data: d }: { data: Data }) {
         />
         {d.pdfHref ? (
           <p>
-            <a href={d.pdfHref} className="button button--secondary button--small">
+            <a href={`${prefix}${d.pdfHref}`} className="button button--secondary button--small">
               Open the PDF<span className="visually-hidden"> to be published</span>
             </a>
           </p>
@@ -270,7 +273,7 @@ function Preview({ data: d }: { data: Data }) {
         {fullText ? (
           <div
             // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
-            dangerouslySetInnerHTML={{ __html: fullText.html }}
+            dangerouslySetInnerHTML={{ __html: withPrefixedLinks(fullText.html, prefix) }}
           />
         ) : (
           <p className="muted">No full text: readers get the abstract and the PDF.</p>

@@ -29,14 +29,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     context.services.subscriptions.alertStatuses(),
     context.services.subscriptions.recipientCount(),
   ]);
+  // The exports are plain links to the journal's API: under its path prefix (decision 0056).
+  const prefix = context.journal?.prefix ?? '';
   return {
     volumes,
     issues: issues.map((i) => ({
       ...i,
       dated: issueDate(i.volume_year, i.publication_month),
       exports: {
-        crossref: i.exportable.crossref ? `/api/editor/export/crossref/issue/${i.id}` : null,
-        doaj: i.exportable.doaj ? `/api/editor/export/doaj/issue/${i.id}` : null,
+        crossref: i.exportable.crossref ? `${prefix}/api/editor/export/crossref/issue/${i.id}` : null,
+        doaj: i.exportable.doaj ? `${prefix}/api/editor/export/doaj/issue/${i.id}` : null,
       },
     })),
     alerts: Object.fromEntries(alerts),

@@ -53,12 +53,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     // Signing in again (perhaps as someone else) ends the session this browser had.
     if (context.auth) await services.accounts.logout(context.auth.sessionId);
-    // Not a member of this journal (an account of another of the site's): to the account page, to join it.
-    const landing = can('editorial', session.user)
-      ? '/editor-dashboard'
-      : session.user.role === null
-        ? '/account#join'
-        : '/';
+    // On the site's own pages (no journal at the site's root) nobody has a role: to the site's home, which
+    // lists the journals. In a journal, not a member of it (an account of another of the site's): to the
+    // account page, to join it.
+    const landing = !context.journal
+      ? '/'
+      : can('editorial', session.user)
+        ? '/editor-dashboard'
+        : session.user.role === null
+          ? '/account#join'
+          : '/';
     return redirect(redirectTo ?? landing, { headers: openSessionHeaders(session, context.secure) });
   } catch (err) {
     const refused = asClientError(err);

@@ -11,6 +11,7 @@ import { clientError, replyDone, replyRefused, readIntentForm } from '../lib/rep
 import { pageTitle } from '../lib/meta.ts';
 import {
   clearReviewLinkCookie,
+  prefixOf,
   isTokenShaped,
   reviewLinkCookie,
   reviewPath,
@@ -58,7 +59,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       return refusedView(err);
     }
     throw redirect(reviewPath(id), {
-      headers: { 'Set-Cookie': reviewLinkCookie(id, given, context.secure) },
+      headers: { 'Set-Cookie': reviewLinkCookie(id, given, context.secure, prefixOf(context)) },
     });
   }
   const access = reviewerAccess(request, context, id);
@@ -70,7 +71,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const limits = { attachment: context.services.config.MAX_MANUSCRIPT_SIZE };
     const headers = new Headers({ 'Cache-Control': 'private, no-store' });
     // The cookie lives on while the reviewer keeps coming back.
-    if ('token' in access) headers.set('Set-Cookie', reviewLinkCookie(id, access.token, context.secure));
+    if ('token' in access)
+      headers.set('Set-Cookie', reviewLinkCookie(id, access.token, context.secure, prefixOf(context)));
     return data({ kind: 'view' as const, view, limits }, { headers });
   } catch (err) {
     // A link cookie that no longer opens it (declined, cancelled, decided): the account may still read it.
@@ -83,13 +85,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
             view,
             limits: { attachment: context.services.config.MAX_MANUSCRIPT_SIZE },
           },
-          { headers: { 'Set-Cookie': clearReviewLinkCookie(id, context.secure) } },
+          { headers: { 'Set-Cookie': clearReviewLinkCookie(id, context.secure, prefixOf(context)) } },
         );
       } catch {
         // Fall through to the link's own refusal.
       }
     }
-    return refusedView(err, 'token' in access ? clearReviewLinkCookie(id, context.secure) : undefined);
+    return refusedView(
+      err,
+      'token' in access ? clearReviewLinkCookie(id, context.secure, prefixOf(context)) : undefined,
+    );
   }
 }
 

@@ -255,14 +255,15 @@ function NeedsAuthorAccount({
               `a ${role} account.`
             ) : (
               <>
-                not a member of this journal: <Link to="/account">join it as an author</Link> from your
+                not a member of this journal: <Link to="/account#join">join it as an author</Link> from your
                 account page.
               </>
             )}
           </p>
         )}
       </div>
-      {blocked ? null : (
+      {/* A member of another journal of the site joins this one: registering again is not the way. */}
+      {blocked || !role ? null : (
         <>
           <h2>How to get an author account</h2>
           <ul className="submission-options">

@@ -8,6 +8,7 @@ import type { AuditService } from '../audit/service.ts';
 import { type Clock, MINUTE } from '../clock.ts';
 import { ConfigError } from '../config.ts';
 import type { Db, Tx } from '../db/client.ts';
+import { asSite, currentJournalId } from '../db/scope.ts';
 import { isUniqueViolation, pgConstraint } from '../db/errors.ts';
 import type { RateLimiter } from '../counters/attempts.ts';
 import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
@@ -173,6 +174,9 @@ export class AccountsService {
    * approved (or not) by this journal's editors as a registration is. 409 when it already is a member.
    */
   async join(who: SessionUser, role: RegisterInput['role']): Promise<PublicUser> {
+    // The site's own pages and API (no journal at the site's root) have no journal to join: a row written
+    // there would name none (decision 0054).
+    if (currentJournalId() === null) throw notFound(MEMBERSHIP_MESSAGES.noJournalHere);
     const [account] = await this.db.select().from(users).where(eq(users.id, who.id));
     if (!account) throw notFound('No such user.');
     const [m] = await this.db
@@ -182,6 +186,19 @@ export class AccountsService {
       .returning({ role: members.role, status: members.status });
     if (!m) throw conflict(MEMBERSHIP_MESSAGES.alreadyMember);
     return presentUser(account, m);
+  }
+
+  /**
+   * The account's memberships of every journal of the site (the site's home lists them to the signed-in
+   * account, decision 0054): read in the site's scope, which sees every journal's rows.
+   */
+  async membershipsEverywhere(userId: number): Promise<{ journalId: number; role: Role; status: Status }[]> {
+    return asSite(() =>
+      this.db
+        .select({ journalId: members.journalId, role: members.role, status: members.status })
+        .from(members)
+        .where(eq(members.userId, userId)),
+    );
   }
 
   /** The account's membership of the journal at hand, if any. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBERSHIP_MESSAGES } from '../../common/account.ts';
 import type { Role, Status } from '../../common/roles.ts';
 import { journalMemberships, users } from '../../server/accounts/tables.ts';
-import { withJournal } from '../../server/db/scope.ts';
+import { asSite, withJournal } from '../../server/db/scope.ts';
 import { createIssueInNewVolume, makeJournal, publishArticle } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 
@@ -163,6 +163,25 @@ describe('signed in at a journal one is not a member of', () => {
       role: 'researcher',
       status: 'approved',
     });
+  });
+});
+
+describe("the site's own pages (no journal at the site's root)", () => {
+  it('have no journal to join: refused, and no membership is written', async () => {
+    const who = await t.createUser({ role: 'author', status: 'approved' });
+    const user = await t.services.accounts.sessionUser(who.id);
+    // The site's scope is what a request to the site's own host gets when no journal answers at its root.
+    await expect(asSite(() => t.services.accounts.join(user, 'researcher'))).rejects.toMatchObject({
+      code: 'not_found',
+      message: MEMBERSHIP_MESSAGES.noJournalHere,
+    });
+    const memberships = await asSite(() =>
+      t.services.db
+        .select({ journalId: journalMemberships.journalId })
+        .from(journalMemberships)
+        .where(eq(journalMemberships.userId, who.id)),
+    );
+    expect(memberships).toEqual([{ journalId: 1 }]);
   });
 });
 

@@ -21,10 +21,13 @@ export const SHORT_SESSION_TTL_SECONDS = 20;
 /**
  * Several journals on one server (tests/e2e/journals-setup.ts): the first at `/first`, one at `/second`, one on
  * its own domain (JOURNAL_C_HOST, resolved to 127.0.0.1 by Chromium's --host-resolver-rules), the site's home
- * at `/`. Only for tests/e2e/journals-addresses.spec.ts.
+ * at `/`, and a fourth on another domain (JOURNAL_D_HOST). For tests/e2e/journals-addresses.spec.ts and
+ * tests/e2e/journals-roles.spec.ts.
  */
 export const JOURNALS_SERVER = at(BASE_PORT + 2);
 export const JOURNAL_C_HOST = 'journal-c.test';
+/** A second journal on its own domain (tests/e2e/journals-roles.spec.ts: one sign-in per domain). */
+export const JOURNAL_D_HOST = 'journal-d.test';
 
 /** What every test server gets in its environment, besides PORT and PUBLIC_URL. */
 export const SERVER_ENV = {

@@ -1,5 +1,5 @@
 import { ADMIN, expect, test } from './fixtures.ts';
-import { JOURNAL_C_HOST, JOURNALS_SERVER } from './env.ts';
+import { JOURNAL_C_HOST, JOURNAL_D_HOST, JOURNALS_SERVER } from './env.ts';
 
 /**
  * Several journals on one server (tests/e2e/journals-setup.ts, decision 0056): the first journal at `/first`
@@ -19,7 +19,14 @@ test('the site’s home lists its journals, each at its address', async ({ page,
     `${SITE}/second/`,
   );
   await expect(journals.getByRole('link', { name: 'Gamma Review' })).toHaveAttribute('href', `${DOMAIN}/`);
-  await expect(journals.getByRole('link')).toHaveCount(3);
+  await expect(journals.getByRole('link', { name: 'Delta Letters' })).toHaveAttribute(
+    'href',
+    `http://${JOURNAL_D_HOST}:${JOURNALS_SERVER.port}/`,
+  );
+  // The set-up's four open journals (journals-roles.spec.ts makes more on this server as it runs).
+  await expect(
+    journals.getByRole('link', { name: /^(Colophon Journal|Second Studies|Gamma Review|Delta Letters)/ }),
+  ).toHaveCount(4);
   await expect(journals).toContainText('ISSN 2049-3630 (online)');
   await expect(page.getByText('Old Archive')).toHaveCount(0);
   // No journal's sections on the site's own pages.

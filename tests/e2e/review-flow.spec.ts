@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext } from '@playwright/test';
 import { type Account, SESSION_COOKIE, expect, loginThroughApi, test } from './fixtures.ts';
-import { type Question, answerQuestions, hydrated } from './review-helpers.ts';
+import { type Question, answerQuestions, fitsAPhone, hydrated, reviewLink } from './review-helpers.ts';
 
 /**
  * Issue 14's whole peer-review flow, as its people do it in the browser: the editor invites two reviewers
@@ -25,13 +25,6 @@ const manuscript = () => ({
 });
 const uniqueTag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
-/** The link of an invitation e-mail. */
-function reviewLink(text: string): { url: string; id: number } {
-  const m = /https?:\/\/\S+\/reviews\/(\d+)\?token=[A-Za-z0-9._-]+/.exec(text);
-  expect(m, `a review link in:\n${text}`).not.toBeNull();
-  return { url: m![0], id: Number(m![1]) };
-}
-
 /** A fresh browser, signed out (as a person opening an e-mail on another device). */
 async function freshContext(browser: Browser, baseURL: string) {
   return browser.newContext({ baseURL });
@@ -52,15 +45,6 @@ async function signedInContext(browser: Browser, baseURL: string, account: Accou
     },
   ]);
   return context;
-}
-
-/** Nothing on the page reaches past a 390 px phone's width (a table may scroll inside its own box). */
-async function fitsAPhone(page: Page) {
-  const original = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
-  if (original) await page.setViewportSize(original);
-  expect(wide, 'the page is wider than the phone').toBeLessThanOrEqual(390);
 }
 
 /** The round's questions (the journal's review form when the round opened), as the editor's API gives them. */

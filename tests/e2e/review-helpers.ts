@@ -31,6 +31,22 @@ export const manuscriptPdf = () => ({
   buffer: readFileSync(path.join(FIXTURES, 'manuscript.pdf')),
 });
 
+/** The link of an invitation e-mail (the journal's address, the assignment and its token). */
+export function reviewLink(text: string): { url: string; id: number } {
+  const m = /https?:\/\/\S+\/reviews\/(\d+)\?token=[A-Za-z0-9._-]+/.exec(text);
+  expect(m, `a review link in:\n${text}`).not.toBeNull();
+  return { url: m![0], id: Number(m![1]) };
+}
+
+/** Nothing on the page reaches past a 390 px phone's width (a table may scroll inside its own box). */
+export async function fitsAPhone(page: Page) {
+  const original = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  if (original) await page.setViewportSize(original);
+  expect(wide, 'the page is wider than the phone').toBeLessThanOrEqual(390);
+}
+
 /** Expects a 2xx answer and returns its JSON. */
 export async function ok(res: Promise<APIResponse>) {
   const r = await res;

@@ -1,5 +1,6 @@
 import { Form } from 'react-router';
 import type { FormResult } from '../../lib/form-result.ts';
+import { useJournalPrefix, withPrefixedLinks } from '../../lib/journal-href.ts';
 import { refusalFor } from '../dashboard/ActionResult.tsx';
 import { type AltFigure, FigureAltFields } from '../fulltext/FigureAltFields.tsx';
 import { type DoiReference, ReferenceDoiFields } from '../fulltext/ReferenceDoiFields.tsx';
@@ -41,6 +42,8 @@ export function FullTextEditor({
   const pendingFix = refusalFor(result, 'pending-fix');
   const pendingPublish = refusalFor(result, 'pending-publish');
   const pendingRefused = Object.keys(pendingPublish.values).length ? pendingPublish : pendingFix;
+  // The preview's figures are the editors' API's: under the journal's path (decision 0056).
+  const prefix = useJournalPrefix();
   return (
     <>
       <Form
@@ -87,7 +90,7 @@ export function FullTextEditor({
             <div
               className="article-page"
               // biome-ignore lint/security/noDangerouslySetInnerHtml: made from the structured document and sanitised on the server.
-              dangerouslySetInnerHTML={{ __html: pending.html }}
+              dangerouslySetInnerHTML={{ __html: withPrefixedLinks(pending.html, prefix) }}
             />
           </details>
           <Form

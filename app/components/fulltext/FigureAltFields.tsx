@@ -1,3 +1,4 @@
+import { useJournalHref } from '../../lib/journal-href.ts';
 import { TextAreaField } from '../FormField.tsx';
 
 /** A figure of a converted full text, as the editor's forms get it (server/fulltext/present.ts). */
@@ -22,14 +23,15 @@ export function FigureAltFields({
 }: {
   figures: readonly AltFigure[];
   idPrefix: string;
-  /** The editor's address of a figure's image. */
+  /** The editor's address of a figure's image, as the routes name it (put under the journal's path here). */
   figureUrl: (name: string) => string;
   values: Record<string, string>;
   errors: Record<string, string>;
 }) {
+  const journalHref = useJournalHref();
   return figures.map((f) => (
     <div key={f.name} className="fulltext-alt">
-      <img src={figureUrl(f.name)} alt="" width={f.width} height={f.height} loading="lazy" />
+      <img src={journalHref(figureUrl(f.name))} alt="" width={f.width} height={f.height} loading="lazy" />
       <TextAreaField
         id={`${idPrefix}-${f.number}`}
         name={`alt-${f.number}`}

@@ -39,7 +39,7 @@ export function SimilaritySummary({
             {summary.grammarQualityPercentage !== null
               ? `, grammar quality ${percent(summary.grammarQualityPercentage)}`
               : ''}
-            . <a href={report}>Full report</a>
+            . <Link to={report}>Full report</Link>
           </p>
           {summary.sources.length ? (
             <ul className="sim-summary__sources">
