@@ -13,7 +13,7 @@ import {
   publishArticle,
   submitManuscript,
 } from '../../server/testing/factories.ts';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture } from '../../server/testing/harness.ts';
 
 /**
  * The pages' half of tests/api/journals-isolation.test.ts (issue 24), on the production build (`npm run build`
