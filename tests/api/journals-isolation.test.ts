@@ -789,6 +789,31 @@ describe("B's office address", () => {
   });
 });
 
+describe('inviting a reviewer by account', () => {
+  it("finds no account of B's that is not in the site's reviewer pool: the same as an id nobody has", async () => {
+    // A fresh submission of A's under review (the one above has a reviewer already).
+    const aAuthor = await t.createUser({ role: 'author', status: 'approved' });
+    const { id } = await submitManuscript(t, await t.login(aAuthor.username, aAuthor.password), {
+      title: 'Second submission of A',
+    });
+    await moveSubmission(t, A.editor, id, 'under_review');
+    const invite = (payload: Record<string, unknown>) =>
+      call('POST', `/api/editor/submissions/${id}/review/invitations`, A.editor, { payload });
+    const from = t.mail.length;
+    // B's author never reviewed: an account A's editor may not reach (its name and e-mail would become A's).
+    const author = await invite({ userId: Bp.authorId });
+    const nobody = await invite({ userId: 987654 });
+    expect(what(author)).toEqual(what(nobody));
+    expect(author.statusCode).toBe(404);
+    expect(t.mail.slice(from)).toEqual([]);
+    const view = await call('GET', `/api/editor/submissions/${id}/review`, A.editor);
+    expect(shown(view)).toEqual([]);
+    // B's reviewer is in the site's pool (decision 0058): invited by the account, as designed.
+    const reviewer = await invite({ userId: Bp.reviewerId });
+    expect(reviewer.statusCode, reviewer.body).toBe(201);
+  });
+});
+
 describe('search', () => {
   const titles = async (url: string, as: As | null = null) => {
     const res = await call('GET', url, as);
