@@ -789,6 +789,99 @@ describe("B's office address", () => {
   });
 });
 
+describe("B's ids in the body of A's own requests", () => {
+  it('are answered as ids that exist nowhere: no issue, volume, file, profile or review of B is taken', async () => {
+    const aAuthor = await t.createUser({ role: 'author', status: 'approved' });
+    const { id: aSub } = await submitManuscript(t, await t.login(aAuthor.username, aAuthor.password), {
+      title: 'Third submission of A',
+    });
+    await moveSubmission(t, A.editor, aSub, 'under_review');
+    const aVolume = (await call('GET', '/api/editor/volumes', A.editor)).json()[0].id as number;
+    const ofB = await asOwner(async () => {
+      const one = async (query: ReturnType<typeof sql>) =>
+        ((await t.services.db.execute(query)) as unknown as { rows: { id: number }[] }).rows[0].id;
+      return {
+        storedFile: await one(sql`select file_id as id from submission_files where journal_id = ${journalB}`),
+        profile: await one(sql`select id from reviewer_profiles where journal_id = ${journalB}`),
+      };
+    });
+    const articleFields = (issue: number) =>
+      multipart(
+        {
+          title: 'Into B from A',
+          abstract: 'A.',
+          keywords: 'a, b',
+          pages: '1-2',
+          doi: '10.5555/into.b',
+          issue_id: String(issue),
+          authors: JSON.stringify([
+            { name: 'A P', email: 'p@example.org', affiliation: 'A', superscript: '1' },
+          ]),
+        },
+        { pdf: aPdf },
+      );
+    const cases: { name: string; send: (id: number) => Promise<LightMyRequestResponse> }[] = [
+      {
+        name: "PATCH A's article into B's issue",
+        send: (id) =>
+          call('PATCH', `/api/editor/articles/${aArticle}`, A.editor, {
+            payload: {
+              title: 'Plain article of A',
+              abstract: 'A.',
+              keywords: 'a, b',
+              pages: '1-10',
+              doi: '10.5555/a.1',
+              issue_id: id,
+              authors: JSON.stringify([
+                { name: 'A P', email: 'p@example.org', affiliation: 'A', superscript: '1' },
+              ]),
+            },
+          }),
+      },
+      {
+        name: "an issue in B's volume",
+        send: (id) =>
+          call('POST', '/api/editor/issue', A.editor, {
+            payload: { volume_id: id, title: 'Into B', description: 'From A.' },
+          }),
+      },
+      {
+        name: "an article uploaded into B's issue",
+        send: async (id) => call('POST', '/api/articles/admin/upload', A.editor, await articleFields(id)),
+      },
+      {
+        name: "B's stored file given to A's reviewers",
+        send: (id) =>
+          call('PUT', `/api/editor/submissions/${aSub}/review/files`, A.editor, {
+            payload: { fileIds: [id] },
+          }),
+      },
+      {
+        name: "B's reviewer profile invited to A's submission",
+        send: (id) =>
+          call('POST', `/api/editor/submissions/${aSub}/review/invitations`, A.editor, {
+            payload: { profileId: id },
+          }),
+      },
+      {
+        name: "B's manuscript version as A's similarity report's file",
+        send: (id) => call('GET', `/api/editor/submissions/${aSub}/similarity?fileId=${id}`, A.editor),
+      },
+    ];
+    const real = [bIds.issue, bIds.volume, bIds.issue, ofB.storedFile, ofB.profile, bIds.file] as number[];
+    const problems: string[] = [];
+    for (const [i, c] of cases.entries()) {
+      const withB = await c.send(real[i]);
+      const withNone = await c.send(987654);
+      if (withB.statusCode < 400) problems.push(`${c.name}: ${withB.statusCode} ${withB.body}`);
+      if (JSON.stringify(what(withB)) !== JSON.stringify(what(withNone)))
+        problems.push(`${c.name}: ${JSON.stringify(what(withB))} ≠ ${JSON.stringify(what(withNone))}`);
+    }
+    expect(problems).toEqual([]);
+    expect(aVolume).toBeGreaterThan(0);
+  });
+});
+
 describe('inviting a reviewer by account', () => {
   it("finds no account of B's that is not in the site's reviewer pool: the same as an id nobody has", async () => {
     // A fresh submission of A's under review (the one above has a reviewer already).
