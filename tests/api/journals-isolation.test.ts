@@ -42,6 +42,7 @@ const MARK = {
   attachmentName: 'Zqx-annotated-review.pdf',
   contactText: 'Zqx-contact-message for journal B only',
   decisionText: 'Zqx-decision: please revise section 3.',
+  revisionNote: 'Zqx-revision-note: section 3 is new.',
 } as const;
 const MARKERS: string[] = [
   ...Object.values(MARK),
@@ -417,6 +418,19 @@ beforeAll(async () => {
       payload: { status: 'revisions_requested', revisions: 'major', message: MARK.decisionText },
     }),
     'decision',
+  );
+  // The author's revision: its notice goes to B's office too.
+  await ok(
+    call(
+      'POST',
+      `/jb/api/submissions/${sub.id}/revision`,
+      Bp.author,
+      await multipart(
+        { message: MARK.revisionNote, responseToReviewers: 'Section 3 is rewritten.' },
+        { submissionFile: { name: 'revised.pdf', data: pdf, type: 'application/pdf' } },
+      ),
+    ),
+    'revision',
   );
   const detail = (await ok(call('GET', `/jb/api/submissions/${sub.id}`, Bp.editor), 'detail')).json();
   bIds.file = detail.files.find((f: { name?: string; filename?: string }) =>
