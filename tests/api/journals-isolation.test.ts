@@ -728,6 +728,9 @@ describe('kept answers', () => {
   it("keep A's answers (ETag and body) when B publishes, and drop B's", async () => {
     const a = await keptAnswers('');
     const b = await keptAnswers('/jb');
+    // The site's search, kept too, answers at every address: B's change reaches it wherever it is asked.
+    const siteSearch = `/api/site/search?q=${QUERY_WORD}published`;
+    expect((await call('GET', siteSearch, null)).body).not.toContain('Second Zqxpublished');
     await publishArticle(atB(), Bp.editor, {
       issueId: bIds.issue as number,
       title: 'Second Zqxpublished article of B',
@@ -736,6 +739,8 @@ describe('kept answers', () => {
     const a2 = await keptAnswers('');
     const b2 = await keptAnswers('/jb');
     expect(a2).toEqual(a);
+    for (const prefix of ['', '/jb'])
+      expect((await call('GET', `${prefix}${siteSearch}`, null)).body).toContain('Second Zqxpublished');
     for (const url of KEPT().slice(0, 4)) {
       expect(b2[url].body, url).toContain('Second Zqxpublished article of B');
       expect(b2[url].etag, url).not.toEqual(b[url].etag);
