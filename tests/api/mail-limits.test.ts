@@ -80,13 +80,9 @@ describe('the daily limit of e-mails per person', () => {
     const start = t.clock.now();
     // The invitation was one; ten cycles ask for twenty more.
     for (let i = 0; i < 10; i++) {
-      const cancel = await api('POST', `/api/editor/review-assignments/${id}/cancel`, {
-        token: editor.token,
-      });
+      const cancel = await api('POST', `/api/editor/review-assignments/${id}/cancel`, { token: editor.token });
       expect(cancel.status).toBe(200);
-      const back = await api('POST', `/api/editor/review-assignments/${id}/reinstate`, {
-        token: editor.token,
-      });
+      const back = await api('POST', `/api/editor/review-assignments/${id}/reinstate`, { token: editor.token });
       expect(back.status).toBe(200);
     }
     expect(mailsTo(email)).toHaveLength(6);
@@ -104,9 +100,7 @@ describe('the daily limit of e-mails per person', () => {
     // A manual reminder to him now is refused at once, with the wait.
     const remind = await api('POST', `/api/editor/review-assignments/${id}/remind`, { token: editor.token });
     expect(remind.status).toBe(429);
-    expect(remind.json.message).toMatch(
-      /carl\.cycled@example\.org has already had 6 e-mails from the journal in a day/,
-    );
+    expect(remind.json.message).toMatch(/carl\.cycled@example\.org has already had 6 e-mails from the journal in a day/);
     expect(Number(remind.headers['retry-after'])).toBe(DAY / 1000);
     expect(mailsTo(email)).toHaveLength(6);
 
@@ -128,12 +122,7 @@ describe('the daily limit of e-mails per person', () => {
     const before = t.mail.filter((m) => m.to === t.services.config.EDITORIAL_EMAIL).length;
     const author = await person(t, 'author', 'Many Submissions', 'Prolific Institute');
     for (let i = 0; i < 8; i++) {
-      await submitManuscript(
-        t,
-        author,
-        [{ name: 'Many', email: author.email, affiliation: 'P' }],
-        `Paper ${i}`,
-      );
+      await submitManuscript(t, author, [{ name: 'Many', email: author.email, affiliation: 'P' }], `Paper ${i}`);
     }
     expect(t.mail.filter((m) => m.to === t.services.config.EDITORIAL_EMAIL).length - before).toBe(8);
   });
