@@ -29,6 +29,7 @@ import { DbAttemptStore, defineCounterPruning } from './counters/store.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { type Mailer, createMailer } from './mail/mailer.ts';
 import { MailService } from './mail/service.ts';
+import { officeAddress } from './mail/office.ts';
 import { MetricsService } from './metrics/service.ts';
 import { SearchService } from './search/service.ts';
 import { ReviewService } from './review/service.ts';
@@ -133,6 +134,11 @@ export function createServices(
     }
   });
   const journalName = async () => (await settings.journal()).name;
+  // Each journal's office notices go to its own office, never the installation's for another (decision 0060).
+  const officeEmail = officeAddress({
+    editorialEmail: config.EDITORIAL_EMAIL,
+    journalEmail: async () => (await settings.journal()).email,
+  });
   const audit = new AuditService(db);
   // The object store is opened (and checked) by whoever starts the process: openBlobStore, files/stores.ts.
   if (!overrides.blobs && configuredKind(config) !== 'local')
@@ -181,7 +187,7 @@ export function createServices(
     files,
     audit,
     mail,
-    editorialEmail: config.EDITORIAL_EMAIL,
+    officeEmail,
     journalName,
     copyrightFormRequired: async () => (await settings.journal()).copyrightFormRequired,
     acceptsSubmissions: () =>
@@ -196,7 +202,7 @@ export function createServices(
     files,
     secret: config.sessionSecret,
     publicUrl: journalUrl,
-    editorialEmail: config.EDITORIAL_EMAIL,
+    officeEmail,
     mail,
     jobs,
     changes,
@@ -278,7 +284,7 @@ export function createServices(
     fulltext,
     contact: new ContactService(db, {
       mail,
-      editorialEmail: config.EDITORIAL_EMAIL,
+      officeEmail,
       limiter: limiter('contact', config.RATE_LIMIT_CONTACT, true),
       journalName,
       audit,

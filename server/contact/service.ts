@@ -5,6 +5,7 @@ import type { AuditService } from '../audit/service.ts';
 import type { RateLimiter } from '../counters/attempts.ts';
 import type { Db } from '../db/client.ts';
 import { notFound } from '../errors.ts';
+import type { OfficeAddress } from '../mail/office.ts';
 import type { MailService } from '../mail/service.ts';
 import { contactMessages } from './tables.ts';
 
@@ -13,14 +14,15 @@ export class ContactService {
     private readonly db: Db,
     private readonly deps: {
       mail: MailService;
-      editorialEmail: string;
+      /** Where the journal's office notices go (decision 0060). */
+      officeEmail: OfficeAddress;
       limiter: RateLimiter;
       journalName: () => Promise<string>;
       audit: AuditService;
     },
   ) {}
 
-  /** Keeps the message (the dashboard lists it) and forwards it to the editorial address. */
+  /** Keeps the message (the dashboard lists it) and forwards it to the journal's office (decision 0060). */
   async send(input: ContactInput, meta: { ip: string }): Promise<void> {
     await this.deps.limiter.hit(meta.ip);
     const journal = await this.deps.journalName();
@@ -29,12 +31,18 @@ export class ContactService {
         .insert(contactMessages)
         .values({ name: input.name, email: input.email, message: input.message, ip: meta.ip })
         .returning({ id: contactMessages.id });
-      await this.deps.mail.queue(tx, {
-        to: this.deps.editorialEmail,
-        replyTo: `"${input.name.replace(/["\\\r\n]/g, '')}" <${input.email}>`,
-        subject: `[${journal} contact #${row.id}] Message from ${input.name}`,
-        text: `${input.name} <${input.email}> wrote through the contact form:\n\n${input.message}\n`,
-      });
+      const to = await this.deps.officeEmail(tx);
+      if (!to) return;
+      await this.deps.mail.queue(
+        tx,
+        {
+          to,
+          replyTo: `"${input.name.replace(/["\\\r\n]/g, '')}" <${input.email}>`,
+          subject: `[${journal} contact #${row.id}] Message from ${input.name}`,
+          text: `${input.name} <${input.email}> wrote through the contact form:\n\n${input.message}\n`,
+        },
+        { office: true },
+      );
     });
   }
 

@@ -9,6 +9,7 @@ import { articles } from '../catalog/tables.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { conflict, notFound } from '../errors.ts';
+import type { OfficeAddress } from '../mail/office.ts';
 import { MEDIA_TYPES } from '../files/content-type.ts';
 import type { FileService } from '../files/service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -32,7 +33,8 @@ export interface ReviewDeps {
   secret: string;
   /** The journal's address (decision 0053). */
   publicUrl: () => string;
-  editorialEmail: string;
+  /** Where the journal's office notices go (decision 0060). */
+  officeEmail: OfficeAddress;
   /**
    * Every peer-review e-mail is queued in the transaction of the change it reports (decision 0022): a
    * reminder's claim and its mail commit together (exactly once), logged on the submission, the invitation

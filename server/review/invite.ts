@@ -2,9 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { formatDay } from '../../common/dates.ts';
 import type { InviteInput } from '../../common/review.ts';
-import { users } from '../accounts/tables.ts';
+import { memberHere } from '../accounts/membership.ts';
+import { journalMemberships, users } from '../accounts/tables.ts';
 import type { Actor } from '../audit/service.ts';
 import type { Tx } from '../db/client.ts';
+import { asSite } from '../db/scope.ts';
 import { conflict, invalid, notFound, unprocessable } from '../errors.ts';
 import { submissions } from '../submissions/tables.ts';
 import {
@@ -31,6 +33,7 @@ export async function invite(ctx: ReviewContext, actor: Actor, submissionId: num
   const settings = await reviewSettings(ctx);
   const now = ctx.clock.now();
   const { name: journalName } = await journal(ctx);
+  if (input.userId !== undefined && !(await invitable(ctx, input.userId))) throw notFound('No such account.');
   const result = await ctx.db.transaction(async (tx) => {
     const [locked] = await tx
       .select({ id: submissions.id })
@@ -127,6 +130,29 @@ export async function invite(ctx: ReviewContext, actor: Actor, submissionId: num
     return { id: a.id, warning };
   });
   return { assignmentId: result.id, warning: result.warning, review: await editorView(ctx, submissionId) };
+}
+
+/**
+ * Whether an editor may invite this account by its id: a member of the journal at hand, or one of the site's
+ * reviewer pool (a profile with an account in any journal: decision 0058). Any other account is only another
+ * journal's (its authors, its readers), and is answered as an id nobody has: an invitation would copy its name
+ * and e-mail address into this journal's pool (decision 0060).
+ */
+async function invitable(ctx: ReviewContext, userId: number): Promise<boolean> {
+  const [member] = await ctx.db
+    .select({ userId: journalMemberships.userId })
+    .from(journalMemberships)
+    .where(memberHere(userId));
+  if (member) return true;
+  // Every journal's profiles (the site's pool): in the site's scope, for this one query only.
+  const [reviewer] = await asSite(() =>
+    ctx.db
+      .select({ id: reviewerProfiles.id })
+      .from(reviewerProfiles)
+      .where(eq(reviewerProfiles.userId, userId))
+      .limit(1),
+  );
+  return reviewer !== undefined;
 }
 
 /** The profile an invitation names: found or made (an account's details, or the name and e-mail typed). */

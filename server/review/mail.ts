@@ -189,7 +189,7 @@ ${signature}`,
 /** To the editorial office: an answer or a review arrived (reviewer names are for editors). */
 export function editorNoticeMail(
   o: ManuscriptRef & {
-    to: string;
+    to: string | string[];
     reviewer: string;
     what: 'accepted' | 'declined' | 'submitted';
     detail?: string;

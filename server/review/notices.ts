@@ -61,10 +61,12 @@ export async function tellEditors(
   extra: { detail?: string; recommendation?: AssignmentRow['recommendation'] } = {},
 ) {
   const { facts } = await submissionFacts(ctx, a.submissionId, tx);
+  const to = await ctx.officeEmail(tx);
+  if (!to) return;
   await ctx.mail.queue(
     tx,
     editorNoticeMail({
-      to: ctx.editorialEmail,
+      to,
       reviewer: `${p.name} <${p.email}>`,
       what,
       ...extra,
@@ -74,7 +76,7 @@ export async function tellEditors(
       publicUrl: ctx.publicUrl(),
       submissionId: a.submissionId,
     }),
-    { submissionId: a.submissionId, secrets: [] },
+    { submissionId: a.submissionId, secrets: [], office: true },
   );
 }
 

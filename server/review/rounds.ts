@@ -105,12 +105,24 @@ export function setMode(ctx: ReviewContext, actor: Actor, submissionId: number, 
 /**
  * The seam for scrubbed copies (decision 0023): the files reviewers of the current round may download,
  * as stored file ids (the version's own files, or a copy stored without its document properties); the
- * author's original stays as it was.
+ * author's original stays as it was. Only this submission's files: its versions' and the copies made for its
+ * reviewers (already among its rounds' files). Stored files are the site's, with no journal of their own, so
+ * any other id, another journal's manuscript included, is refused as one that does not exist (decision 0060).
  */
 export function setReviewerFiles(ctx: ReviewContext, actor: Actor, submissionId: number, fileIds: number[]) {
   return roundAction(ctx, actor, submissionId, 'review.round.files', { fileIds }, async (tx, round) => {
-    const known = fileIds.length
-      ? await tx.select({ id: storedFiles.id }).from(storedFiles).where(inArray(storedFiles.id, fileIds))
+    const versions = await tx
+      .select({ id: submissionFiles.fileId })
+      .from(submissionFiles)
+      .where(eq(submissionFiles.submissionId, submissionId));
+    const rounds = await tx
+      .select({ ids: reviewRounds.reviewerFileIds })
+      .from(reviewRounds)
+      .where(eq(reviewRounds.submissionId, submissionId));
+    const own = new Set([...versions.map((v) => v.id), ...rounds.flatMap((r) => r.ids)]);
+    const wanted = fileIds.filter((id) => own.has(id));
+    const known = wanted.length
+      ? await tx.select({ id: storedFiles.id }).from(storedFiles).where(inArray(storedFiles.id, wanted))
       : [];
     if (known.length !== new Set(fileIds).size)
       throw invalid('Some of these files do not exist.', { fileIds: 'Choose stored files.' });

@@ -2,6 +2,7 @@ import type { AuditService } from '../audit/service.ts';
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { FileService } from '../files/service.ts';
+import type { OfficeAddress } from '../mail/office.ts';
 import type { MailService } from '../mail/service.ts';
 import type { ReviewHooks } from './service.ts';
 
@@ -10,7 +11,8 @@ export interface SubmissionsDeps {
   files: FileService;
   audit: AuditService;
   mail: MailService;
-  editorialEmail: string;
+  /** Where the journal's office notices go (decision 0060). */
+  officeEmail: OfficeAddress;
   journalName: () => Promise<string>;
   /** The journal's setting: a submission must include the signed copyright form (issue 22). */
   copyrightFormRequired?: () => Promise<boolean>;

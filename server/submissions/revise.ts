@@ -67,14 +67,17 @@ export async function revise(
         version: next,
       },
     );
-    // The editors' notice and the author's receipt commit with the new version.
-    await ctx.deps.mail.queue(
-      tx,
-      {
-        to: ctx.deps.editorialEmail,
-        replyTo: user.email,
-        subject: `[${current.reference}] Revised manuscript (version ${next}): ${current.title}`,
-        text: `${user.fullName} (${user.username}) uploaded version ${next} of "${current.title}".
+    // The editors' notice (to the journal's own office: decision 0060) and the author's receipt commit with
+    // the new version.
+    const office = await ctx.deps.officeEmail(tx);
+    if (office)
+      await ctx.deps.mail.queue(
+        tx,
+        {
+          to: office,
+          replyTo: user.email,
+          subject: `[${current.reference}] Revised manuscript (version ${next}): ${current.title}`,
+          text: `${user.fullName} (${user.username}) uploaded version ${next} of "${current.title}".
 
 ${
   note
@@ -86,9 +89,9 @@ ${note}
     : ''
 }Open the submission: ${ctx.deps.publicUrl()}/editor-dashboard/submissions/${id}
 `,
-      },
-      { submissionId: id },
-    );
+        },
+        { submissionId: id, office: true },
+      );
     await ctx.deps.mail.queue(
       tx,
       {

@@ -121,14 +121,17 @@ async function acknowledge(
     },
     about,
   );
+  // The journal's own office (decision 0060): never another journal's.
+  const office = await ctx.deps.officeEmail(tx);
+  if (!office) return;
   await ctx.deps.mail.queue(
     tx,
     {
-      to: ctx.deps.editorialEmail,
+      to: office,
       replyTo: user.email,
       subject: `[${reference}] New submission: ${fields.title}`,
       text: `A new manuscript has arrived.\n\nReference: ${reference}\nTitle: ${fields.title}\nArticle type: ${fields.articleType}\nSubmitted by: ${user.fullName} <${user.email}> (${user.username})\nKeywords: ${fields.keywords}\nAuthors:\n${authors}\nFiles:\n${files}\n\nAbstract:\n${fields.abstract}\n\nOpen it on the editorial desk: ${ctx.deps.publicUrl()}/editor-dashboard/submissions/${id}\n`,
     },
-    about,
+    { ...about, office: true },
   );
 }

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalMemberships } from '../../server/accounts/tables.ts';
 import { DAY, HOUR } from '../../server/clock.ts';
+import { withJournal } from '../../server/db/scope.ts';
 import { jobs } from '../../server/jobs/tables.ts';
 import { mailLog } from '../../server/mail/tables.ts';
-import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
 import { type Person, caller, decide, person, submitManuscript } from './review-helpers.ts';
 
 /**
@@ -123,5 +125,48 @@ describe('the daily limit of e-mails per person', () => {
       await submitManuscript(t, author, [{ name: 'Many', email: author.email, affiliation: 'P' }], `Paper ${i}`);
     }
     expect(t.mail.filter((m) => m.to === t.services.config.EDITORIAL_EMAIL).length - before).toBe(8);
+  });
+
+  it("nor another journal's office: its editors, while it has no address of its own (decision 0060)", async () => {
+    const officer = await person(t, 'researcher', 'Otto Office', 'Journal B');
+    const B = (
+      await t.services.journalAdmin.create({ title: 'Journal B', path: 'jb', editor: officer.username })
+    ).id;
+    const author = await person(t, 'author', 'Many In B', 'Prolific Institute');
+    await withJournal(B, () =>
+      t.services.db
+        .insert(journalMemberships)
+        .values({ userId: author.id, role: 'author', status: 'approved' }),
+    );
+    const token = (
+      await api('POST', '/jb/api/auth/login', {
+        payload: { username: author.username, password: 'password-123' },
+      })
+    ).json.token as string;
+    const toOffice = () => t.mail.filter((m) => Array.isArray(m.to) && m.to.includes(officer.email)).length;
+    const before = toOffice();
+    for (let i = 0; i < 8; i++) {
+      const body = await multipart(
+        {
+          title: `B paper ${i}`,
+          articleType: 'Research Article',
+          keywords: 'a, b',
+          abstract: 'A.',
+          authors: JSON.stringify([
+            { name: 'Many', email: author.email, affiliation: 'P', superscript: '1' },
+          ]),
+        },
+        { submissionFile: { name: 'm.pdf', data: fixture('manuscript.pdf'), type: 'application/pdf' } },
+      );
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/jb/api/submission/submit',
+        headers: { authorization: `Bearer ${token}`, ...body.headers },
+        payload: body.payload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    // Over the limit of 6 a day, all 8 notices went at once (none held).
+    expect(toOffice() - before).toBe(8);
   });
 });
