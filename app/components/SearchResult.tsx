@@ -30,18 +30,31 @@ export interface SearchHit {
   snippetSource: 'abstract' | 'full_text';
 }
 
-/** One search result: title (to the article page), where it was published, authors, a snippet. */
-export function SearchResult({ hit }: { hit: SearchHit }) {
+/**
+ * One search result: title (to the article page), where it was published, authors, a snippet. A result of
+ * the site's search (decision 0057) names its journal and links to the article at the journal's address.
+ */
+export function SearchResult({
+  hit,
+  site,
+}: {
+  hit: SearchHit;
+  site?: { href: string; journal: { title: string; href: string } };
+}) {
   const titleId = `search-result-${hit.id}`;
+  const title = <Highlighted segments={hit.titleHighlighted} />;
   return (
     <article className="search-result" aria-labelledby={titleId}>
       <p className="search-result__where">
+        {site ? (
+          <>
+            <a href={site.journal.href}>{site.journal.title}</a> ·{' '}
+          </>
+        ) : null}
         {hit.articleType} · Volume {hit.volume}, Issue {hit.issue} · {hit.year}
       </p>
       <h3 className="search-result__title" id={titleId}>
-        <Link to={`/article/${hit.id}`}>
-          <Highlighted segments={hit.titleHighlighted} />
-        </Link>
+        {site ? <a href={site.href}>{title}</a> : <Link to={`/article/${hit.id}`}>{title}</Link>}
       </h3>
       {hit.authors.length ? <p className="search-result__authors">{hit.authors.join(', ')}</p> : null}
       {hit.snippet.length ? (

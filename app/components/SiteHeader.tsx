@@ -52,7 +52,7 @@ export function SiteHeader({ journalName, issn, site = false, user }: HeaderProp
               )}
             </span>
           </Link>
-          {site ? null : <SearchBox />}
+          <SearchBox />
         </div>
         <nav className="site-nav" aria-label="Main">
           <ul className="site-nav__list">

@@ -5,6 +5,8 @@ import { searchQuerySchema } from '../../server/search/schemas.ts';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
 import { type SearchHit, SearchResult } from '../components/SearchResult.tsx';
+import { SiteSearch } from '../components/SiteSearch.tsx';
+import { siteSearch } from '../lib/site-search.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
 import searchCss from '../styles/search.css?url';
@@ -25,6 +27,8 @@ const FIELDS = ['q', 'volume', 'year', 'type', 'page'] as const;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { search } = context.services;
   const url = new URL(request.url);
+  // On the site's own host, every journal's articles (decision 0057).
+  if (!context.journal) return siteSearch(context, url);
   const form = Object.fromEntries(FIELDS.map((k) => [k, url.searchParams.get(k) ?? ''])) as Record<
     (typeof FIELDS)[number],
     string
@@ -37,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (/^\d{4}$/.test(form.year) && !options.years.includes(Number(form.year)))
     options.years.push(Number(form.year));
   if (form.type.trim() && !options.types.includes(form.type)) options.types.push(form.type);
-  const base = { form, options, search: url.search };
+  const base = { kind: 'journal' as const, form, options, search: url.search };
   if (!url.searchParams.has('q')) return { ...base, state: 'idle' as const };
 
   const parsed = validate(searchQuerySchema, { ...form, size: String(SEARCH_LIMITS.defaultPageSize) });
@@ -89,6 +93,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 const plural = (n: number, word: string) => `${n.toLocaleString('en-GB')} ${word}${n === 1 ? '' : 's'}`;
 
 export default function Search({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === 'site') return <SiteSearch data={loaderData} />;
   const { form, options, state } = loaderData;
   const errors = state === 'invalid' ? loaderData.errors : {};
   const hasFilters = Boolean(form.volume || form.year || form.type);

@@ -62,6 +62,8 @@ export const SITE_PAGES: ReadonlySet<string> = new Set([
   'reset-password',
   'account',
   'admin',
+  // The site's search, across its journals (decision 0057).
+  'search',
 ]);
 
 /**

@@ -101,3 +101,40 @@ test('a journal on its own domain: at the host’s root, as today', async ({ pag
   await expect(page).toHaveURL(`${DOMAIN}/about`);
   await screenshots(page, 'journal-domain-about');
 });
+
+test('the site’s search box searches every journal; a result opens at its journal’s address', async ({
+  page,
+  axe,
+  screenshots,
+}) => {
+  await page.goto('/');
+  const box = page.getByRole('search', { name: 'Articles' }).getByRole('searchbox');
+  await box.fill('LoRaWAN smallholder');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/\/search\?q=LoRaWAN/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Search every journal' })).toBeVisible();
+  const results = page.getByRole('list').filter({ has: page.getByRole('article') });
+  const hit = results.getByRole('article').first();
+  await expect(hit.getByRole('link').nth(1)).toHaveAttribute(
+    'href',
+    new RegExp(`^${SITE}/first/article/\\d+$`),
+  );
+  await expect(hit.getByRole('link').first()).toHaveAttribute('href', `${SITE}/first/`);
+  await axe(page);
+  await screenshots(page, 'site-search');
+
+  // Kept to one journal that has no such article: nothing, and a way back to every journal.
+  await page.getByLabel('Journal', { exact: true }).selectOption({ label: 'Second Studies' });
+  await page
+    .getByRole('form', { name: 'Search the journals’ articles' })
+    .getByRole('button', { name: 'Search', exact: true })
+    .click();
+  await expect(page.getByRole('heading', { name: /Nothing found for/ })).toBeVisible();
+  await page.getByRole('link', { name: /Search every journal for/ }).click();
+  await expect(page.getByRole('heading', { name: /found for “LoRaWAN smallholder”/ })).toBeVisible();
+
+  // The result opens the article at its journal's address.
+  await page.getByRole('article').first().getByRole('heading').getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`^${SITE}/first/article/\\d+$`));
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('LoRaWAN');
+});

@@ -224,6 +224,29 @@ describe('several journals: by path, by domain, and the site’s home', () => {
     expect((await get('/')).body).toContain('Alpha Quarterly');
   });
 
+  it('searches every journal from the site’s host, each result at its journal’s address', async () => {
+    const idle = await get('/search');
+    expect(idle.statusCode).toBe(200);
+    expect(idle.body).toContain('Search every journal');
+    const found = await get('/search?q=Gamma%E2%80%99s');
+    expect(found.statusCode).toBe(200);
+    expect(found.body).toContain(`href="http://journal-c.test/article/${articleId}"`);
+    expect(found.body).toMatch(/href="http:\/\/journal-c\.test\/"[^>]*>Gamma Review<\/a>/);
+    // One journal only: another journal's filter finds nothing of Gamma's.
+    const onlyAlpha = await get(`/search?q=Gamma%E2%80%99s&journal=${alpha}`);
+    expect(onlyAlpha.statusCode).toBe(200);
+    expect(onlyAlpha.body).toContain('Nothing found for');
+    expect(onlyAlpha.body).not.toContain(`/article/${articleId}"`);
+    // A wrong filter: the form again, with the message, and 400.
+    const wrong = await get('/search?q=signals&journal=first');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('Journal must be the id of one of the site’s journals');
+    // A journal's own search stays its own.
+    const inAlpha = await get('/alpha/search?q=Gamma%E2%80%99s');
+    expect(inAlpha.statusCode).toBe(200);
+    expect(inAlpha.body).not.toContain(`/article/${articleId}"`);
+  });
+
   it('answers any other page of the site’s host with a 404 page', async () => {
     for (const url of ['/volumes', '/article/1', '/editor-dashboard', '/submission', '/nothing-here']) {
       const res = await get(url);
