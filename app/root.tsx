@@ -8,6 +8,7 @@ import {
   isRouteErrorResponse,
   useRouteLoaderData,
 } from 'react-router';
+import { logoHref } from '../common/journal.ts';
 import { REVIEWS, dependsOn, validUntil } from '../server/cache/dependencies.ts';
 import { feedLinks } from '../server/discovery/links.ts';
 import type { Route } from './+types/root';
@@ -57,6 +58,14 @@ export async function loader({ context }: Route.LoaderArgs) {
           publisher: journal.publisher,
           publisherAddress: journal.publisherAddress,
           license: journal.license,
+          // Its own logo, under the address the page was reached at (decision 0062); the site's mark otherwise.
+          logo: journal.logo
+            ? {
+                href: logoHref(context.journal?.prefix ?? '', journal.logo),
+                width: journal.logo.width,
+                height: journal.logo.height,
+              }
+            : null,
         }
       : null,
     site,
@@ -121,6 +130,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <SiteHeader
           journalName={data?.journal?.name ?? data?.site?.name}
           issn={data?.journal?.issnOnline}
+          logo={data?.journal?.logo ?? null}
           site={Boolean(data?.site)}
           user={data?.user ?? null}
         />

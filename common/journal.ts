@@ -32,8 +32,25 @@ export const journalSettingsSchema = z.object({
   copyrightFormRequired: z.boolean().default(false),
   /** Peer review's defaults: due dates, mode, reminders, time zone (decision 0023). */
   review: reviewSettingsSchema.default(REVIEW_SETTINGS_DEFAULTS),
+  /** The journal's logo (decision 0062): its stored file, set and removed by its admin; none until then. */
+  logo: z
+    .object({
+      fileId: z.number().int(),
+      sha256: z.string(),
+      mediaType: z.string(),
+      width: z.number().int(),
+      height: z.number().int(),
+    })
+    .nullable()
+    .optional(),
 });
 export type JournalSettings = z.infer<typeof journalSettingsSchema>;
+export type JournalLogo = NonNullable<JournalSettings['logo']>;
+
+/** A journal's logo's address under its address (`base`): a new logo is a new address, kept for ever. */
+export function logoHref(base: string, logo: Pick<JournalLogo, 'sha256'>): string {
+  return `${base}/api/journal/logo?v=${logo.sha256.slice(0, 16)}`;
+}
 
 /** ISSN check digit (ISO 3297): weights 8..2 over the first seven digits, mod 11, 10 written X. */
 export function issnCheckDigitOk(issn: string): boolean {

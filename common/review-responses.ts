@@ -164,7 +164,8 @@ export const inviteResponse = z.object({
 });
 
 export const poolResponse = z.array(
-  reviewerProfileResponse.extend({
+  // The account's choice about the site's pool is theirs to see, not the editors'.
+  reviewerProfileResponse.omit({ listedAcrossSite: true }).extend({
     profileId: z.number(),
     userId: z.number().nullable(),
     openAssignments: z.number(),

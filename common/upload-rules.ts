@@ -12,7 +12,7 @@ export interface FileRule<Field extends string = UploadField> {
   /** The file's name in messages, e.g. "The main submission file". */
   label: string;
   /** What the server's content check may call it. */
-  accept: ('pdf' | 'doc' | 'docx' | 'zip')[];
+  accept: ('pdf' | 'doc' | 'docx' | 'zip' | 'png' | 'jpeg')[];
   /** Names the file picker offers and the page accepts. */
   extensions: readonly string[];
   /** The `accept` attribute of the file input. */
@@ -82,6 +82,18 @@ export const ARTICLE_WORD_RULE: FileRule<'word'> = {
   wrongType: 'The full-text file must be a Word document (.docx).',
 };
 
+/** A journal's logo (decision 0062): shown on its pages' header and on its card on the site's home. */
+export const JOURNAL_LOGO_RULE: FileRule<'logo'> = {
+  field: 'logo',
+  label: 'The logo',
+  accept: ['png', 'jpeg'],
+  extensions: ['.png', '.jpg', '.jpeg'],
+  acceptAttr: '.png,.jpg,.jpeg,image/png,image/jpeg',
+  wrongType: 'The logo must be a PNG or JPEG image (.png, .jpg).',
+};
+/** A logo is small: a square of a few hundred pixels. */
+export const JOURNAL_LOGO_MAX_BYTES = 1024 * 1024;
+
 export interface UploadLimits {
   /** Bytes (the server's MAX_MANUSCRIPT_SIZE). */
   manuscript: number;
@@ -107,9 +119,17 @@ export function fileLimit(rule: { label: string }, maxBytes: number): { maxBytes
 }
 
 /** What the first bytes say a file is. A .docx is a ZIP, so both read as "zip" here. */
-type Sniffed = 'pdf' | 'doc' | 'zip' | 'other';
+type Sniffed = 'pdf' | 'doc' | 'zip' | 'png' | 'jpeg' | 'other';
 
-const EXPECTED: Record<string, Sniffed> = { '.pdf': 'pdf', '.doc': 'doc', '.docx': 'zip', '.zip': 'zip' };
+const EXPECTED: Record<string, Sniffed> = {
+  '.pdf': 'pdf',
+  '.doc': 'doc',
+  '.docx': 'zip',
+  '.zip': 'zip',
+  '.png': 'png',
+  '.jpg': 'jpeg',
+  '.jpeg': 'jpeg',
+};
 
 function sniff(bytes: Uint8Array): Sniffed {
   const starts = (sig: number[]) => sig.every((b, i) => bytes[i] === b);
@@ -118,6 +138,8 @@ function sniff(bytes: Uint8Array): Sniffed {
   if (head.includes('%PDF-')) return 'pdf';
   if (starts([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return 'doc';
   if (starts([0x50, 0x4b, 0x03, 0x04]) || starts([0x50, 0x4b, 0x05, 0x06])) return 'zip';
+  if (starts([0x89, 0x50, 0x4e, 0x47])) return 'png';
+  if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
   return 'other';
 }
 

@@ -298,7 +298,7 @@ export function createServices(
       publicUrl: journalUrl,
       log,
     }),
-    content: new ContentService(settings, { db, audit, changes }),
+    content: new ContentService(settings, { db, audit, changes, files }),
     similarity,
     citations: new CitationService(),
     metrics: new MetricsService(db, { log, clock }),

@@ -16,6 +16,8 @@ const MAIN_LINKS = [
 export interface HeaderProps {
   journalName?: string;
   issn?: string;
+  /** The journal's own logo (decision 0062); the site's mark when it has none. */
+  logo?: { href: string; width: number; height: number } | null;
   /** The site's own pages (no journal at the site's root): its name, and no journal's sections. */
   site?: boolean;
   user: {
@@ -33,7 +35,7 @@ export interface HeaderProps {
   } | null;
 }
 
-export function SiteHeader({ journalName, issn, site = false, user }: HeaderProps) {
+export function SiteHeader({ journalName, issn, logo = null, site = false, user }: HeaderProps) {
   const { pathname } = useLocation();
   const current = (to: string) => (isCurrentPath(pathname, to) ? ('page' as const) : undefined);
   const principal = user?.role && user.status ? { role: user.role, status: user.status } : null;
@@ -42,7 +44,12 @@ export function SiteHeader({ journalName, issn, site = false, user }: HeaderProp
       <div className="site-header__inner">
         <div className="site-header__top">
           <Link to="/" className="brand">
-            <Logo />
+            {logo ? (
+              // Decorative: the journal's name is beside it.
+              <img className="logo logo--journal" src={logo.href} alt="" width={40} height={40} />
+            ) : (
+              <Logo />
+            )}
             <span className="brand__text">
               <span className="brand__name">{journalName ?? 'Journal home'}</span>
               {site ? null : (

@@ -28,6 +28,17 @@ export function SiteHome({ site, journals }: { site: SiteChrome; journals: SiteJ
               {journals.map((journal) => (
                 <li key={journal.id}>
                   <article className="card">
+                    {journal.logo ? (
+                      // Decorative: the journal's title follows.
+                      <img
+                        className="card__logo"
+                        src={journal.logo}
+                        alt=""
+                        width={64}
+                        height={64}
+                        loading="lazy"
+                      />
+                    ) : null}
                     {journal.issn ? <p className="card__meta">ISSN {journal.issn} (online)</p> : null}
                     <h3 className="card__title">
                       {/* Another journal is another address (its path or its own domain): a whole page load. */}

@@ -1,4 +1,5 @@
 import type { AppLoadContext } from 'react-router';
+import { logoHref } from '../../common/journal.ts';
 import { can } from '../../common/roles.ts';
 import { JOURNALS, dependsOn } from '../../server/cache/dependencies.ts';
 import { FIRST_JOURNAL, withJournal } from '../../server/db/scope.ts';
@@ -10,6 +11,8 @@ export interface SiteJournal {
   /** The journal's address (its domain, or the site's address and its path). */
   href: string;
   issn: string | null;
+  /** Its logo's address (decision 0062), or null. */
+  logo: string | null;
   description: string;
   closed: boolean;
   /** The signed-in account's role there, if it has one (decision 0054): "editor", "author, pending approval". */
@@ -77,6 +80,7 @@ export async function siteHome(
         title: own?.name ?? journal.title,
         href,
         issn: own?.issnOnline || null,
+        logo: own?.logo ? logoHref(services.journals.baseUrl(journal), own.logo) : null,
         description: own ? shortDescription(own.description) : '',
         closed: journal.status === 'closed',
         yourRole: mine ? (mine.status === 'approved' ? mine.role : `${mine.role}, ${mine.status}`) : null,

@@ -5,14 +5,17 @@ import {
   JOURNAL_SETTINGS_FIELDS,
   type JournalSettings,
   LICENCES,
+  logoHref,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { CheckField, ChoiceField, SelectField, TextAreaField, TextField } from '../components/FormField.tsx';
+import { FileField } from '../components/FileField.tsx';
+import { JOURNAL_LOGO_MAX_BYTES, JOURNAL_LOGO_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { requireEditor } from '../components/dashboard/guard.server.ts';
 import { clientError, readIntentForm, replyDone, replyRefused } from '../lib/reply.server.ts';
-import { asClientError, validateForm } from '../lib/forms.server.ts';
+import { type PostedForm, asClientError, validateForm } from '../lib/forms.server.ts';
 import { pageTitle } from '../lib/meta.ts';
 import {
   REVIEW_SETTING_FIELDS,
@@ -33,7 +36,10 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   requireEditor(context, request, 'admin');
-  const { settings, version } = await context.services.content.journalSettingsForEdit();
+  const [{ settings, version }, logo] = await Promise.all([
+    context.services.content.journalSettingsForEdit(),
+    context.services.content.logo(),
+  ]);
   // Peer review's defaults are a group of their own, as form fields (review-settings-form.ts).
   const { pendingAccountsDigest, copyrightFormRequired, review, ...text } = settings;
   const { description, areas, frequency, issuesPerYear, startYear, language, license, ...single } = text;
@@ -55,6 +61,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     base: version,
     // A licence set through the API that the page does not offer stays choosable.
     licences: licenceChoices(license),
+    logo: logo
+      ? { href: logoHref(context.journal?.prefix ?? '', logo), width: logo.width, height: logo.height }
+      : null,
   };
 }
 
@@ -96,9 +105,13 @@ const COPYRIGHT = 'copyrightFormRequired';
 
 export async function action({ context, request }: Route.ActionArgs) {
   const auth = requireEditor(context, request, 'admin');
-  const read = await readIntentForm(request);
+  const read = await readIntentForm(request, {
+    files: { logo: fileLimit(JOURNAL_LOGO_RULE, JOURNAL_LOGO_MAX_BYTES) },
+  });
   if (!read.ok) return read.answer;
   const { form } = read;
+  if (read.intent === 'logo' || read.intent === 'remove-logo')
+    return logoAction(context, auth, read.intent, form);
   const values = Object.fromEntries(
     [...JOURNAL_SETTINGS_FIELDS, ...JOURNAL_FACT_FIELDS, ...REVIEW_SETTING_FIELDS].map((k) => [
       k,
@@ -147,6 +160,41 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
+/** The logo's two forms (decision 0062): upload one (a PNG or JPEG), or remove it. */
+async function logoAction(
+  context: Route.ActionArgs['context'],
+  auth: ReturnType<typeof requireEditor>,
+  intent: 'logo' | 'remove-logo',
+  form: PostedForm,
+) {
+  try {
+    if (intent === 'remove-logo') {
+      await context.services.content.removeLogo(auth.user);
+      return replyDone(intent, 'The logo is removed: the journal’s pages show the site’s mark again.');
+    }
+    const file = form.file('logo');
+    if (!file)
+      return replyRefused(
+        intent,
+        clientError(400, 'Choose the logo: a PNG or JPEG image.', { logo: 'Choose an image.' }),
+        {},
+      );
+    await context.services.content.setLogo(auth.user, {
+      field: 'logo',
+      filename: file.filename,
+      data: file.data,
+    });
+    return replyDone(
+      intent,
+      'The logo is saved: the journal’s pages and its card on the site’s home show it.',
+    );
+  } catch (err) {
+    const refused = asClientError(err);
+    if (!refused) throw err;
+    return replyRefused(intent, refused, {});
+  }
+}
+
 function factFieldErrors(errors: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, message] of Object.entries(errors)) {
@@ -190,7 +238,12 @@ const DOWNLOAD_CHOICES: { value: (typeof DOWNLOAD_POLICIES)[number]; label: stri
 ];
 
 export default function JournalSettingsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const refused = actionData && !actionData.ok ? actionData : null;
+  // The settings form's own refusal (the logo's forms answer for themselves).
+  const refused = actionData && !actionData.ok && actionData.intent === 'save' ? actionData : null;
+  const logoError =
+    actionData && !actionData.ok && actionData.intent === 'logo'
+      ? (actionData.errors.logo ?? actionData.message)
+      : undefined;
   // After a refusal the form shows what was typed; after a save, the stored values (the loader ran again).
   const values: Record<string, string> = refused
     ? refused.values
@@ -222,6 +275,7 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
         in Google Scholar's tags, in the OAI-PMH, Crossref and DOAJ records and in the feeds.
       </p>
       <ActionResult result={actionData} />
+      <LogoForms logo={loaderData.logo} error={logoError} />
       <Form method="post" key={key} aria-labelledby="settings-title" noValidate>
         <input type="hidden" name="base" value={values.base ?? ''} />
         <fieldset>
@@ -354,6 +408,55 @@ export default function JournalSettingsPage({ loaderData, actionData }: Route.Co
           Save the settings
         </button>
       </Form>
+    </section>
+  );
+}
+
+/** The journal's logo: the one it has (if any), a new one to upload, and removing it. */
+function LogoForms({
+  logo,
+  error,
+}: {
+  logo: { href: string; width: number; height: number } | null;
+  error: string | undefined;
+}) {
+  return (
+    <section className="journal-settings__logo" aria-labelledby="logo-title">
+      <h2 id="logo-title">Logo</h2>
+      {logo ? (
+        <p className="journal-settings__logo-now">
+          <img src={logo.href} alt="The journal’s logo now" width={96} height={96} />
+          <span>
+            {logo.width} × {logo.height} pixels. The journal’s pages show it beside its name, and the site’s
+            home on its card.
+          </span>
+        </p>
+      ) : (
+        <p>None yet: the journal’s pages show the site’s mark.</p>
+      )}
+      <Form method="post" encType="multipart/form-data" aria-labelledby="logo-title">
+        <input type="hidden" name="intent" value="logo" />
+        <FileField
+          rule={JOURNAL_LOGO_RULE}
+          maxBytes={JOURNAL_LOGO_MAX_BYTES}
+          label={logo ? 'A new logo' : 'The logo'}
+          id="js-logo"
+          required
+          hint="A PNG or JPEG of at most 1 MB, square, 64 to 4,000 pixels a side (400 is ideal)."
+          error={error}
+        />
+        <button type="submit" className="button button--secondary">
+          Upload the logo
+        </button>
+      </Form>
+      {logo ? (
+        <Form method="post">
+          <input type="hidden" name="intent" value="remove-logo" />
+          <button type="submit" className="button button--secondary">
+            Remove the logo
+          </button>
+        </Form>
+      ) : null}
     </section>
   );
 }

@@ -21,11 +21,15 @@ import {
 import {
   JOURNAL_FACT_FIELDS,
   JOURNAL_SETTINGS_FIELDS,
+  type JournalLogo,
   type JournalSettings,
   type JournalSettingsEdit,
   journalSettingsEditSchema,
 } from '../../common/journal.ts';
 import type { Actor, AuditService } from '../audit/service.ts';
+import type { FileService } from '../files/service.ts';
+import type { RawUpload } from '../files/uploads.ts';
+import { removeJournalLogo, setJournalLogo } from './logo.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
 import { contentTag, SITE, validUntil } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -95,8 +99,34 @@ export class ContentService {
 
   constructor(
     private readonly settings: SettingsService,
-    private readonly deps?: { db: Db; audit: AuditService; changes?: Pick<ChangeFeed, 'publish'> },
+    private readonly deps?: {
+      db: Db;
+      audit: AuditService;
+      changes?: Pick<ChangeFeed, 'publish'>;
+      /** Where the journal's logo is stored (decision 0062). */
+      files?: FileService;
+    },
   ) {}
+
+  /** The journal at hand's logo (decision 0062), or null. */
+  async logo(): Promise<JournalLogo | null> {
+    return (await this.settings.journal()).logo ?? null;
+  }
+
+  /** Sets the journal's logo from an upload (a PNG or JPEG, checked by its bytes and its size). */
+  setLogo(actor: Actor, upload: RawUpload): Promise<JournalLogo> {
+    return setJournalLogo(this.logoDeps(), actor, upload);
+  }
+
+  /** Removes the journal's logo. */
+  removeLogo(actor: Actor): Promise<void> {
+    return removeJournalLogo(this.logoDeps(), actor);
+  }
+
+  private logoDeps() {
+    if (!this.deps?.files) throw new Error('ContentService needs the file store for the logo.');
+    return { ...this.deps, files: this.deps.files, settings: this.settings };
+  }
 
   /** Markdown as a reader would see it, placeholders filled, without saving it (the editor's preview). */
   async preview(markdown: string): Promise<RenderedPage> {

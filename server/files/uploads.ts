@@ -28,6 +28,8 @@ const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
   doc: ['.doc'],
   docx: ['.docx'],
   zip: ['.zip'],
+  png: ['.png'],
+  jpeg: ['.jpg', '.jpeg'],
 };
 
 /**
@@ -37,12 +39,20 @@ const EXTENSIONS: Partial<Record<DetectedKind, string[]>> = {
  */
 export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<CheckedUpload> {
   const fail = (err: DomainError) => onField(err, upload.field);
-  if (upload.data.length === 0) throw fail(invalid(`${rule.label} is empty (0 bytes). Please choose the right file.`));
+  if (upload.data.length === 0)
+    throw fail(invalid(`${rule.label} is empty (0 bytes). Please choose the right file.`));
   const kind = detectKind(upload.data);
   // A protected .docx is an OLE container, which reads as a .doc: say it is protected, not that it is the wrong kind.
-  if (kind === 'doc' && rule.accept.includes('docx') && !rule.accept.includes('doc') && wordEncrypted(upload.data)) {
+  if (
+    kind === 'doc' &&
+    rule.accept.includes('docx') &&
+    !rule.accept.includes('doc') &&
+    wordEncrypted(upload.data)
+  ) {
     throw fail(
-      unprocessable(`${rule.label} is password-protected. Please save it without a password and upload it again.`),
+      unprocessable(
+        `${rule.label} is password-protected. Please save it without a password and upload it again.`,
+      ),
     );
   }
   // A .docx is a ZIP; where a plain ZIP is wanted, a Word file inside a .zip name is still a ZIP archive.
@@ -54,23 +64,31 @@ export async function checkUpload(upload: RawUpload, rule: UploadRule): Promise<
   // Before the name check: a protected .docx is an OLE container, which would otherwise read as a misnamed .doc.
   if (kind === 'doc' && wordEncrypted(upload.data)) {
     throw fail(
-      unprocessable(`${rule.label} is password-protected. Please save it without a password and upload it again.`),
+      unprocessable(
+        `${rule.label} is password-protected. Please save it without a password and upload it again.`,
+      ),
     );
   }
   const ext = /\.[A-Za-z0-9]+$/.exec(upload.filename)?.[0]?.toLowerCase();
   const effective: DetectedKind = kind === 'docx' && !rule.accept.includes('docx') ? 'zip' : kind;
   if (ext && !(EXTENSIONS[effective] ?? []).includes(ext)) {
-    throw fail(unsupportedType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`));
+    throw fail(
+      unsupportedType(`${rule.wrongType} (The file's content does not match its name "${upload.filename}".)`),
+    );
   }
   if (kind === 'pdf') {
     const problem = pdfProblem(upload.data);
     if (problem === 'encrypted' && (await needsPassword(upload.data))) {
       throw fail(
-        unprocessable(`${rule.label} is password-protected. Please upload a PDF without a password or encryption.`),
+        unprocessable(
+          `${rule.label} is password-protected. Please upload a PDF without a password or encryption.`,
+        ),
       );
     }
     if (problem === 'truncated') {
-      throw fail(unprocessable(`${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`));
+      throw fail(
+        unprocessable(`${rule.label} is damaged or incomplete. Please export the PDF again and upload it.`),
+      );
     }
   }
   if (kind === 'docx') {

@@ -134,7 +134,7 @@ export async function invite(ctx: ReviewContext, actor: Actor, submissionId: num
 
 /**
  * Whether an editor may invite this account by its id: a member of the journal at hand, or one of the site's
- * reviewer pool (a profile with an account in any journal: decision 0058). Any other account is only another
+ * reviewer pool (a profile with an account in any journal, listed across the site: decisions 0058, 0062). Any other account is only another
  * journal's (its authors, its readers), and is answered as an id nobody has: an invitation would copy its name
  * and e-mail address into this journal's pool (decision 0060).
  */
@@ -144,12 +144,14 @@ async function invitable(ctx: ReviewContext, userId: number): Promise<boolean> {
     .from(journalMemberships)
     .where(memberHere(userId));
   if (member) return true;
-  // Every journal's profiles (the site's pool): in the site's scope, for this one query only.
+  // Every journal's profiles (the site's pool): in the site's scope, for this one query only. Someone who
+  // said other journals may not find them (decision 0062) is not invitable by id either.
   const [reviewer] = await asSite(() =>
     ctx.db
       .select({ id: reviewerProfiles.id })
       .from(reviewerProfiles)
-      .where(eq(reviewerProfiles.userId, userId))
+      .innerJoin(users, eq(users.id, reviewerProfiles.userId))
+      .where(and(eq(reviewerProfiles.userId, userId), eq(users.listedInSitePool, true)))
       .limit(1),
   );
   return reviewer !== undefined;

@@ -1,12 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalMemberships } from '../../server/accounts/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
-import { journals } from '../../server/journals/tables.ts';
-import { seed } from '../../server/seed/seed.ts';
-import { readFileSync } from 'node:fs';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
+import { journals } from '../../server/journals/tables.ts';
+import { barChartPng } from '../../server/seed/png.ts';
+import { seed } from '../../server/seed/seed.ts';
 import {
   createIssue,
   createVolume,
@@ -15,7 +16,7 @@ import {
   publishArticle,
   submitManuscript,
 } from '../../server/testing/factories.ts';
-import { type TestContext, createTestContext, fixture, multipart } from '../../server/testing/harness.ts';
+import { createTestContext, fixture, multipart, type TestContext } from '../../server/testing/harness.ts';
 import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
 
 /**
@@ -989,6 +990,28 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     }),
     expect: adminOnly(200),
   },
+  // The journal's logo (decision 0062): none yet when it is read; the admin's to set, then to remove.
+  {
+    name: 'GET /api/journal/logo',
+    build: () => ({ method: 'GET', url: '/api/journal/logo' }),
+    expect: { ...all(404), anonymous: 404 },
+  },
+  {
+    name: 'PUT /api/admin/journal-logo',
+    build: async () => {
+      const body = await multipart(
+        {},
+        { logo: { name: 'logo.png', data: barChartPng([2, 3], { width: 96, height: 96 }) } },
+      );
+      return { method: 'PUT', url: '/api/admin/journal-logo', headers: body.headers, payload: body.payload };
+    },
+    expect: adminOnly(200),
+  },
+  {
+    name: 'DELETE /api/admin/journal-logo',
+    build: () => ({ method: 'DELETE', url: '/api/admin/journal-logo' }),
+    expect: adminOnly(200),
+  },
   // The site admin's journals (decision 0055): the seed's admin is the site's admin; no other persona is.
   {
     name: 'GET /api/admin/journals',
@@ -1012,8 +1035,16 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   {
     name: 'POST /api/admin/journals/:id/move',
     build: async () => {
-      const journal = await t.services.journalAdmin.create({ title: 'Moving', path: `moving-${++seq}`, editor: 'admin' });
-      return { method: 'POST', url: `/api/admin/journals/${journal.id}/move`, payload: { path: `moved-${++seq}` } };
+      const journal = await t.services.journalAdmin.create({
+        title: 'Moving',
+        path: `moving-${++seq}`,
+        editor: 'admin',
+      });
+      return {
+        method: 'POST',
+        url: `/api/admin/journals/${journal.id}/move`,
+        payload: { path: `moved-${++seq}` },
+      };
     },
     expect: adminOnly(200),
   },

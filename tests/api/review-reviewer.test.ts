@@ -158,6 +158,7 @@ describe('the reviewer profile', () => {
       interests: [],
       orcid: null,
       unavailableUntil: null,
+      listedAcrossSite: true,
     });
     const save = (payload: Record<string, unknown>) =>
       api('PUT', '/api/reviewer/profile', { token: pam.token, payload: { name: 'Pam Profile', ...payload } });

@@ -669,3 +669,66 @@ test('the site admin makes a journal, names its editor, who publishes there; /fi
     for (const context of contexts) await context.close();
   }
 });
+
+test('an editor of /second finds, in the site’s pool, a reviewer of /first, and invites them by their account', async ({
+  page,
+  request,
+  axe,
+  screenshots,
+  outbox,
+}) => {
+  test.setTimeout(180_000);
+  const tag = uniqueTag();
+  const affiliation = `Tidal Institute ${tag}`;
+  // A reviewer of /first only: an account with a reviewer profile there.
+  const reviewer = await memberOf(request, FIRST, 'researcher', 'poolrev');
+  const reviewerToken = await loginThroughApi(SITE, reviewer.username, reviewer.password);
+  await ok(
+    request.put(`${FIRST}/api/reviewer/profile`, {
+      headers: bearer(reviewerToken),
+      data: { name: reviewer.fullName, affiliation, interests: [], orcid: null },
+    }),
+  );
+  const editor = await memberOf(request, SECOND, 'editor', 'seced');
+  const author = await memberOf(request, SECOND, 'author', 'secau');
+  const submission = await submitted(request, SECOND, author, `Estuary mixing ${tag}`);
+  const status = page.getByRole('status');
+
+  await logIn(page, SECOND, editor);
+  await page.goto(`${SECOND}/editor-dashboard/submissions/${submission.id}`);
+  const decision = page.getByRole('form', { name: 'Decision' });
+  await decision.getByRole('radio', { name: 'Under review' }).check();
+  await decision.getByLabel('Message to the author').fill('Your manuscript goes to peer review.');
+  await decision.getByRole('button', { name: 'Record the decision' }).click();
+  await expect(status).toContainText('Decision recorded: Under review');
+
+  // The journal's own pool and accounts do not have them.
+  const find = page.getByRole('search', { name: 'Find a reviewer' });
+  await find.getByLabel('Find a reviewer').fill(affiliation);
+  await find.getByRole('button', { name: 'Search' }).click();
+  const invite = page.getByRole('form', { name: /Invite a reviewer to round/ });
+  await expect(invite).toContainText(`Nobody matches “${affiliation}”`);
+
+  // The site's pool does, with their load and no e-mail address.
+  await find.getByLabel('Also the reviewers of the site’s other journals').check();
+  await find.getByRole('button', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/site=on/);
+  const option = invite.getByRole('radio', { name: new RegExp(reviewer.fullName) });
+  await expect(option).toBeVisible();
+  const candidate = invite
+    .locator('.review-candidate')
+    .filter({ has: page.getByRole('radio', { name: new RegExp(reviewer.fullName) }) });
+  await expect(candidate).toContainText('reviews for another journal of the site');
+  await expect(candidate).not.toContainText(reviewer.email);
+  await axe(page);
+  await screenshots(page, 'roles-site-pool-search');
+
+  await option.check();
+  await invite.getByRole('button', { name: 'Send the invitation' }).click();
+  await expect(status).toContainText(`The invitation has been sent to ${reviewer.fullName}.`);
+  const mail = await outbox.waitFor(
+    { to: reviewer.email, subject: `[${submission.reference}] Invitation to review` },
+    30_000,
+  );
+  expect(reviewLink(mail.text).url.startsWith(`${SECOND}/reviews/`)).toBe(true);
+});

@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE as SITE_TAG } from '../../server/cache/dependencies.ts';
 import { withJournal } from '../../server/db/scope.ts';
 import { journalAliases, journals } from '../../server/journals/tables.ts';
+import { barChartPng } from '../../server/seed/png.ts';
 import { JOURNAL_KEY } from '../../server/settings/service.ts';
-import { createTestContext, type TestContext } from '../../server/testing/harness.ts';
 import {
   bearer,
   createIssueInNewVolume,
   makeJournal,
   publishArticle,
 } from '../../server/testing/factories.ts';
+import { createTestContext, multipart, type TestContext } from '../../server/testing/harness.ts';
 
 /**
  * Every page and link of a journal at its path and on its own domain, and the site's home (decision 0056),
@@ -222,6 +223,31 @@ describe('several journals: by path, by domain, and the site’s home', () => {
       });
     });
     expect((await get('/')).body).toContain('Alpha Quarterly');
+  });
+
+  it('shows a journal’s logo on its card on the site’s home, at the journal’s address', async () => {
+    const body = await multipart(
+      {},
+      { logo: { name: 'logo.png', data: barChartPng([1, 2], { width: 128, height: 128 }) } },
+    );
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: '/alpha/api/admin/journal-logo',
+      headers: { host: SITE, ...bearer(admin), ...body.headers },
+      payload: body.payload,
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const home = await get('/');
+    expect(home.body).toMatch(
+      /<img class="card__logo" src="http:\/\/journal\.test\/alpha\/api\/journal\/logo\?v=[0-9a-f]{16}"/,
+    );
+    // The journal's own pages show it in their header, under its path.
+    expect((await get('/alpha/')).body).toMatch(
+      /<img class="logo logo--journal" src="\/alpha\/api\/journal\/logo\?v=/,
+    );
+    const logo = await get(new URL(set.json().logo.href).pathname + new URL(set.json().logo.href).search);
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers['content-type']).toBe('image/png');
   });
 
   it('searches every journal from the site’s host, each result at its journal’s address', async () => {

@@ -21,7 +21,10 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
   const { submissions, catalog } = context.services;
   const submission = await orNotFound(submissions.detail(id, auth.user));
   const publishable = submission.status === 'accepted' && !submission.articleId;
-  const find = (new URL(request.url).searchParams.get('find') ?? '').trim().slice(0, 200);
+  const url = new URL(request.url);
+  const find = (url.searchParams.get('find') ?? '').trim().slice(0, 200);
+  // The editor asked for the site's pool too (decision 0058): the reviewers of the site's other journals.
+  const site = url.searchParams.get('site') === 'on';
   const [article, similarity, review, fullText] = await Promise.all([
     submission.articleId
       ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
@@ -29,7 +32,7 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
     // What the arrival check stored for the latest version (the full report is its own page).
     context.services.similarity.summaryForSubmission(id),
     // Peer review: the rounds, the reviewer search, the communication log (issue 14).
-    deskReviewData(context.services, id, find),
+    deskReviewData(context.services, id, find, { site }),
     // The Word file given for publishing (its preview is the publish page's: issue 22).
     publishable ? context.services.fulltext.of({ submissionId: id }) : Promise.resolve(null),
   ]);

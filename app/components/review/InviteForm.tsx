@@ -1,7 +1,7 @@
 import { Form } from 'react-router';
 import { formatDay } from '../../../common/dates.ts';
 import type { FormResult } from '../../lib/form-result.ts';
-import { FieldError, TextAreaField, TextField } from '../FormField.tsx';
+import { CheckField, FieldError, TextAreaField, TextField } from '../FormField.tsx';
 import type { DeskReviewData } from './desk-review.server.ts';
 import { type Candidate, type Round, refusalOfForm } from './review-panel.ts';
 
@@ -32,6 +32,14 @@ export function InviteForm({
           defaultValue={data.find}
           maxLength={200}
         />
+        {data.otherJournals ? (
+          <CheckField
+            name="site"
+            value="on"
+            label="Also the reviewers of the site’s other journals"
+            defaultChecked={data.site}
+          />
+        ) : null}
         <button type="submit" className="button button--secondary">
           Search
         </button>
@@ -151,6 +159,9 @@ function CandidateOption({ c, checked }: { c: Candidate; checked: boolean }) {
   const id = `invite-pick-${c.pick.replace(':', '-')}`;
   const facts = [
     c.affiliation,
+    c.otherJournals !== null
+      ? `reviews for ${c.otherJournals === 1 ? 'another journal' : `${c.otherJournals} other journals`} of the site`
+      : '',
     c.openAssignments !== null
       ? `${c.openAssignments} open, ${c.completedReviews} completed`
       : 'not in the pool yet',
@@ -168,7 +179,8 @@ function CandidateOption({ c, checked }: { c: Candidate; checked: boolean }) {
         aria-describedby={`${id}-facts`}
       />
       <label htmlFor={id}>
-        <strong>{c.name}</strong> &lt;{c.email}&gt;
+        <strong>{c.name}</strong>
+        {c.email ? <> &lt;{c.email}&gt;</> : null}
         <span id={`${id}-facts`} className="review-candidate__facts">
           {facts.join(' · ')}
           {c.unavailableUntil ? (

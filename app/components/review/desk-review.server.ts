@@ -19,16 +19,25 @@ import { WITHOUT_PROPERTIES_INTENT } from './FilePropertiesWarning.tsx';
  */
 
 /** What the desk page shows of the review: the rounds, the search of reviewers, the decision's defaults. */
-export async function deskReviewData(services: Services, submissionId: number, find: string) {
+export async function deskReviewData(
+  services: Services,
+  submissionId: number,
+  find: string,
+  opts: { site?: boolean } = {},
+) {
   const { review, mail, settings, clock, accounts } = services;
   const journal = await settings.journal();
   const zone = journal.review.timeZone;
   const now = clock.now();
-  const [rounds, log, pool, people] = await Promise.all([
+  // The site's pool is there only when the site has other journals.
+  const otherJournals = services.journals.list().length > 1;
+  const site = Boolean(opts.site && otherJournals);
+  const [rounds, log, pool, people, sitePool] = await Promise.all([
     review.editorView(submissionId),
     mail.log(submissionId),
     find ? review.pool(find) : Promise.resolve(null),
     find ? accounts.listUsers({ q: find, status: 'approved', limit: 10, offset: 0 }) : Promise.resolve(null),
+    find && site ? review.sitePool(find) : Promise.resolve(null),
   ]);
   // Double-anonymous and still open: the files reviewers get, checked for properties that name people
   // (decision 0024; each file is read once, then its scan is kept by content).
@@ -53,6 +62,7 @@ export async function deskReviewData(services: Services, submissionId: number, f
           // The pool gives it while it lasts.
           unavailableUntil: p.unavailableUntil,
           averageRating: p.averageRating,
+          otherJournals: null as number | null,
         })),
         ...(people?.users ?? [])
           .filter((u) => !known.has(u.email.toLowerCase()) && !known.has(`user:${u.id}`))
@@ -66,6 +76,25 @@ export async function deskReviewData(services: Services, submissionId: number, f
             completedReviews: null,
             unavailableUntil: null,
             averageRating: null,
+            otherJournals: null,
+          })),
+        // Then, when asked, the people who review for the site's other journals only: no e-mail address (they
+        // are invited by their account), their load across the site (decision 0058).
+        ...(sitePool ?? [])
+          .filter((r) => !r.inThisJournal && !known.has(`user:${r.userId}`))
+          .filter((r) => !(people?.users ?? []).some((u) => u.id === r.userId))
+          .slice(0, 20)
+          .map((r) => ({
+            pick: `user:${r.userId}`,
+            name: r.name,
+            email: null,
+            affiliation: r.affiliation,
+            interests: r.interests,
+            openAssignments: r.openAssignments as number | null,
+            completedReviews: r.completedReviews as number | null,
+            unavailableUntil: null,
+            averageRating: null,
+            otherJournals: r.journals as number | null,
           })),
       ]
     : null;
@@ -74,6 +103,8 @@ export async function deskReviewData(services: Services, submissionId: number, f
     properties,
     log,
     find,
+    site,
+    otherJournals,
     candidates,
     today,
     authorDueDefault: defaultDueDay(now, journal.review.revisionDays, zone),
