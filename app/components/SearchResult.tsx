@@ -17,6 +17,36 @@ export function Highlighted({ segments }: { segments: Segment[] }) {
   );
 }
 
+/** What a result of the search API (`SearchResult` in server/search/schemas.ts) gives the page. */
+export interface SearchResultRow {
+  id: number;
+  title: string;
+  title_highlighted: Segment[];
+  authors: string[];
+  article_type: string;
+  volume_number: number;
+  issue_number: number;
+  year: number;
+  snippet: Segment[];
+  snippet_source: 'abstract' | 'full_text';
+}
+
+/** A search result as the page shows it (the journal's search and the site's alike). */
+export function searchHitOf(r: SearchResultRow): SearchHit {
+  return {
+    id: r.id,
+    title: r.title,
+    titleHighlighted: r.title_highlighted,
+    authors: r.authors,
+    articleType: r.article_type,
+    volume: r.volume_number,
+    issue: r.issue_number,
+    year: r.year,
+    snippet: r.snippet,
+    snippetSource: r.snippet_source,
+  };
+}
+
 export interface SearchHit {
   id: number;
   title: string;

@@ -1,8 +1,9 @@
 import { Form, Link } from 'react-router';
-import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
+import { SEARCH_MESSAGES } from '../../common/search.ts';
 import type { SiteSearchHit } from '../lib/site-search.server.ts';
 import { Pagination } from './dashboard/Pagination.tsx';
 import { SearchResult } from './SearchResult.tsx';
+import { SearchWords } from './SearchWords.tsx';
 
 type SiteSearchData = {
   form: Record<'q' | 'journal' | 'year' | 'type' | 'page', string>;
@@ -40,34 +41,7 @@ export function SiteSearch({ data }: { data: SiteSearchData }) {
         <p className="journal-page__lead">The published articles of all the site’s journals, or of one.</p>
       </header>
       <Form method="get" action="/search" className="search-form" aria-label="Search the journals’ articles">
-        <div className="search-form__main">
-          <label htmlFor="search-q">Words to find</label>
-          <div className="search-form__row">
-            <input
-              id="search-q"
-              type="search"
-              name="q"
-              defaultValue={form.q}
-              key={form.q}
-              maxLength={SEARCH_LIMITS.maxQueryLength}
-              aria-invalid={errors.q ? true : undefined}
-              aria-describedby={[described('q'), 'search-tips'].filter(Boolean).join(' ')}
-              enterKeyHint="search"
-            />
-            <button type="submit" className="button">
-              Search
-            </button>
-          </div>
-          {errors.q ? (
-            <p className="field-error" id="search-q-error">
-              {errors.q}
-            </p>
-          ) : null}
-          <p className="search-form__tips" id="search-tips">
-            Searches titles, authors, keywords, abstracts and full texts. Use "quotes" for a phrase, a minus
-            sign to leave a word out (-survey), OR for either word.
-          </p>
-        </div>
+        <SearchWords q={form.q} error={errors.q} />
         <fieldset className="search-form__filters">
           <legend>Filters</legend>
           <div className="search-form__filter">

@@ -3,7 +3,7 @@ import { SEARCH_LIMITS } from '../../common/search.ts';
 import { validate } from '../../common/validate.ts';
 import { asSite } from '../../server/db/scope.ts';
 import { siteSearchQuerySchema } from '../../server/search/schemas.ts';
-import type { SearchHit } from '../components/SearchResult.tsx';
+import { type SearchHit, searchHitOf } from '../components/SearchResult.tsx';
 
 const FIELDS = ['q', 'journal', 'year', 'type', 'page'] as const;
 
@@ -51,16 +51,7 @@ export async function siteSearch(context: AppLoadContext, url: URL) {
     hint: found.hint,
     hits: found.results.map(
       (r): SiteSearchHit => ({
-        id: r.id,
-        title: r.title,
-        titleHighlighted: r.title_highlighted,
-        authors: r.authors,
-        articleType: r.article_type,
-        volume: r.volume_number,
-        issue: r.issue_number,
-        year: r.year,
-        snippet: r.snippet,
-        snippetSource: r.snippet_source,
+        ...searchHitOf(r),
         href: r.url,
         journal: { title: r.journal.title, href: `${r.journal.url}/` },
       }),

@@ -1,16 +1,17 @@
 import { data, Form, Link } from 'react-router';
-import { validate } from '../../common/validate.ts';
 import { SEARCH_LIMITS, SEARCH_MESSAGES } from '../../common/search.ts';
+import { validate } from '../../common/validate.ts';
 import { searchQuerySchema } from '../../server/search/schemas.ts';
 import { Pagination } from '../components/dashboard/Pagination.tsx';
 import { JournalPageLayout } from '../components/JournalPageLayout.tsx';
-import { type SearchHit, SearchResult } from '../components/SearchResult.tsx';
+import { SearchResult, searchHitOf } from '../components/SearchResult.tsx';
+import { SearchWords } from '../components/SearchWords.tsx';
 import { SiteSearch } from '../components/SiteSearch.tsx';
-import { siteSearch } from '../lib/site-search.server.ts';
+import { publicPage } from '../lib/cache.ts';
 import { pageTitle } from '../lib/meta.ts';
 import { readerLinks } from '../lib/reader-page.ts';
+import { siteSearch } from '../lib/site-search.server.ts';
 import searchCss from '../styles/search.css?url';
-import { publicPage } from '../lib/cache.ts';
 import type { Route } from './+types/search';
 
 /** The same for every signed-out reader: kept and shared (decision 0018). */
@@ -60,20 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: found.page,
     size: found.size,
     hint: found.hint,
-    hits: found.results.map(
-      (r): SearchHit => ({
-        id: r.id,
-        title: r.title,
-        titleHighlighted: r.title_highlighted,
-        authors: r.authors,
-        articleType: r.article_type,
-        volume: r.volume_number,
-        issue: r.issue_number,
-        year: r.year,
-        snippet: r.snippet,
-        snippetSource: r.snippet_source,
-      }),
-    ),
+    hits: found.results.map(searchHitOf),
   };
 }
 
@@ -103,34 +91,7 @@ export default function Search({ loaderData }: Route.ComponentProps) {
   return (
     <JournalPageLayout title="Search" className="search-page">
       <Form method="get" action="/search" className="search-form" aria-label="Search the articles">
-        <div className="search-form__main">
-          <label htmlFor="search-q">Words to find</label>
-          <div className="search-form__row">
-            <input
-              id="search-q"
-              type="search"
-              name="q"
-              defaultValue={form.q}
-              key={form.q}
-              maxLength={SEARCH_LIMITS.maxQueryLength}
-              aria-invalid={errors.q ? true : undefined}
-              aria-describedby={[described('q'), 'search-tips'].filter(Boolean).join(' ')}
-              enterKeyHint="search"
-            />
-            <button type="submit" className="button">
-              Search
-            </button>
-          </div>
-          {errors.q ? (
-            <p className="field-error" id="search-q-error">
-              {errors.q}
-            </p>
-          ) : null}
-          <p className="search-form__tips" id="search-tips">
-            Searches titles, authors, keywords, abstracts and full texts. Use "quotes" for a phrase, a minus
-            sign to leave a word out (-survey), OR for either word.
-          </p>
-        </div>
+        <SearchWords q={form.q} error={errors.q} />
         <fieldset className="search-form__filters">
           <legend>Filters</legend>
           <div className="search-form__filter">

@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Tx } from '../db/client.ts';
 import { journalMemberships, users } from './tables.ts';
 
 /**
@@ -26,3 +27,23 @@ export const approvedHere = and(
   eq(users.suspended, false),
   sql`exists (select 1 from ${journalMemberships} where ${membershipHere} and ${journalMemberships.status} = 'approved')`,
 )!;
+
+/**
+ * The e-mail addresses of the journal at hand's approved editors and admins whose accounts are not suspended,
+ * oldest account first: who gets the office's notices when the journal has no address of its own, and the
+ * digest of accounts waiting for approval.
+ */
+export function editorsHere(tx: Tx): Promise<{ email: string }[]> {
+  return tx
+    .select({ email: users.email })
+    .from(journalMemberships)
+    .innerJoin(users, membershipHere)
+    .where(
+      and(
+        inArray(journalMemberships.role, ['editor', 'admin']),
+        eq(journalMemberships.status, 'approved'),
+        eq(users.suspended, false),
+      ),
+    )
+    .orderBy(asc(users.id));
+}

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import { type Clock, MINUTE } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -6,7 +6,7 @@ import type { MailService } from '../mail/service.ts';
 import type { Logger } from '../services.ts';
 import type { SettingsService } from '../settings/service.ts';
 import { pendingDigestMail } from './mail.ts';
-import { membershipHere } from './membership.ts';
+import { editorsHere, membershipHere } from './membership.ts';
 import { dailyDigests, journalMemberships, users } from './tables.ts';
 
 const DIGEST = 'pending-accounts';
@@ -83,18 +83,7 @@ export class PendingDigest {
         )
         .returning({ name: dailyDigests.name });
       if (!claimed) return null;
-      const editors = await tx
-        .select({ email: users.email })
-        .from(journalMemberships)
-        .innerJoin(users, membershipHere)
-        .where(
-          and(
-            inArray(journalMemberships.role, ['editor', 'admin']),
-            eq(journalMemberships.status, 'approved'),
-            eq(users.suspended, false),
-          ),
-        )
-        .orderBy(asc(users.id));
+      const editors = await editorsHere(tx);
       for (const editor of editors) {
         await this.deps.mail.queue(
           tx,

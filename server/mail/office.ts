@@ -1,6 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import { membershipHere } from '../accounts/membership.ts';
-import { journalMemberships, users } from '../accounts/tables.ts';
+import { editorsHere } from '../accounts/membership.ts';
 import type { Tx } from '../db/client.ts';
 import { FIRST_JOURNAL, currentJournalId } from '../db/scope.ts';
 
@@ -29,18 +27,7 @@ export function officeAddress(deps: {
     if (journal === FIRST_JOURNAL) return deps.editorialEmail;
     const own = await deps.journalEmail();
     if (own.toLowerCase() !== installation) return own;
-    const editors = await tx
-      .select({ email: users.email })
-      .from(journalMemberships)
-      .innerJoin(users, membershipHere)
-      .where(
-        and(
-          inArray(journalMemberships.role, ['editor', 'admin']),
-          eq(journalMemberships.status, 'approved'),
-          eq(users.suspended, false),
-        ),
-      )
-      .orderBy(asc(users.id));
+    const editors = await editorsHere(tx);
     return editors.length ? editors.map((e) => e.email) : null;
   };
 }
