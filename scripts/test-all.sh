@@ -36,7 +36,7 @@ if node -e "const c=new (require('pg').Client)({connectionString:process.argv[1]
   pg_ok=true
   # Only the files that open a database (through the test harness or DATABASE_URL): the others (text
   # extraction, fingerprints, metadata...) gain nothing from a second run and cost minutes.
-  mapfile -t db_files < <(grep -rlE "createTestContext|DATABASE_URL|openDatabase" server tests/api --include='*.test.ts' | sort)
+  mapfile -t db_files < <(grep -rlE "createTestContext|testDatabase|DATABASE_URL|openDatabase" server tests/api --include='*.test.ts' | sort)
   DATABASE_URL=$pg_url run_vitest postgres --maxWorkers="$((cores + 1))" --minWorkers=1 "${db_files[@]}"
 else
   note "PostgreSQL suite NOT RUN: no PostgreSQL answers at $pg_url (set TEST_DATABASE_URL or DATABASE_URL)"

@@ -81,4 +81,31 @@ describe('the scope of a query', () => {
     for (const [i, list] of results.entries())
       expect(list.every((t) => (i % 2 ? t !== 'Renamed' : t === 'Renamed'))).toBe(true);
   });
+  it('walls every table that holds a journal’s rows: row-level security on, and both policies', async () => {
+    // A table added later with `journalId()` but without its hand-written policies would be open to every
+    // journal (or closed to all): this names it.
+    const tables = rowsOf<{ table_name: string }>(
+      await database.db.execute(sql`
+        select c.table_name from information_schema.columns c
+        join information_schema.tables t on t.table_name = c.table_name and t.table_schema = c.table_schema
+        where c.table_schema = 'public' and c.column_name = 'journal_id' and t.table_type = 'BASE TABLE'
+        order by c.table_name`),
+    ).map((r) => r.table_name);
+    expect(tables.length).toBeGreaterThan(20);
+    const walled = rowsOf<{ relname: string; policies: string }>(
+      await database.db.execute(sql`
+        select c.relname, coalesce(string_agg(p.polname, ',' order by p.polname), '') as policies
+        from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        left join pg_policy p on p.polrelid = c.oid
+        where n.nspname = 'public' and c.relrowsecurity
+        group by c.relname`),
+    );
+    const policiesOf = new Map(walled.map((r) => [r.relname, r.policies]));
+    // The site's own tables that name a journal without being its data: an old address of a journal, the job
+    // queue (claimed by any process, each job then run in its journal's scope) and the similarity corpus, which
+    // is the site's (decision 0058: reports name another journal's text without its details).
+    const sites = new Set(['journal_aliases', 'jobs', 'similarity_documents']);
+    const open = tables.filter((t) => !sites.has(t) && policiesOf.get(t) !== `${t}_journal,${t}_site`);
+    expect(open, 'tables with journal_id but without row-level security and its two policies').toEqual([]);
+  });
 });
