@@ -24,7 +24,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (isDatabaseUnavailable(error) && context && typeof context === 'object') {
     (context as AppLoadContext).databaseUnavailable = true;
   }
-  // As React Router's default: an error response keeps the error it wraps (private, but logged).
+  // A client's mistake answered 4xx (a form posted to a page that takes none: 405) is the answer, not a fault
+  // of ours: the request's own log line has its status. Anything else is logged with the error it wraps
+  // (as React Router's default: private, but logged).
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   const wrapped = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : undefined;
   if (!request.signal.aborted) console.error(wrapped ?? error);
 };

@@ -24,9 +24,17 @@ function freePort(): Promise<number> {
 }
 
 function start(port: number) {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' } as Record<string, string>;
-  for (const k of ['DATABASE_URL', 'ADMIN_PASSWORD', 'SESSION_SECRET', 'PUBLIC_URL', 'SEED_DEMO', 'SMTP_URL']) delete env[k];
-  const child = spawn('npm', ['start', '--silent'], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' } as Record<
+    string,
+    string
+  >;
+  for (const k of ['DATABASE_URL', 'ADMIN_PASSWORD', 'SESSION_SECRET', 'PUBLIC_URL', 'SEED_DEMO', 'SMTP_URL'])
+    delete env[k];
+  const child = spawn('npm', ['start', '--silent'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (d) => {
@@ -98,6 +106,17 @@ describe('npm start on an empty data folder', () => {
     expect(tree[0]).toMatchObject({ volume_number: 1, year: 2025 });
     expect(tree[0].issues).toHaveLength(1);
     expect(tree[0].issues[0].articles).toHaveLength(5);
+
+    // A client's mistake is its answer, not a fault in the log: a form posted to a page that takes none.
+    const before = first.output().length;
+    const posted = await fetch(`http://127.0.0.1:${port}/volumes`, {
+      method: 'POST',
+      headers: { origin: `http://127.0.0.1:${port}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'a=1',
+    });
+    expect(posted.status).toBe(405);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(first.output().slice(before)).not.toMatch(/Error:|did not provide an `action`/);
 
     // A second server on the same folder fails at once, with a clear message; the first keeps working.
     const second = start(await freePort());
