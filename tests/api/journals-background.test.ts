@@ -298,6 +298,17 @@ describe('the reviewer pool across the site', () => {
       ).toMatchObject({
         listedAcrossSite: false,
       });
+      // Nor can another journal's editor invite them by their account: as if no such account were there.
+      const E = await makeJournal(t, { id: 5, path: 'e', title: 'Journal E' }, undefined, { admin: null });
+      const underReview = async () => {
+        const { id } = await submit('Under review in E');
+        await t.services.submissions.decide(editor, id, { status: 'under_review', message: 'Reviewing.' });
+        return id;
+      };
+      const inE = await withJournal(E, underReview);
+      await expect(
+        withJournal(E, () => t.services.review.invite(editor, inE, { userId: reviewer.id })),
+      ).rejects.toMatchObject({ code: 'not_found', message: 'No such account.' });
       const wrong = await t.app.inject({
         method: 'PUT',
         url: '/api/reviewer/profile',
@@ -312,6 +323,13 @@ describe('the reviewer pool across the site', () => {
     } finally {
       await t.services.db.update(users).set({ listedInSitePool: true }).where(eq(users.id, reviewer.id));
     }
+    // Listed again, the same invitation is taken.
+    const again = await withJournal(5, async () => {
+      const { id } = await submit('Under review in E, again');
+      await t.services.submissions.decide(editor, id, { status: 'under_review', message: 'Reviewing.' });
+      return t.services.review.invite(editor, id, { userId: reviewer.id });
+    });
+    expect(again.assignmentId).toBeGreaterThan(0);
   });
 });
 
