@@ -3,12 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  sampleUsers,
+  usersExport,
   type GenIssue,
   type OjsVersion,
   generatedPdf,
   nativeExport,
   sampleJournal,
 } from '../../tests/fixtures/ojs/make.ts';
+import { validateWithSchema } from '../../tests/api/discovery-helpers.ts';
 import { type OjsArticle, type OjsIssue, inLocale, isRefused, readIssue } from './native.ts';
 import { readRecords } from './xml.ts';
 
@@ -37,6 +40,14 @@ const articleOf = (issue: OjsIssue, i: number) => {
 };
 
 describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('an OJS %s Native XML export', (version) => {
+  it('is what OJS writes: the fixtures validate against that version’s own schemas', () => {
+    const xml = [...nativeExport(version, sampleJournal({ issues: 2, perIssue: 3 }))].join('');
+    const native = validateWithSchema('ojs', xml, version);
+    expect(native.output).toBe(`valid for OJS ${version}\n`);
+    const users = validateWithSchema('ojs-users', usersExport(version, sampleUsers()), version);
+    expect(users.output).toBe(`valid for OJS ${version}\n`);
+  });
+
   it('reads issues, sections, articles with their current publication, authors, galleys and files', async () => {
     const read = await readExport(nativeExport(version, sampleJournal({ issues: 2, perIssue: 2 })));
     expect(read.map((r) => r.notices)).toEqual([[], []]);

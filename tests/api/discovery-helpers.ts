@@ -39,10 +39,15 @@ function withTempFile<T>(name: string, content: string, use: (file: string) => T
 }
 
 /** Runs `../shared/schemas/validate KIND FILE` on the document; ok when it exits 0. */
-export function validateWithSchema(kind: 'crossref' | 'doaj' | 'jats', xml: string): { ok: boolean; output: string } {
+export function validateWithSchema(
+  kind: 'crossref' | 'doaj' | 'jats' | 'ojs' | 'ojs-users',
+  xml: string,
+  /** For OJS's schemas: the version to check against (none: any). */
+  version?: string,
+): { ok: boolean; output: string } {
   requireSchemas();
   return withTempFile(`${kind}.xml`, xml, (file) => {
-    const r = spawnSync(VALIDATE, [kind, file], { encoding: 'utf8' });
+    const r = spawnSync(VALIDATE, [kind, file, ...(version ? [version] : [])], { encoding: 'utf8' });
     return {
       ok: r.status === 0,
       output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
@@ -144,9 +149,19 @@ export function text(node: unknown): string {
 export const TRICKY_TITLE = 'Tom & Jerry <b>not bold</b>: "quotes", \'apostrophes\' & R&D > 3 < 4';
 
 const DISCOVERY_AUTHORS = [
-  { name: 'Meera Iyer', email: 'meera@example.org', affiliation: 'Anna University & IIT <Madras>', superscript: '1' },
+  {
+    name: 'Meera Iyer',
+    email: 'meera@example.org',
+    affiliation: 'Anna University & IIT <Madras>',
+    superscript: '1',
+  },
   { name: 'Ludwig van Beethoven', email: 'lvb@example.org', affiliation: 'TU Delft', superscript: '2' },
-  { name: 'Sukarno', email: 'sukarno@example.org', affiliation: 'Anna University & IIT <Madras>', superscript: '1' },
+  {
+    name: 'Sukarno',
+    email: 'sukarno@example.org',
+    affiliation: 'Anna University & IIT <Madras>',
+    superscript: '1',
+  },
 ];
 
 /**
