@@ -1,6 +1,9 @@
 /** The spec's own wording (sections 4, 5, 6 and 8), in one place for the pages and the API. */
 export const MESSAGES = {
   invalidLogin: 'Invalid username or password.',
+  /** An account moved in from another system whose old password could not come with it (issue 26). */
+  passwordToSet:
+    'This account was moved here from the journal’s previous system and needs a new password: use “Forgot your password?” to set one.',
   registrationNotice:
     'Registration successful. Authors can upload manuscripts right away, but access to published articles requires approval by the editorial board. You will be notified once your account is approved.',
   registrationFailed: 'Registration failed. Please try again.',

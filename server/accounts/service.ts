@@ -15,7 +15,7 @@ import { conflict, forbidden, notFound, unauthenticated } from '../errors.ts';
 import type { MailService } from '../mail/service.ts';
 import type { FailureAlarm, LoginThrottle } from './login-throttle.ts';
 import { accountApprovedMail, accountRejectedMail, failedSignInsMail, roleChangedMail } from './mail.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+import { burnPasswordCheck, hashPassword, hasNoPassword, needsRehash, verifyPassword } from './passwords.ts';
 import { revokeSessions } from './sessions.ts';
 import { memberHere, membershipHere } from './membership.ts';
 import { journalMemberships as members, sessions, users } from './tables.ts';
@@ -230,9 +230,18 @@ export class AccountsService {
     if (!(await verifyPassword(user.passwordHash, input.password))) {
       const alarm = await throttle.failed(input.username, address);
       if (alarm) await this.notifyFailedSignIns(user, alarm);
+      // An account moved in from OJS whose password could not come along (decision 0066): say how to go on.
+      if (hasNoPassword(user.passwordHash)) throw unauthenticated(MESSAGES.passwordToSet);
       throw unauthenticated(MESSAGES.invalidLogin);
     }
     await throttle.succeeded(input.username, address);
+    // A password kept from OJS (bcrypt) is hashed again our way now that we have it (issue 26).
+    if (needsRehash(user.passwordHash)) {
+      await this.db
+        .update(users)
+        .set({ passwordHash: await hashPassword(input.password) })
+        .where(eq(users.id, user.id));
+    }
     const membership = await this.membership(user.id);
     if (user.suspended || membership?.status === 'suspended') {
       throw forbidden('This account is suspended. Please contact the editorial office.');
