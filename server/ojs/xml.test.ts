@@ -166,3 +166,13 @@ describe('base64 as it streams', () => {
     expect(short.error).toMatch(/ends in the middle/);
   });
 });
+
+describe('counting records ahead', () => {
+  it('counts the elements named, wherever the chunks cut them, and not their longer namesakes', async () => {
+    const { countElements } = await import('./xml.ts');
+    const xml = `<issues><issue><articles><article stage="x"><article_galley/></article><article>\n</article></articles></issue><issue/></issues>`;
+    for (const size of [1, 3, 7, 1000]) {
+      expect(await countElements(pieces(xml, size), ['issue', 'article'])).toEqual({ issue: 2, article: 2 });
+    }
+  });
+});
