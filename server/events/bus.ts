@@ -10,6 +10,8 @@ export interface Events {
   'article.changed': { articleId: number };
   /** A submission's manuscript versions changed: it arrived, or a revision came in. */
   'manuscript.arrived': { submissionId: number };
+  /** An issue's own facts changed (its title, description, month, or its volume's number or year). */
+  'issue.changed': { issueId: number };
 }
 export type EventName = keyof Events;
 
