@@ -102,3 +102,16 @@ export const preservationResponse = z.object({
   issues: z.array(issueBagSchema),
 });
 export type PreservationOverview = z.infer<typeof preservationResponse>;
+
+/** A size in the "Bag-Size" way: "12.3 KB", "4.5 MB" (a person's reading of it; Payload-Oxum is exact). */
+export function humanSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let n = bytes / 1000;
+  let unit = 0;
+  while (n >= 1000 && unit < units.length - 1) {
+    n /= 1000;
+    unit++;
+  }
+  return `${n.toFixed(n < 10 ? 2 : 1)} ${units[unit]}`;
+}

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { humanSize } from '../../common/preservation.ts';
 import { readZipDirectory, readZipEntry, zip } from '../content/zip.ts';
+
+export { humanSize };
 
 /**
  * BagIt (RFC 8493) for the archive package of an issue (decision 0065): a bag is its files by their paths
@@ -23,19 +26,6 @@ export const encodeManifestPath = (p: string) =>
 /** …and read back: only those three are decoded. */
 export const decodeManifestPath = (p: string) =>
   p.replace(/%0D/gi, '\r').replace(/%0A/gi, '\n').replace(/%25/g, '%');
-
-/** A size in the "Bag-Size" way: "12.3 KB", "4.5 MB" (a person's reading of it; Payload-Oxum is exact). */
-export function humanSize(bytes: number): string {
-  if (bytes < 1000) return `${bytes} bytes`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let n = bytes / 1000;
-  let unit = 0;
-  while (n >= 1000 && unit < units.length - 1) {
-    n /= 1000;
-    unit++;
-  }
-  return `${n.toFixed(n < 10 ? 2 : 1)} ${units[unit]}`;
-}
 
 /** A payload path must stay inside `data/`: relative, no empty, `.` or `..` segment, no backslash or NUL. */
 export function payloadPathProblem(p: string): string | null {
