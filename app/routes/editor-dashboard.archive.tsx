@@ -106,118 +106,124 @@ export default function ArchivePage({ loaderData, actionData }: Route.ComponentP
       </p>
       <ActionResult result={actionData} />
 
-      <h2 id="manifests-title">LOCKSS and CLOCKSS</h2>
-      <ul aria-labelledby="manifests-title">
-        {(['lockss', 'clockss'] as const).map((system) => (
-          <li key={system}>
-            {system.toUpperCase()}:{' '}
-            {settings[system] ? (
-              <a href={manifests[system]}>{manifests[system]}</a>
-            ) : (
-              'off (its manifest page answers 404)'
-            )}
-          </li>
-        ))}
-      </ul>
-      {isAdmin ? (
-        <Form method="post" key={key} aria-labelledby="manifests-title" noValidate>
-          <input type="hidden" name="intent" value="settings" />
-          <fieldset>
-            <legend>Manifest pages</legend>
-            <CheckField
-              name="lockss"
-              value="on"
-              label={`LOCKSS: the page says “${PERMISSION_STATEMENTS.lockss}”`}
-              defaultChecked={values.lockss === 'on'}
+      <section className="panel" aria-labelledby="manifests-title">
+        <h2 id="manifests-title">LOCKSS and CLOCKSS</h2>
+        <ul aria-labelledby="manifests-title">
+          {(['lockss', 'clockss'] as const).map((system) => (
+            <li key={system}>
+              {system.toUpperCase()}:{' '}
+              {settings[system] ? (
+                <a href={manifests[system]}>{manifests[system]}</a>
+              ) : (
+                'off (its manifest page answers 404)'
+              )}
+            </li>
+          ))}
+        </ul>
+        {isAdmin ? (
+          <Form method="post" key={key} aria-labelledby="manifests-title" noValidate>
+            <input type="hidden" name="intent" value="settings" />
+            <fieldset>
+              <legend>Manifest pages</legend>
+              <CheckField
+                name="lockss"
+                value="on"
+                label={`LOCKSS: the page says “${PERMISSION_STATEMENTS.lockss}”`}
+                defaultChecked={values.lockss === 'on'}
+              />
+              <CheckField
+                name="clockss"
+                value="on"
+                label={`CLOCKSS: the page says “${PERMISSION_STATEMENTS.clockss}”`}
+                defaultChecked={values.clockss === 'on'}
+              />
+            </fieldset>
+            <TextAreaField
+              id="pr-crawlerAddresses"
+              name="crawlerAddresses"
+              label="Preservation crawlers’ addresses"
+              rows={4}
+              defaultValue={values.crawlerAddresses}
+              error={errors.crawlerAddresses}
+              hint="One IP address or CIDR range per line, as your LOCKSS or CLOCKSS contact gives them (such as 192.0.2.0/24). While a manifest page is on, requests from them download PDFs without an account."
             />
-            <CheckField
-              name="clockss"
-              value="on"
-              label={`CLOCKSS: the page says “${PERMISSION_STATEMENTS.clockss}”`}
-              defaultChecked={values.clockss === 'on'}
-            />
-          </fieldset>
-          <TextAreaField
-            id="pr-crawlerAddresses"
-            name="crawlerAddresses"
-            label="Preservation crawlers’ addresses"
-            rows={4}
-            defaultValue={values.crawlerAddresses}
-            error={errors.crawlerAddresses}
-            hint="One IP address or CIDR range per line, as your LOCKSS or CLOCKSS contact gives them (such as 192.0.2.0/24). While a manifest page is on, requests from them download PDFs without an account."
-          />
-          <button type="submit" className="button button--primary">
-            Save preservation settings
-          </button>
-        </Form>
-      ) : (
-        <p>The journal's admin switches the manifest pages on and lists the crawlers' addresses here.</p>
-      )}
+            <p>
+              <button type="submit" className="button button--primary">
+                Save preservation settings
+              </button>
+            </p>
+          </Form>
+        ) : (
+          <p>The journal's admin switches the manifest pages on and lists the crawlers' addresses here.</p>
+        )}
+      </section>
 
-      <h2 id="bags-title">Archive packages</h2>
-      <TableScroll labelledBy="bags-caption">
-        <table className="dash-table">
-          <caption id="bags-caption">Each issue's latest archive package, newest issue first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Issue</th>
-              <th scope="col">Published articles</th>
-              <th scope="col">Made (UTC)</th>
-              <th scope="col">Size</th>
-              <th scope="col">Download</th>
-              <th scope="col">Make again</th>
-            </tr>
-          </thead>
-          <tbody>
-            {issues.map((i) => {
-              const name = `Volume ${i.volume_number}, issue ${i.issue_number} (${i.year})`;
-              return (
-                <tr key={i.issue_id}>
-                  <th scope="row">
-                    {name}: {i.title}
-                  </th>
-                  <td>{i.published_articles}</td>
-                  <td>
-                    {i.bag ? <time dateTime={i.bag.made_at}>{when(i.bag.made_at)}</time> : 'Not made yet'}
-                  </td>
-                  <td>{i.bag ? `${i.bag.sizeText} (${i.bag.files} files)` : ''}</td>
-                  <td>
-                    {i.bag ? (
-                      <a
-                        href={href(i.bag.download)}
-                        download
-                        aria-label={`Download the archive package of ${name}`}
-                      >
-                        ZIP
-                      </a>
-                    ) : null}
-                  </td>
-                  <td>
-                    {i.published_articles ? (
-                      <Form method="post">
-                        <input type="hidden" name="intent" value="remake" />
-                        <input type="hidden" name="issue" value={i.issue_id} />
-                        <button
-                          type="submit"
-                          className="button"
-                          aria-label={`Make the archive package of ${name} again`}
+      <section className="panel" aria-labelledby="bags-title">
+        <h2 id="bags-title">Archive packages</h2>
+        <TableScroll labelledBy="bags-caption">
+          <table className="dash-table">
+            <caption id="bags-caption">Each issue's latest archive package, newest issue first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Issue</th>
+                <th scope="col">Published articles</th>
+                <th scope="col">Made (UTC)</th>
+                <th scope="col">Size</th>
+                <th scope="col">Download</th>
+                <th scope="col">Make again</th>
+              </tr>
+            </thead>
+            <tbody>
+              {issues.map((i) => {
+                const name = `Volume ${i.volume_number}, issue ${i.issue_number} (${i.year})`;
+                return (
+                  <tr key={i.issue_id}>
+                    <th scope="row">
+                      {name}: {i.title}
+                    </th>
+                    <td>{i.published_articles}</td>
+                    <td>
+                      {i.bag ? <time dateTime={i.bag.made_at}>{when(i.bag.made_at)}</time> : 'Not made yet'}
+                    </td>
+                    <td>{i.bag ? `${i.bag.sizeText} (${i.bag.files} files)` : ''}</td>
+                    <td>
+                      {i.bag ? (
+                        <a
+                          href={href(i.bag.download)}
+                          download
+                          aria-label={`Download the archive package of ${name}`}
                         >
-                          Make again
-                        </button>
-                      </Form>
-                    ) : (
-                      'No published article'
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
-      <p>
-        The same from the command line: <code>npm run cli -- archive journal --out DIR</code>.
-      </p>
+                          ZIP
+                        </a>
+                      ) : null}
+                    </td>
+                    <td>
+                      {i.published_articles ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="remake" />
+                          <input type="hidden" name="issue" value={i.issue_id} />
+                          <button
+                            type="submit"
+                            className="button"
+                            aria-label={`Make the archive package of ${name} again`}
+                          >
+                            Make again
+                          </button>
+                        </Form>
+                      ) : (
+                        'No published article'
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
+        <p>
+          The same from the command line: <code>npm run cli -- archive journal --out DIR</code>.
+        </p>
+      </section>
     </section>
   );
 }
