@@ -217,6 +217,7 @@ export function createServices(
     works: new WorkReader(db, journalUrl),
     baseUrl: journalUrl,
     changes,
+    events,
   });
   defineDemoFullTextJob(jobs, fulltext);
   // LOCKSS/CLOCKSS manifests, the crawlers' addresses, each issue's BagIt package (decision 0065).

@@ -12,6 +12,8 @@ export interface Events {
   'manuscript.arrived': { submissionId: number };
   /** An issue's own facts changed (its title, description, month, or its volume's number or year). */
   'issue.changed': { issueId: number };
+  /** A published article's full text changed: replaced, its alt texts or its references' DOIs edited. */
+  'fulltext.changed': { articleId: number };
 }
 export type EventName = keyof Events;
 

@@ -22,4 +22,5 @@ export function followEvents(events: EventBus, s: { similarity: SimilarityServic
   // Each issue's archive package is made again after a change to it or to one of its articles (decision 0065).
   events.follow('article.changed', PRESERVATION_JOB, ({ articleId }) => ({ articleId }));
   events.follow('issue.changed', PRESERVATION_JOB, ({ issueId }) => ({ issueId }));
+  events.follow('fulltext.changed', PRESERVATION_JOB, ({ articleId }) => ({ articleId }));
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -6,12 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSION_STATEMENTS } from '../../common/preservation.ts';
 import { demoVolume } from '../../content/demo-articles.ts';
 import { withJournal } from '../../server/db/scope.ts';
+import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import { readBagFolder, unzipBag } from '../../server/preservation/bagit.ts';
 import { checkBag } from '../../server/preservation/check.ts';
 import { archiveCommand } from '../../server/preservation/commands.ts';
 import { BAG_DEBOUNCE_MS, BAG_JOB } from '../../server/preservation/service.ts';
 import { createIssue, createVolume, makeJournal, publishArticle } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
+import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
 
 /** Preservation (issue 25, decision 0065): manifests, the crawlers' addresses, each issue's BagIt package. */
 let t: TestContext;
@@ -286,6 +288,40 @@ describe('archive packages', () => {
       .json()
       .issues.find((i: { issue_id: number }) => i.issue_id === issueId).bag.made_at;
     expect(new Date(again).getTime()).toBeGreaterThan(new Date(made).getTime());
+  });
+});
+
+describe('a full text’s change', () => {
+  it('makes the bag again with the new JATS and the figures', async () => {
+    await t.services.fulltext.store(
+      null,
+      { articleId },
+      {
+        field: 'word',
+        filename: 'final.docx',
+        data: readFileSync(new URL('../fixtures/fulltext/article.docx', import.meta.url)),
+        kind: 'docx',
+        mediaType: MEDIA_TYPES.docx,
+      },
+      KNOWN,
+    );
+    const alt = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/editor/articles/${articleId}/fulltext/alt`,
+      headers: editor,
+      payload: { 'alt-1': 'A diagram.', 'alt-2': 'Two bars.' },
+    });
+    expect(alt.statusCode, alt.body).toBe(200);
+    await afterWindow();
+    const { bag } = await downloadBag(issueId);
+    expect(checkBag(bag)).toEqual([]);
+    const figures = [...bag.keys()].filter((k) =>
+      k.startsWith(`data/articles/01-article-${articleId}/figures/`),
+    );
+    expect(figures.length).toBe(2);
+    const jats = bag.get(`data/articles/01-article-${articleId}/article.xml`)!.toString();
+    expect(jats).toContain('<body>');
+    expect(jats).toBe((await get(`/article/${articleId}/jats.xml`)).body);
   });
 });
 
