@@ -166,11 +166,10 @@ export default function ArchivePage({ loaderData, actionData }: Route.ComponentP
             <thead>
               <tr>
                 <th scope="col">Issue</th>
-                <th scope="col">Published articles</th>
+                <th scope="col">Articles</th>
                 <th scope="col">Made (UTC)</th>
                 <th scope="col">Size</th>
-                <th scope="col">Download</th>
-                <th scope="col">Make again</th>
+                <th scope="col">Package</th>
               </tr>
             </thead>
             <tbody>
@@ -185,7 +184,7 @@ export default function ArchivePage({ loaderData, actionData }: Route.ComponentP
                     <td>
                       {i.bag ? <time dateTime={i.bag.made_at}>{when(i.bag.made_at)}</time> : 'Not made yet'}
                     </td>
-                    <td>{i.bag ? `${i.bag.sizeText} (${i.bag.files} files)` : ''}</td>
+                    <td>{i.bag ? `${i.bag.sizeText}, ${i.bag.files} files` : ''}</td>
                     <td>
                       {i.bag ? (
                         <a
@@ -196,8 +195,6 @@ export default function ArchivePage({ loaderData, actionData }: Route.ComponentP
                           ZIP
                         </a>
                       ) : null}
-                    </td>
-                    <td>
                       {i.published_articles ? (
                         <Form method="post">
                           <input type="hidden" name="intent" value="remake" />
