@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { issues } from '../catalog/tables.ts';
 import { storedFiles } from '../files/tables.ts';
 import { journalId } from '../journals/tables.ts';
