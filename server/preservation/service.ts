@@ -95,9 +95,14 @@ export class PreservationService {
     private readonly db: Db,
     private readonly deps: Deps,
   ) {
-    deps.jobs.define<{ issueId: number }>(BAG_JOB, async ({ issueId }) => {
-      await this.makeBag(issueId);
-    });
+    // One bag at a time in a process: each holds an issue's files in memory.
+    deps.jobs.define<{ issueId: number }>(
+      BAG_JOB,
+      async ({ issueId }) => {
+        await this.makeBag(issueId);
+      },
+      { concurrency: 1 },
+    );
     deps.jobs.define<{ articleId?: number; issueId?: number }>(CHANGED_JOB, (p, ctx) => this.changed(p, ctx));
   }
 
@@ -386,13 +391,19 @@ export class PreservationService {
     await this.deps.files.withStoredFiles(
       [{ field: 'bag', filename: `${root}.zip`, data, kind: 'zip', mediaType: 'application/zip' }],
       async (tx, [file]) => {
+        // The row as it is now (another bag of the issue may have been made since `before` was read).
+        const [current] = await tx
+          .select({ fileId: preservationBags.fileId })
+          .from(preservationBags)
+          .where(eq(preservationBags.issueId, issueId))
+          .for('update');
         await tx
           .insert(preservationBags)
           .values({ issueId, fileId: file.id, ...values })
           .onConflictDoUpdate({ target: preservationBags.issueId, set: { fileId: file.id, ...values } });
         // The bag before goes (its blob too, at the next start-up's sweep, unless the new one is the same).
-        if (before && before.fileId !== file.id)
-          await tx.delete(storedFiles).where(eq(storedFiles.id, before.fileId));
+        if (current && current.fileId !== file.id)
+          await tx.delete(storedFiles).where(eq(storedFiles.id, current.fileId));
       },
     );
     return { bag, root, zip: data };

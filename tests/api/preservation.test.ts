@@ -288,6 +288,11 @@ describe('archive packages', () => {
       .json()
       .issues.find((i: { issue_id: number }) => i.issue_id === issueId).bag.made_at;
     expect(new Date(again).getTime()).toBeGreaterThan(new Date(made).getTime());
+    // The older bag's file is gone with it: one stored ZIP for the issue.
+    const zips = await t.services.db.execute(
+      sql`select count(*)::int as n from stored_files where original_name like ${'%-v7-i1.zip'}`,
+    );
+    expect((zips as unknown as { rows: { n: number }[] }).rows[0].n).toBe(1);
   });
 });
 
