@@ -141,7 +141,11 @@ export function catalogRoutes(api: Api, services: Services) {
     handler: async ({ auth, params, request, reply }) => {
       const journal = await settings.journal();
       // A preservation crawler at an address the journal lists needs no account (decision 0065).
-      if (journal.downloads !== 'open' && !(await services.preservation.crawlerMayDownload(request.ip))) {
+      const allowed =
+        journal.downloads === 'open' ||
+        can('download', auth?.user) ||
+        (await services.preservation.crawlerMayDownload(request.ip));
+      if (!allowed) {
         if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
         if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
       }
