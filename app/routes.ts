@@ -74,6 +74,8 @@ export default [
     route('content/:slug', 'routes/editor-dashboard.content.$slug.tsx'),
     // Peer review, the reviewer pool (issue 14, the author/pool pages helper).
     route('reviewers', 'routes/editor-dashboard.reviewers.tsx'),
+    // Preservation: LOCKSS/CLOCKSS switches, each issue's archive package (issue 25, decision 0065).
+    route('archive', 'routes/editor-dashboard.archive.tsx'),
   ]),
   // The site admin's journals (issue 24, decision 0055): made, closed, archived, moved.
   route('admin/journals', 'routes/admin.journals.tsx'),

@@ -8,6 +8,7 @@ import { journalSettingsRoutes } from './http/routes/content.ts';
 import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
 import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
+import { manifestRoutes, preservationRoutes } from './http/routes/preservation.ts';
 import { journalAdminRoutes } from './http/routes/journals.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
@@ -161,6 +162,7 @@ export async function buildApp(
   journalSettingsRoutes(api, services);
   journalAdminRoutes(api, services);
   similarityRoutes(api, services);
+  preservationRoutes(api, services);
   healthRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());
@@ -180,6 +182,8 @@ export async function buildApp(
   await crawlerRoutes(app, services, opts.discovery);
   // The article's JATS XML and figures beside its page (issue 16).
   fullTextReaderRoutes(app, services);
+  // The LOCKSS and CLOCKSS manifest pages (decision 0065).
+  manifestRoutes(app, services);
 
   if (opts.pages) {
     await registerPages(app, services, {

@@ -12,6 +12,8 @@
  *   npm run cli -- db dump FILE        the embedded database as SQL, for psql to restore into PostgreSQL
  *   npm run cli -- journal list|create|move-to-path|move-to-domain|close|archive|reopen
  *                                      the site admin's journals (decision 0055)
+ *   npm run cli -- archive issue ID|journal [--journal SLUG] [--out DIR] [--zip]
+ *                                      each issue's BagIt archive package (decision 0065)
  */
 import pino from 'pino';
 import type { BlobStore } from './files/blob-store.ts';
@@ -23,6 +25,7 @@ import { NothingToDumpError, dumpEmbeddedDatabase } from './db/dump.ts';
 import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
 import { JOURNAL_USAGE, journalCommand } from './journals/service-commands.ts';
 import { createServices } from './services.ts';
+import { ARCHIVE_USAGE, archiveCommand } from './preservation/commands.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -39,6 +42,7 @@ Commands:
   db dump FILE           Write the embedded database (DATA_DIR/pglite) to FILE as SQL, to restore into an
                          empty PostgreSQL database with psql. Stop the server first.
 ${JOURNAL_USAGE}
+${ARCHIVE_USAGE}
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -50,6 +54,7 @@ async function main(argv: string[]) {
   if (command === 'files') return filesCommand(rest);
   if (command === 'db') return dbCommand(rest);
   if (command === 'journal') return journalCli(rest);
+  if (command === 'archive') return archiveCli(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -197,6 +202,27 @@ async function journalCli(args: string[]): Promise<number> {
   try {
     await services.journals.load();
     return await journalCommand(args, services.journalAdmin, {
+      log: (line) => console.log(line),
+      error: (line) => console.error(line),
+    });
+  } finally {
+    await services.similarity.close();
+    await services.mailer.close();
+    await database.close();
+    lock.release();
+  }
+}
+
+/** `archive …` (server/preservation/commands.ts), on the server's data folder and database like `journal`. */
+async function archiveCli(args: string[]): Promise<number> {
+  const { config, lock, database } = await openRuntime('cli archive');
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log, {
+    blobs: await openBlobStore(config, log),
+  });
+  try {
+    await services.journals.load();
+    return await archiveCommand(args, services, {
       log: (line) => console.log(line),
       error: (line) => console.error(line),
     });

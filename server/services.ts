@@ -41,6 +41,7 @@ import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
+import { PreservationService } from './preservation/service.ts';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -216,8 +217,20 @@ export function createServices(
     works: new WorkReader(db, journalUrl),
     baseUrl: journalUrl,
     changes,
+    events,
   });
   defineDemoFullTextJob(jobs, fulltext);
+  // LOCKSS/CLOCKSS manifests, the crawlers' addresses, each issue's BagIt package (decision 0065).
+  const preservation = new PreservationService(db, {
+    settings,
+    files,
+    fulltext,
+    audit,
+    jobs,
+    clock,
+    changes,
+    journalUrl,
+  });
   return {
     config,
     clock,
@@ -282,6 +295,7 @@ export function createServices(
     submissions,
     review,
     fulltext,
+    preservation,
     contact: new ContactService(db, {
       mail,
       officeEmail,

@@ -36,6 +36,7 @@ const SECTIONS: { to: string; label: string; admin?: boolean; count?: 'attention
   { to: '/editor-dashboard/review-form', label: 'Review form' },
   { to: '/editor-dashboard/users', label: 'Users', admin: true },
   { to: '/editor-dashboard/settings', label: 'Journal settings', admin: true },
+  { to: '/editor-dashboard/archive', label: 'Preservation' },
   { to: '/editor-dashboard/audit', label: 'Audit log' },
 ];
 

@@ -35,3 +35,8 @@ export async function articleChanged(ctx: CatalogContext, tx: Tx, articleId: num
   await catalogChanged(ctx, tx, articleTag(articleId), ...tags);
   await ctx.deps.events?.emit(tx, 'article.changed', { articleId });
 }
+
+/** In the transaction of a change of issues' own facts (their volume's too): the event its followers take. */
+export async function issuesChanged(ctx: CatalogContext, tx: Tx, issueIds: number[]) {
+  for (const issueId of issueIds) await ctx.deps.events?.emit(tx, 'issue.changed', { issueId });
+}

@@ -4,7 +4,7 @@ import type { SessionUser } from '../accounts/service.ts';
 import { CATALOG_INDEX, issueTag, volumeTag } from '../cache/dependencies.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { conflict, invalid, notFound } from '../errors.ts';
-import { type CatalogContext, catalogChanged } from './context.ts';
+import { type CatalogContext, catalogChanged, issuesChanged } from './context.ts';
 import { presentIssue, presentVolume } from './present.ts';
 import { articles, issues, volumes } from './tables.ts';
 
@@ -95,6 +95,12 @@ export async function updateVolume(ctx: CatalogContext, actor: SessionUser, id: 
         },
       );
       await catalogChanged(ctx, tx, CATALOG_INDEX, volumeTag(id));
+      const ofVolume = await tx.select({ id: issues.id }).from(issues).where(eq(issues.volumeId, id));
+      await issuesChanged(
+        ctx,
+        tx,
+        ofVolume.map((i) => i.id),
+      );
       return presentVolume(row);
     });
     return updated;
@@ -143,6 +149,7 @@ export async function updateIssue(
       },
     );
     await catalogChanged(ctx, tx, CATALOG_INDEX, issueTag(id));
+    await issuesChanged(ctx, tx, [id]);
     return presentIssue(row);
   });
   return updated;

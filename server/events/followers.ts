@@ -1,3 +1,4 @@
+import { CHANGED_JOB as PRESERVATION_JOB } from '../preservation/service.ts';
 import type { SimilarityService } from '../similarity/service.ts';
 import { SIMILARITY_JOB } from '../similarity/service.ts';
 import type { EventBus } from './bus.ts';
@@ -18,4 +19,8 @@ export function followEvents(events: EventBus, s: { similarity: SimilarityServic
       submissionId,
     }));
   }
+  // Each issue's archive package is made again after a change to it or to one of its articles (decision 0065).
+  events.follow('article.changed', PRESERVATION_JOB, ({ articleId }) => ({ articleId }));
+  events.follow('issue.changed', PRESERVATION_JOB, ({ issueId }) => ({ issueId }));
+  events.follow('fulltext.changed', PRESERVATION_JOB, ({ articleId }) => ({ articleId }));
 }

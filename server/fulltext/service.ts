@@ -9,6 +9,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { JATS_DOCTYPE, jatsArticle } from '../discovery/jats.ts';
 import type { WorkReader } from '../discovery/works.ts';
 import { type XmlElement, renderXml } from '../discovery/xml.ts';
+import type { EventBus } from '../events/bus.ts';
 import type { FileService, StoredFile } from '../files/service.ts';
 import type { CheckedUpload } from '../files/uploads.ts';
 import { invalid, notFound, unprocessable } from '../errors.ts';
@@ -76,6 +77,8 @@ export class FullTextService {
       works: WorkReader;
       baseUrl: () => string;
       changes?: Pick<ChangeFeed, 'publish'>;
+      /** The outbox: `fulltext.changed` in the change's transaction (decision 0031). */
+      events?: Pick<EventBus, 'emit'>;
     },
   ) {}
 
@@ -146,9 +149,13 @@ export class FullTextService {
     return this.view(id);
   }
 
-  /** In the change's transaction: the article's kept pages go when it commits (decisions 0018, 0031). */
+  /**
+   * In the change's transaction: the article's kept pages go when it commits (decisions 0018, 0031), and its
+   * followers hear it (the issue's archive package holds its JATS and figures: decision 0065).
+   */
   private async changed(tx: Tx, articleId: number) {
     await this.deps.changes?.publish(tx, [articleTag(articleId)]);
+    await this.deps.events?.emit(tx, 'fulltext.changed', { articleId });
   }
 
   private async view(id: number): Promise<FullTextView> {

@@ -1012,6 +1012,35 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: () => ({ method: 'DELETE', url: '/api/admin/journal-logo' }),
     expect: adminOnly(200),
   },
+  // Preservation (decision 0065): the editors' archive page and bags, the admin's settings.
+  {
+    name: 'GET /api/editor/preservation',
+    build: () => ({ method: 'GET', url: '/api/editor/preservation' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/admin/preservation',
+    build: () => ({
+      method: 'PUT',
+      url: '/api/admin/preservation',
+      payload: { lockss: false, clockss: false, crawlerAddresses: ['192.0.2.0/24'] },
+    }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'GET /api/editor/preservation/issues/:id/bag',
+    build: async () => {
+      const issueId = await seedIssueId();
+      await withJournal(1, () => t.services.preservation.makeBag(issueId));
+      return { method: 'GET', url: `/api/editor/preservation/issues/${issueId}/bag` };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/preservation/issues/:id/bag',
+    build: async () => ({ method: 'POST', url: `/api/editor/preservation/issues/${await seedIssueId()}/bag` }),
+    expect: editorial(202),
+  },
   // The site admin's journals (decision 0055): the seed's admin is the site's admin; no other persona is.
   {
     name: 'GET /api/admin/journals',

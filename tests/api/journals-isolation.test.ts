@@ -116,6 +116,7 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   '/api/editor/export/crossref/issue/{id}': 'issue',
   '/api/editor/export/doaj/issue/{id}': 'issue',
   '/api/editor/issues/{id}': 'issue',
+  '/api/editor/preservation/issues/{id}': 'issue',
   '/api/editor/volumes/{id}': 'volume',
   '/api/editor/messages/{id}': 'message',
   '/api/editor/review-assignments/{id}': 'assignment',

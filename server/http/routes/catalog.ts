@@ -128,7 +128,7 @@ export function catalogRoutes(api: Api, services: Services) {
     tag: 'Articles',
     summary: "Download an article's PDF",
     description:
-      'Needs an approved account (researcher, author, editor) or an admin, unless the journal setting `downloads` is `open`.',
+      'Needs an approved account (researcher, author, editor) or an admin, unless the journal setting `downloads` is `open` or the request comes from a preservation crawler’s listed address while a LOCKSS or CLOCKSS manifest is on.',
     auth: 'optional',
     params: idParamSchema,
     responses: {
@@ -140,7 +140,12 @@ export function catalogRoutes(api: Api, services: Services) {
     },
     handler: async ({ auth, params, request, reply }) => {
       const journal = await settings.journal();
-      if (journal.downloads !== 'open') {
+      // A preservation crawler at an address the journal lists needs no account (decision 0065).
+      const allowed =
+        journal.downloads === 'open' ||
+        can('download', auth?.user) ||
+        (await services.preservation.crawlerMayDownload(request.ip));
+      if (!allowed) {
         if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
         if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
       }
