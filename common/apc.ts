@@ -341,6 +341,7 @@ export const ledgerView = z.object({
 
 export const voucherView = z.object({
   id: z.number(),
+  assignmentId: z.number().nullable(),
   code: z.string(),
   kind: z.enum(['percent', 'amount']),
   value: z.string(),

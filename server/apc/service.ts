@@ -486,6 +486,23 @@ export class ApcService {
     });
   }
 
+  /** The completed reviews of a submission, with the vouchers given for each (the desk's voucher panel). */
+  async completedReviews(submissionId: number) {
+    const rows = await this.db
+      .select({ assignmentId: reviewAssignments.id, reviewer: reviewerProfiles.name })
+      .from(reviewAssignments)
+      .innerJoin(reviewerProfiles, eq(reviewerProfiles.id, reviewAssignments.profileId))
+      .where(and(eq(reviewAssignments.submissionId, submissionId), eq(reviewAssignments.state, 'submitted')))
+      .orderBy(asc(reviewAssignments.id));
+    const vouchers = await this.vouchersFor(rows.map((r) => r.assignmentId));
+    return rows.map((r) => ({ ...r, vouchers: vouchers.filter((v) => v.assignmentId === r.assignmentId) }));
+  }
+
+  /** Today in the journal's time zone (the forms' default day). */
+  async today(): Promise<string> {
+    return dayIn(this.deps.clock.now(), (await this.deps.settings.journal()).review.timeZone);
+  }
+
   /** The vouchers given for a review (the desk's review panel). */
   async vouchersFor(assignmentIds: number[]) {
     if (!assignmentIds.length) return [];
@@ -845,6 +862,7 @@ function voucherCode(): string {
 function presentVoucher(v: typeof apcVouchers.$inferSelect) {
   return {
     id: v.id,
+    assignmentId: v.assignmentId,
     code: v.code,
     kind: v.kind,
     value: v.kind === 'percent' ? `${v.value}%` : formatMoney(v.value, v.currency),
