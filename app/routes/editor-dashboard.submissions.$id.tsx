@@ -16,6 +16,7 @@ import { SimilaritySummary } from '../components/similarity/SimilaritySummary.ts
 import { pageTitle } from '../lib/meta.ts';
 import reviewDeskCss from '../styles/review-desk.css?url';
 import submissionCss from '../styles/submission.css?url';
+import apcCss from '../styles/apc.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
 /**
@@ -25,6 +26,7 @@ import type { Route } from './+types/editor-dashboard.submissions.$id';
  */
 
 export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: apcCss },
   { rel: 'stylesheet', href: submissionCss },
   { rel: 'stylesheet', href: reviewDeskCss },
 ];

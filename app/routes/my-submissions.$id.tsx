@@ -21,10 +21,12 @@ import { idParam, notFound } from '../lib/route-params.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
 import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import submissionCss from '../styles/submission.css?url';
+import apcCss from '../styles/apc.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
 
 export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: apcCss },
   { rel: 'stylesheet', href: submissionCss },
   { rel: 'stylesheet', href: reviewAuthorCss },
 ];

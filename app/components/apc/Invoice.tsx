@@ -1,4 +1,4 @@
-import { Form } from 'react-router';
+import { Form, Link } from 'react-router';
 import { type InvoiceView, PAYMENT_METHODS } from '../../../common/apc.ts';
 import { formatDay } from '../../../common/dates.ts';
 import type { FormResult, FormValues } from '../../lib/form-result.ts';
@@ -98,9 +98,13 @@ export function AuthorInvoice({ invoice: i, result }: { invoice: InvoiceView; re
       <h2 id="apc-title">Article processing charge</h2>
       <InvoiceFacts invoice={i} />
       <p>
-        <a href={`/api/submissions/${i.submissionId}/invoice.pdf`} download>
+        <Link
+          reloadDocument
+          to={`/api/submissions/${i.submissionId}/invoice.pdf`}
+          download={`${i.number}.pdf`}
+        >
           Download the invoice (PDF)
-        </a>
+        </Link>
       </p>
       {open(i) && i.waiver?.state !== 'requested' && i.waiver?.state !== 'granted' ? (
         <Form method="post" className="apc-form">
@@ -157,10 +161,14 @@ export function DeskInvoice({
       <h2 id="apc-title">Article processing charge</h2>
       <InvoiceFacts invoice={i} />
       <p>
-        <a href={`/api/submissions/${i.submissionId}/invoice.pdf`} download>
+        <Link
+          reloadDocument
+          to={`/api/submissions/${i.submissionId}/invoice.pdf`}
+          download={`${i.number}.pdf`}
+        >
           The invoice (PDF)
-        </a>{' '}
-        · <a href="/editor-dashboard/apc">The APC ledger</a>
+        </Link>{' '}
+        · <Link to="/editor-dashboard/apc">The APC ledger</Link>
       </p>
       {i.waiver?.state === 'requested' && open(i) ? (
         <Form method="post" className="apc-form">
