@@ -63,8 +63,9 @@ export default function ApcLedger({ loaderData, actionData }: Route.ComponentPro
       <h1 id="apc-ledger-title">APC ledger</h1>
       <ActionResult result={actionData} />
       <p>
-        The rule: {rule.map((r) => `${r.when}: ${r.charge}`).join('; ')}. Publishing with an unpaid charge is{' '}
-        {unpaid === 'block' ? 'refused' : 'allowed with a warning'}.
+        The rule, by the day a paper is first submitted:{' '}
+        {rule.map((r) => `${r.when.toLowerCase()}, ${r.charge}`).join('; ')}. Publishing with an unpaid charge
+        is {unpaid === 'block' ? 'refused' : 'allowed with a warning'}.
       </p>
 
       <Form method="get" className="dash-filters" aria-label="Filter the invoices">
@@ -164,8 +165,8 @@ export default function ApcLedger({ loaderData, actionData }: Route.ComponentPro
                     <Link to={`/editor-dashboard/submissions/${i.submissionId}`}>{i.number}</Link>
                   </th>
                   <td>{formatDay(i.issuedOn)}</td>
-                  <td className="dash-table__wrap">
-                    {i.submissionReference}: {i.title}
+                  <td>
+                    <span title={i.title}>{i.submissionReference}</span>
                   </td>
                   <td>{i.author.name}</td>
                   <td>
