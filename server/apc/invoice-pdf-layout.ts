@@ -30,11 +30,11 @@ export async function invoicePdf(journal: JournalSettings, invoice: InvoiceView)
   l.y = PAGE_H - 56;
   l.text(toWinAnsi(journal.name, f.sansBold), { font: f.sansBold, size: 12, color: ACCENT });
   l.gap(13);
-  l.text(toWinAnsi(`${journal.publisher}  |  ${journal.publisherAddress}`, f.sans), {
-    font: f.sans,
-    size: 8,
-    color: MUTED,
-  });
+  const masthead = toWinAnsi(
+    `${journal.issnOnline ? `ISSN ${journal.issnOnline} (Online)  |  ` : ''}${journal.publisher}  |  ${journal.email}`,
+    f.sans,
+  );
+  l.text(masthead, { font: f.sans, size: fitSize(masthead, f.sans, 8, TEXT_W), color: MUTED });
   l.gap(8);
   l.rule({ thickness: 1.2, color: ACCENT });
   l.gap(30);
