@@ -217,11 +217,13 @@ describe('accepting with no review at all (issue 22, item 4)', () => {
     );
     const before = t.mail.length;
     await decide(t, editor.token, id, { status: 'accepted', confirm: ['accept-without-review'] });
-    expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email]);
+    // The decision, and the article processing charge's invoice (decision 0063).
+    expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email, author.email]);
+    expect(t.mail.slice(before).some((m) => /Invoice APC-\d{4}-\d{4}/.test(m.subject))).toBe(true);
     const desk = await api('GET', `/api/submissions/${id}`, { token: editor.token });
     expect(desk.json.status).toBe('accepted');
-    expect(desk.json.history.at(-1).note).toBe(
-      'Accepted without peer review: no reviewer submitted a review in any round (confirmed).',
+    expect(desk.json.history.at(-1).note).toMatch(
+      /^Accepted without peer review: no reviewer submitted a review in any round \(confirmed\)\. Invoice APC-\d{4}-\d{4}: /,
     );
 
     // Reviewed in an earlier round: the acceptance of the revision needs nothing more.
@@ -239,7 +241,8 @@ describe('accepting with no review at all (issue 22, item 4)', () => {
     expect(revision.statusCode, revision.body).toBe(200);
     const accepted = await decision(reviewed, { status: 'accepted' });
     expect(accepted.status, accepted.body).toBe(200);
-    expect(accepted.json.history.at(-1).note).toBe('');
+    // Nothing of peer review's to note; only the invoice (decision 0063).
+    expect(accepted.json.history.at(-1).note).toMatch(/^Invoice APC-\d{4}-\d{4}: 100 USD \(submitted /);
   });
 });
 
