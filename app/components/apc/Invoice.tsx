@@ -289,76 +289,82 @@ export interface CompletedReview {
 /** Discount vouchers for the reviewers who completed a review of this submission. */
 export function ReviewerVouchers({ reviews, result }: { reviews: CompletedReview[]; result: Result }) {
   if (!reviews.length) return null;
-  const given = refusalFor(result, 'apc-voucher-give');
+  const answer = refusalFor(result, 'apc-voucher-give');
+  // A refused form is drawn again for its own reviewer only.
+  const none = { errors: {} as Record<string, string>, values: {} as Record<string, string> };
+  const forReview = (id: number) => (answer.values.assignmentId === String(id) ? answer : none);
   return (
     <section className="panel" aria-labelledby="apc-vouchers-title">
       <h2 id="apc-vouchers-title">Reviewer vouchers</h2>
       <p>A one-use discount on the article processing charge of a later article, e-mailed to the reviewer.</p>
-      {reviews.map((r) => (
-        <Form
-          method="post"
-          className="apc-form"
-          key={r.assignmentId}
-          aria-label={`Voucher for ${r.reviewer}`}
-        >
-          <h3>{r.reviewer}</h3>
-          {r.vouchers.length ? (
-            <ul>
-              {r.vouchers.map((v) => (
-                <li key={v.id}>
-                  {v.code}: {v.value}, until {formatDay(v.expiresOn)}
-                  {v.usedOn ? `, used ${formatDay(v.usedOn)}` : ', not used yet'}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <input type="hidden" name="assignmentId" value={r.assignmentId} />
-          <SelectField
-            name="kind"
-            id={`apc-voucher-kind-${r.assignmentId}`}
-            label="Discount"
-            options={[
-              { value: 'percent', label: 'A percentage' },
-              { value: 'amount', label: 'An amount' },
-            ]}
-            defaultValue={given.values.kind || 'percent'}
-          />
-          <TextField
-            name="percent"
-            id={`apc-voucher-percent-${r.assignmentId}`}
-            label="Percentage (1 to 100)"
-            inputMode="numeric"
-            defaultValue={given.values.percent ?? '25'}
-            error={given.errors.percent}
-          />
-          <TextField
-            name="amount"
-            id={`apc-voucher-amount-${r.assignmentId}`}
-            label="Or the amount"
-            inputMode="decimal"
-            defaultValue={given.values.amount}
-            error={given.errors.amount}
-          />
-          <TextField
-            name="expiresOn"
-            id={`apc-voucher-expires-${r.assignmentId}`}
-            type="date"
-            label="Valid until"
-            required
-            defaultValue={given.values.expiresOn}
-            error={given.errors.expiresOn}
-          />
-          <TextField
-            name="message"
-            id={`apc-voucher-message-${r.assignmentId}`}
-            label="Message to the reviewer"
-            defaultValue={given.values.message}
-          />
-          <button type="submit" name="intent" value="apc-voucher-give" className="button">
-            Give a voucher to {r.reviewer}
-          </button>
-        </Form>
-      ))}
+      {reviews.map((r) => {
+        const given = forReview(r.assignmentId);
+        return (
+          <Form
+            method="post"
+            className="apc-form"
+            key={r.assignmentId}
+            aria-label={`Voucher for ${r.reviewer}`}
+          >
+            <h3>{r.reviewer}</h3>
+            {r.vouchers.length ? (
+              <ul>
+                {r.vouchers.map((v) => (
+                  <li key={v.id}>
+                    {v.code}: {v.value}, until {formatDay(v.expiresOn)}
+                    {v.usedOn ? `, used ${formatDay(v.usedOn)}` : ', not used yet'}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <input type="hidden" name="assignmentId" value={r.assignmentId} />
+            <SelectField
+              name="kind"
+              id={`apc-voucher-kind-${r.assignmentId}`}
+              label="Discount"
+              options={[
+                { value: 'percent', label: 'A percentage' },
+                { value: 'amount', label: 'An amount' },
+              ]}
+              defaultValue={given.values.kind || 'percent'}
+            />
+            <TextField
+              name="percent"
+              id={`apc-voucher-percent-${r.assignmentId}`}
+              label="Percentage (1 to 100)"
+              inputMode="numeric"
+              defaultValue={given.values.percent ?? '25'}
+              error={given.errors.percent}
+            />
+            <TextField
+              name="amount"
+              id={`apc-voucher-amount-${r.assignmentId}`}
+              label="Or the amount"
+              inputMode="decimal"
+              defaultValue={given.values.amount}
+              error={given.errors.amount}
+            />
+            <TextField
+              name="expiresOn"
+              id={`apc-voucher-expires-${r.assignmentId}`}
+              type="date"
+              label="Valid until"
+              required
+              defaultValue={given.values.expiresOn}
+              error={given.errors.expiresOn}
+            />
+            <TextField
+              name="message"
+              id={`apc-voucher-message-${r.assignmentId}`}
+              label="Message to the reviewer"
+              defaultValue={given.values.message}
+            />
+            <button type="submit" name="intent" value="apc-voucher-give" className="button">
+              Give a voucher to {r.reviewer}
+            </button>
+          </Form>
+        );
+      })}
     </section>
   );
 }
