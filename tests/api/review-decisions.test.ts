@@ -79,7 +79,9 @@ describe('reviews go to the author with a revision decision by default (issue 22
     await decide(t, editor.token, id, { status: 'revisions_requested', revisions: 'major' });
     const mail = lastMailTo(author.email);
     expect(mail.subject).toMatch(/Major revisions requested/);
-    expect(mail.text).toContain('Reviewer 1 — recommendation: Major revisions\n\nMethod unclear in section 2.');
+    expect(mail.text).toContain(
+      'Reviewer 1 — recommendation: Major revisions\n\nMethod unclear in section 2.',
+    );
     expect(mail.text).toContain('Reviewer 2 — recommendation: Major revisions\n\nData set too small.');
     expect(mail.text).toContain('with a response to the reviewers');
     const seen = await api('GET', `/api/submissions/${id}/reviews`, { token: author.token });
@@ -110,7 +112,11 @@ describe('reviews go to the author with a revision decision by default (issue 22
     expect(view.json.rounds[0].decidedAt).toBeNull();
 
     // Withholding one needs no confirmation; the history (editors only) says so.
-    await decide(t, editor.token, id, { status: 'revisions_requested', revisions: 'major', shareReviews: [a1] });
+    await decide(t, editor.token, id, {
+      status: 'revisions_requested',
+      revisions: 'major',
+      shareReviews: [a1],
+    });
     const mail = lastMailTo(author.email);
     expect(mail.text).toContain('Keep this one.');
     expect(mail.text).not.toContain('Rude remarks');
@@ -168,16 +174,24 @@ describe('reviews go to the author with a revision decision by default (issue 22
     });
     const mail = lastMailTo(author.email);
     expect(mail.text).not.toContain('Not for the author yet.');
-    expect(mail.text).toMatch(/Please upload your revised manuscript by [^\n]*\(end of the day, UTC time\)\./);
+    expect(mail.text).toMatch(
+      /Please upload your revised manuscript by [^\n]*\(end of the day, UTC time\)\./,
+    );
     expect(mail.text).not.toContain('response to the reviewers');
     const desk = await api('GET', `/api/submissions/${id}`, { token: editor.token });
-    expect(desk.json.history.at(-1).note).toBe('The submitted review was withheld from the author (confirmed).');
+    expect(desk.json.history.at(-1).note).toBe(
+      'The submitted review was withheld from the author (confirmed).',
+    );
     // The revision reminder asks for no response to reviewers the author never saw.
     const round = (await api('GET', `/api/editor/submissions/${id}/review`, { token: editor.token })).json
       .rounds[0];
-    await t.services.review.reminderPass(new Date(Date.parse(`${round.revisionDue}T00:00:00Z`) + 2 * 86_400_000));
+    await t.services.review.reminderPass(
+      new Date(Date.parse(`${round.revisionDue}T00:00:00Z`) + 2 * 86_400_000),
+    );
     await t.runJobs();
-    const reminder = t.mail.filter((m) => m.to === author.email && /Reminder: revised manuscript/.test(m.subject));
+    const reminder = t.mail.filter(
+      (m) => m.to === author.email && /Reminder: revised manuscript/.test(m.subject),
+    );
     expect(reminder.at(-1)!.text).toContain('You can upload it from My submissions');
 
     // Unknown or unsubmitted reviews, or another submission's, are refused beside the field.
@@ -267,7 +281,12 @@ describe('reviewer files under their own names (issue 22, item 2)', () => {
         keywords: 'sensors',
         abstract: 'We study adaptive sampling.',
         authors: JSON.stringify([
-          { name: 'Ada Authorname', email: author.email, affiliation: 'Authorton Institute', superscript: '1' },
+          {
+            name: 'Ada Authorname',
+            email: author.email,
+            affiliation: 'Authorton Institute',
+            superscript: '1',
+          },
         ]),
       },
       {
