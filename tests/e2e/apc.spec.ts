@@ -91,6 +91,12 @@ test('an invoice from acceptance to payment: author, desk, ledger', async ({
   await expect(desk.getByText('Waiver granted: 40.00 USD waived.')).toBeVisible();
   await outbox.waitFor({ to: author.email, subject: `Waiver granted: invoice ${number}` });
 
+  // Unpaid: the publish page warns (the main journal's setting only warns; blocking is the API tests').
+  await desk.goto(`/editor-dashboard/submissions/${id}/publish`);
+  await expect(desk.getByRole('note')).toContainText(`invoice ${number} has 60.00 USD outstanding`);
+  await axe(desk);
+  await desk.goto(`/editor-dashboard/submissions/${id}`);
+
   const reference = `BANK-${tag()}`;
   await expect(panel.getByLabel('Amount (USD)')).toHaveValue('60.00');
   await panel.getByLabel('Reference').fill(reference);
