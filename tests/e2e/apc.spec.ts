@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from './fixtures.ts';
+import { expect, loginThroughApi, test } from './fixtures.ts';
+import { answersFor, bearer, ok, underReview } from './review-helpers.ts';
 
 /**
  * The article processing charge in the browser (decision 0063): the author sees the invoice made on
@@ -147,4 +148,94 @@ test('/apc states the rule from the journal’s settings', async ({ page, axe, s
   await expect(page.locator('main')).not.toContainText('{{');
   await axe(page);
   await screenshots(page, 'apc-page');
+});
+
+test('a reviewer’s voucher: given on the desk for a completed review, entered on a later invoice', async ({
+  page,
+  browser,
+  signIn,
+  createAccount,
+  adminApi,
+  request,
+  baseURL,
+  axe,
+  outbox,
+}) => {
+  test.setTimeout(120_000);
+  // A paper under review, reviewed (through the API) by an author of the journal.
+  const owner = await createAccount('author');
+  const ownerToken = await loginThroughApi(baseURL!, owner.username, owner.password);
+  const reviewedPaper = await underReview(adminApi, ownerToken, { title: `Reviewed for a voucher ${tag()}` });
+  const reviewer = await signIn('author');
+  const invited = await ok(
+    adminApi.post(`/api/editor/submissions/${reviewedPaper.id}/review/invitations`, {
+      data: { userId: reviewer.id },
+    }),
+  );
+  const view = await ok(
+    request.post(`/api/reviews/${invited.assignmentId}/accept`, { headers: bearer(reviewer.token) }),
+  );
+  await ok(
+    request.post(`/api/reviews/${invited.assignmentId}/submit`, {
+      headers: bearer(reviewer.token),
+      data: {
+        answers: answersFor(view.questions),
+        recommendation: 'accept',
+        commentsForAuthor: 'Sound work.',
+      },
+    }),
+  );
+
+  // The editor gives the voucher on the desk.
+  const editorContext = await browser.newContext();
+  const desk = await editorContext.newPage();
+  await signIn('editor', 'approved', desk);
+  await desk.goto(`/editor-dashboard/submissions/${reviewedPaper.id}`);
+  const vouchers = desk.getByRole('region', { name: 'Reviewer vouchers' });
+  const form = vouchers.getByRole('form').first();
+  await form.getByLabel('Percentage (1 to 100)').fill('50');
+  await form.getByLabel('Valid until').fill('2099-12-31');
+  await axe(desk);
+  await form.getByRole('button', { name: /Give a voucher to/ }).click();
+  await expect(
+    desk.getByText(/Voucher [A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4} \(50%\) was e-mailed/),
+  ).toBeVisible();
+  const mail = await outbox.waitFor({ to: reviewer.email, subject: 'A discount voucher' });
+  const code = /Code: ([A-Z0-9-]{14})/.exec(mail.text)![1];
+  await expect(vouchers).toContainText(`${code}: 50%`);
+  await editorContext.close();
+
+  // The reviewer's own later paper, accepted: the voucher on its invoice (an unknown code refused first).
+  const res = await request.post('/api/submission/submit', {
+    headers: bearer(reviewer.token),
+    multipart: {
+      title: `The reviewer’s own paper ${tag()}`,
+      articleType: 'Research Article',
+      keywords: 'vouchers',
+      abstract: 'A later paper by the reviewer.',
+      authors: JSON.stringify([
+        { name: reviewer.fullName, email: reviewer.email, affiliation: 'Reviewville', superscript: '1' },
+      ]),
+      submissionFile: { name: 'paper.pdf', mimeType: 'application/pdf', buffer: manuscript },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: number };
+  for (const status of ['under_review', 'accepted'])
+    await ok(
+      adminApi.post(`/api/editor/submissions/${id}/decision`, {
+        data: { status, message: 'Moved on.', confirm: ['accept-without-review'] },
+      }),
+    );
+  await page.goto(`/my-submissions/${id}`);
+  const invoice = page.getByRole('region', { name: 'Article processing charge' });
+  await invoice.getByLabel('Reviewer’s discount voucher').fill('ZZZZ-ZZZZ-ZZZZ');
+  await invoice.getByRole('button', { name: 'Apply the voucher' }).click();
+  await expect(invoice.getByText('There is no voucher with this code').first()).toBeVisible();
+  await invoice.getByLabel('Reviewer’s discount voucher').fill(code.toLowerCase());
+  await invoice.getByRole('button', { name: 'Apply the voucher' }).click();
+  await expect(page.getByText('Voucher applied: 50.00 USD off.')).toBeVisible();
+  await expect(invoice).toContainText(`Voucher ${code}`);
+  await expect(invoice).toContainText('50.00 USD');
+  await axe(page);
 });
