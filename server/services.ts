@@ -210,7 +210,15 @@ export function createServices(
   });
   submissions.reviewHooks = review;
   // The article processing charge (decision 0063): invoices made in the acceptance's transaction.
-  const apc = new ApcService(db, { clock, settings, mail, audit, officeEmail, publicUrl: journalUrl, changes });
+  const apc = new ApcService(db, {
+    clock,
+    settings,
+    mail,
+    audit,
+    officeEmail,
+    publicUrl: journalUrl,
+    changes,
+  });
   submissions.apcHooks = apc;
   // Full text from the final Word file: HTML and JATS (issue 16, decision 0028).
   const fulltext = new FullTextService(db, {

@@ -378,6 +378,7 @@ export class ApcService {
         // What can still be waived: the charge less a voucher's discount and what was paid already.
         const paid = (await this.paidOf(tx, [row.id])).get(row.id) ?? 0;
         const open = Math.max(0, row.amountMinor - row.discountMinor - paid);
+        if (open === 0) throw conflict('Nothing is outstanding on this invoice: there is nothing to waive.');
         waivedMinor = input.whole ? open : (input.amount ?? 0);
         if (waivedMinor > open)
           throw unprocessable(

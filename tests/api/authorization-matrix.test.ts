@@ -470,12 +470,18 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   // The article processing charge (decision 0063): an invoice of an accepted submission of the submitter's.
   {
     name: 'GET /api/submissions/:id/invoice',
-    build: async () => ({ method: 'GET', url: `/api/submissions/${(await anInvoice()).submissionId}/invoice` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice`,
+    }),
     expect: ownerOrEditor,
   },
   {
     name: 'GET /api/submissions/:id/invoice.pdf',
-    build: async () => ({ method: 'GET', url: `/api/submissions/${(await anInvoice()).submissionId}/invoice.pdf` }),
+    build: async () => ({
+      method: 'GET',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice.pdf`,
+    }),
     expect: ownerOrEditor,
   },
   {
@@ -574,7 +580,13 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: async () => ({
       method: 'PUT',
       url: '/api/apc/settings',
-      payload: (await t.app.inject({ method: 'GET', url: '/api/apc/settings', headers: { authorization: `Bearer ${tokens.admin}` } })).json(),
+      payload: (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/apc/settings',
+          headers: { authorization: `Bearer ${tokens.admin}` },
+        })
+      ).json(),
     }),
     expect: editorial(200),
   },
