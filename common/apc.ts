@@ -38,6 +38,26 @@ export function formatMoney(minor: number, currency: string): string {
   return `${text} ${currency}`;
 }
 
+const CURRENCY_NAMES: Record<string, string> = {
+  USD: 'US dollars',
+  EUR: 'euros',
+  GBP: 'pounds sterling',
+  INR: 'Indian rupees',
+  CHF: 'Swiss francs',
+  CAD: 'Canadian dollars',
+  AUD: 'Australian dollars',
+};
+
+/** "USD" → "US dollars", as a sentence says it (Intl's name for a currency the list does not have). */
+export function currencyName(code: string): string {
+  if (CURRENCY_NAMES[code]) return CURRENCY_NAMES[code];
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** A money field of a form or a JSON body: a decimal string (a number is refused: it may be a float). */
 export const moneyField = (label: string, opts: { allowZero?: boolean } = {}) =>
   z

@@ -1,6 +1,6 @@
 import { Marked, type Token, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
-import { ruleLines } from '../../common/apc.ts';
+import { currencyName, ruleLines } from '../../common/apc.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 
 /**
@@ -54,6 +54,7 @@ export function placeholderValues(journal: JournalSettings): Map<string, string>
     ].join('\n'),
   );
   values.set('apc.currency', apc.currency);
+  values.set('apc.currencyName', currencyName(apc.currency));
   values.set('apc.paymentInstructions', apc.paymentInstructions);
   return values;
 }

@@ -549,6 +549,7 @@ describe('the ledger', () => {
     const page = await t.services.content.page('apc');
     expect(page!.html).toContain('On or after 1 June 2025');
     expect(page!.html).toContain('100 USD per accepted article');
+    expect(page!.html).toContain('All charges are in US dollars (USD).');
     expect(page!.html).not.toContain('{{');
     const current = (await api('GET', '/api/apc/settings', { token: editor.token })).json;
     await api('PUT', '/api/apc/settings', {
@@ -558,6 +559,7 @@ describe('the ledger', () => {
     const changed = await t.services.content.page('apc');
     expect(changed!.html).toContain('On or after 1 January 2026');
     expect(changed!.html).toContain('150 EUR per accepted article');
+    expect(changed!.html).toContain('All charges are in euros (EUR).');
     const id = await accepted('2026-02-26T08:00:00Z');
     expect((await invoiceOf(id)).json.reason).toBe(
       'submitted 26 February 2026, on or after 1 January 2026: 150 EUR',

@@ -222,6 +222,7 @@ describe('an installation of the previous release, upgraded', () => {
     const source = await withJournal(1, () => t.services.content.pageSource('apc'));
     expect(source).toContain('{{apc.rule}}');
     expect(source).not.toContain('| Before 1 June 2025 |');
+    expect(source).toContain('All charges are in {{apc.currencyName}} ({{apc.currency}}).');
     const page = await withJournal(1, () => t.services.content.page('apc'));
     expect(page!.html).toContain('On or after 1 June 2025');
     expect(page!.html).toContain('100 USD per accepted article');

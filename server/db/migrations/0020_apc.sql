@@ -92,3 +92,6 @@ CREATE POLICY "apc_vouchers_site" ON "apc_vouchers" AS PERMISSIVE FOR ALL TO col
 -- the seed's hard-coded table gets the placeholder instead; a table the office wrote itself is left alone.
 UPDATE "settings" SET "value" = to_jsonb(replace("value" #>> '{}', E'| Manuscript submitted | Article processing charge |\n| --- | --- |\n| Before 1 June 2025 | **0 USD** (free of charge) |\n| On or after 1 June 2025 | **100 USD** per accepted article |', '{{apc.rule}}'))
 WHERE "key" = 'content.page.apc' AND jsonb_typeof("value") = 'string' AND position(E'| Manuscript submitted | Article processing charge |\n| --- | --- |\n| Before 1 June 2025 | **0 USD** (free of charge) |\n| On or after 1 June 2025 | **100 USD** per accepted article |' in "value" #>> '{}') > 0;
+--> statement-breakpoint
+UPDATE "settings" SET "value" = to_jsonb(replace("value" #>> '{}', 'All charges are in US dollars (USD).', 'All charges are in {{apc.currencyName}} ({{apc.currency}}).'))
+WHERE "key" = 'content.page.apc' AND jsonb_typeof("value") = 'string' AND position('All charges are in US dollars (USD).' in "value" #>> '{}') > 0;
