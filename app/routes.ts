@@ -62,6 +62,7 @@ export default [
     route('volumes', 'routes/editor-dashboard.volumes.tsx'),
     route('articles', 'routes/editor-dashboard.articles.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),
+    route('apc', 'routes/editor-dashboard.apc.tsx'),
     route('audit', 'routes/editor-dashboard.audit.tsx'),
     route('submissions/:id/similarity', 'routes/editor-dashboard.submissions.$id.similarity.tsx'),
     route('users', 'routes/editor-dashboard.users.tsx'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APC_DEFAULTS, apcSettingsSchema } from './apc.ts';
 import { REVIEW_SETTINGS_DEFAULTS, reviewSettingsSchema } from './review.ts';
 
 /** The journal's settings: seeded on first run, edited by the office without a deploy. */
@@ -32,6 +33,8 @@ export const journalSettingsSchema = z.object({
   copyrightFormRequired: z.boolean().default(false),
   /** Peer review's defaults: due dates, mode, reminders, time zone (decision 0023). */
   review: reviewSettingsSchema.default(REVIEW_SETTINGS_DEFAULTS),
+  /** The article processing charge's rule and payment details (decision 0063): the spec's until edited. */
+  apc: apcSettingsSchema.default(APC_DEFAULTS),
   /** The journal's logo (decision 0062): its stored file, set and removed by its admin; none until then. */
   logo: z
     .object({

@@ -38,6 +38,10 @@ export const PERMISSIONS = {
   download: { roles: ['researcher', 'author', 'editor', 'admin'], requireApproved: true },
   /** /editor-dashboard and /api/editor/*. */
   editorial: { roles: ['editor', 'admin'], requireApproved: true },
+  /** An author's side of the article processing charge (decision 0063): the service checks the submission is theirs. */
+  apcAuthor: { roles: ['author', 'editor', 'admin'], requireApproved: false },
+  /** The editors' side of the article processing charge: waivers, payments, void, vouchers, ledger, settings. */
+  apcEditor: { roles: ['editor', 'admin'], requireApproved: true },
   /** Account administration. */
   admin: { roles: ['admin'], requireApproved: true },
   /** The site admin's journals (/admin/journals, /api/admin/journals). */

@@ -1,4 +1,5 @@
 import type { JournalSettings } from '../common/journal.ts';
+import { APC_DEFAULTS } from '../common/apc.ts';
 import { REVIEW_SETTINGS_DEFAULTS } from '../common/review.ts';
 
 /**
@@ -43,6 +44,7 @@ export function journalDefaults(contact: { email: string }): JournalSettings {
     copyrightFormRequired: false,
     pendingAccountsDigest: true,
     review: REVIEW_SETTINGS_DEFAULTS,
+    apc: APC_DEFAULTS,
   };
 }
 
@@ -78,5 +80,7 @@ export function newJournalSettings(opts: {
     depositorEmail: p.depositorEmail,
     downloads: p.downloads,
     review: { ...REVIEW_SETTINGS_DEFAULTS, timeZone: p.review.timeZone },
+    // The publisher's rule and payment details, as the site's first journal has them (decision 0063).
+    apc: p.apc,
   };
 }

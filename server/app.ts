@@ -1,5 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { accountRoutes } from './http/routes/accounts.ts';
+import { apcRoutes } from './http/routes/apc.ts';
 import { auditRoutes } from './http/routes/audit.ts';
 import { citationRoutes } from './http/routes/catalog-citations.ts';
 import { catalogRoutes } from './http/routes/catalog.ts';
@@ -152,6 +153,7 @@ export async function buildApp(
   fullTextRoutes(api, services);
   searchRoutes(api, services);
   submissionRoutes(api, services);
+  apcRoutes(api, services);
   reviewRoutes(api, services);
   subscriptionRoutes(api, services);
   contactInboxRoutes(api, services);

@@ -5,6 +5,7 @@ import { MyAccountService } from './accounts/my-account.ts';
 import { PasswordResetService } from './accounts/password-reset.ts';
 import { PendingDigest } from './accounts/pending-digest.ts';
 import { AccountsService } from './accounts/service.ts';
+import { ApcService } from './apc/service.ts';
 import { AuditService } from './audit/service.ts';
 import { ChangeFeed } from './cache/changes.ts';
 import { EventBus } from './events/bus.ts';
@@ -209,6 +210,17 @@ export function createServices(
     changes,
   });
   submissions.reviewHooks = review;
+  // The article processing charge (decision 0063): invoices made in the acceptance's transaction.
+  const apc = new ApcService(db, {
+    clock,
+    settings,
+    mail,
+    audit,
+    officeEmail,
+    publicUrl: journalUrl,
+    changes,
+  });
+  submissions.apcHooks = apc;
   // Full text from the final Word file: HTML and JATS (issue 16, decision 0028).
   const fulltext = new FullTextService(db, {
     files,
@@ -294,6 +306,7 @@ export function createServices(
     catalog,
     submissions,
     review,
+    apc,
     fulltext,
     preservation,
     contact: new ContactService(db, {

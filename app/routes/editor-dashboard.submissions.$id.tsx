@@ -1,5 +1,6 @@
 import type { ShouldRevalidateFunction } from 'react-router';
 import { ActionResult } from '../components/dashboard/ActionResult.tsx';
+import { DeskInvoice, ReviewerVouchers } from '../components/apc/Invoice.tsx';
 import { DecisionPanel } from '../components/desk/DecisionPanel.tsx';
 import { DeskHeader } from '../components/desk/DeskHeader.tsx';
 import { deskAction } from '../components/desk/desk-action.server.ts';
@@ -15,6 +16,7 @@ import { SimilaritySummary } from '../components/similarity/SimilaritySummary.ts
 import { pageTitle } from '../lib/meta.ts';
 import reviewDeskCss from '../styles/review-desk.css?url';
 import submissionCss from '../styles/submission.css?url';
+import apcCss from '../styles/apc.css?url';
 import type { Route } from './+types/editor-dashboard.submissions.$id';
 
 /**
@@ -24,6 +26,7 @@ import type { Route } from './+types/editor-dashboard.submissions.$id';
  */
 
 export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: apcCss },
   { rel: 'stylesheet', href: submissionCss },
   { rel: 'stylesheet', href: reviewDeskCss },
 ];
@@ -69,6 +72,10 @@ export default function DeskSubmission({ loaderData, actionData }: Route.Compone
         canInvite={s.status === 'under_review'}
         canOpen={s.nextStatuses.includes('under_review')}
       />
+      <ReviewerVouchers reviews={loaderData.apc.completedReviews} result={actionData} />
+      {loaderData.apc.invoice ? (
+        <DeskInvoice invoice={loaderData.apc.invoice} result={actionData} today={loaderData.apc.today} />
+      ) : null}
       {s.nextStatuses.length ? (
         <DecisionPanel submission={s} review={loaderData.review} result={actionData} round={round} />
       ) : s.status === 'rejected' ? (

@@ -32,6 +32,7 @@ const SECTIONS: { to: string; label: string; admin?: boolean; count?: 'attention
   { to: '/editor-dashboard/volumes', label: 'Volumes & issues' },
   { to: '/editor-dashboard/articles', label: 'Articles' },
   { to: '/editor-dashboard/messages', label: 'Messages' },
+  { to: '/editor-dashboard/apc', label: 'APC ledger' },
   { to: '/editor-dashboard/content', label: 'Journal content' },
   { to: '/editor-dashboard/review-form', label: 'Review form' },
   { to: '/editor-dashboard/users', label: 'Users', admin: true },

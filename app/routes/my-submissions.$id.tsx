@@ -3,6 +3,9 @@ import { Link, redirect, useRevalidator } from 'react-router';
 import { can } from '../../common/roles.ts';
 import { STATUS_LABELS } from '../../common/submissions.ts';
 import { revisionFieldsSchema } from '../../common/submissions.ts';
+import { isApcIntent, apcAction } from '../components/apc/apc-action.server.ts';
+import { AuthorInvoice } from '../components/apc/Invoice.tsx';
+import { ActionResult } from '../components/dashboard/ActionResult.tsx';
 import { AuthorReview, dueText } from '../components/review/AuthorReview.tsx';
 import { DateText } from '../components/submission/DateText.tsx';
 import { CopyrightFormFile } from '../components/submission/CopyrightFormFile.tsx';
@@ -18,10 +21,12 @@ import { idParam, notFound } from '../lib/route-params.ts';
 import reviewAuthorCss from '../styles/review-author.css?url';
 import { SubmissionMetadata } from '../components/SubmissionMetadata.tsx';
 import submissionCss from '../styles/submission.css?url';
+import apcCss from '../styles/apc.css?url';
 import type { Route } from './+types/my-submissions.$id';
 import { checkedManuscriptFiles, manuscriptFormOptions, uploadLimits } from './submission.server.ts';
 
 export const links: Route.LinksFunction = () => [
+  { rel: 'stylesheet', href: apcCss },
   { rel: 'stylesheet', href: submissionCss },
   { rel: 'stylesheet', href: reviewAuthorCss },
 ];
@@ -58,9 +63,12 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const { nextStatuses: _editorsOnly, submitter: _me, ...submission } = detail;
   // Peer review as the author may see it (server/review/present.ts decides what that is).
   const review = await context.services.review.forAuthor(context.auth.user, id);
+  // The article processing charge's invoice, once accepted (decision 0063).
+  const invoice = await context.services.apc.forSubmission(context.auth.user, id);
   return {
     submission,
     review,
+    invoice,
     username: context.auth.user.username,
     limits: uploadLimits(context),
     revised: new URL(request.url).searchParams.get('revised') === '1',
@@ -68,9 +76,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 }
 
 const FORM = 'revision';
+/** An answer to one of the invoice's forms, not the revision's. */
+const isApcAnswer = (answer: { intent: string }) => answer.intent.startsWith('apc-');
 
 /** A refused revision as its form shows it again (an accepted one redirects). */
-function revisionState(result: FormRefusal<{ note: string; response: string }> | undefined): RevisionFormState | null {
+function revisionState(
+  result: FormRefusal<{ note: string; response: string }> | undefined,
+): RevisionFormState | null {
   return result ? { ...result.values, errors: result.errors, message: result.message } : null;
 }
 
@@ -89,6 +101,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const { form } = read;
   const auth = context.auth;
+  // The invoice's forms: a waiver request, a voucher (decision 0063).
+  const intent = form.text('intent');
+  if (isApcIntent(intent)) {
+    if (!auth || !can('apcAuthor', auth.user))
+      return replyRefused(intent, clientError(401, 'Please log in again.'), {});
+    return apcAction(context.services, auth.user, intent, form, id);
+  }
   if (!auth || !can('submit', auth.user)) return fail(401, 'Please log in again to upload the revision.');
   const fields = validateForm(revisionFieldsSchema, { message: note, responseToReviewers: response });
   if (!fields.ok) return fail(400, fields.refusal.message, fields.refusal.errors);
@@ -146,6 +165,16 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
         </section>
       ) : null}
 
+      {loaderData.invoice ? (
+        <>
+          {actionData && isApcAnswer(actionData) ? <ActionResult result={actionData} /> : null}
+          <AuthorInvoice
+            invoice={loaderData.invoice}
+            result={actionData && isApcAnswer(actionData) ? actionData : undefined}
+          />
+        </>
+      ) : null}
+
       {loaderData.revised || revisedHere ? <RevisionReceived version={latestVersion} /> : null}
 
       {/* The reviews first: the revision's response answers them. */}
@@ -174,7 +203,11 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
           <RevisionForm
             submissionId={s.id}
             limits={limits}
-            initial={revisionState(actionData)}
+            initial={revisionState(
+              actionData && !actionData.ok && actionData.intent === FORM
+                ? (actionData as FormRefusal<{ note: string; response: string }>)
+                : undefined,
+            )}
             // A response is asked for only to reviews the author can read (issue 22).
             reviewed={(review.rounds.at(-1)?.reviews.length ?? 0) > 0}
             onRevised={() => {

@@ -1,5 +1,6 @@
 import { Marked, type Token, type Tokens } from 'marked';
 import sanitizeHtml from 'sanitize-html';
+import { currencyName, ruleLines } from '../../common/apc.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 
 /**
@@ -42,6 +43,19 @@ export function placeholderValues(journal: JournalSettings): Map<string, string>
     journal.areas.length ? journal.areas.map((area) => `- ${area}`).join('\n') : '- Not yet listed',
   );
   values.set('journal.languageName', languageName(journal.language));
+  // The article processing charge's rule, from the settings the invoices use (decision 0063).
+  const apc = journal.apc;
+  values.set(
+    'apc.rule',
+    [
+      '| Manuscript first submitted | Article processing charge |',
+      '| --- | --- |',
+      ...ruleLines(apc).map((line) => `| ${line.when} | **${line.charge}** |`),
+    ].join('\n'),
+  );
+  values.set('apc.currency', apc.currency);
+  values.set('apc.currencyName', currencyName(apc.currency));
+  values.set('apc.paymentInstructions', apc.paymentInstructions);
   return values;
 }
 

@@ -18,3 +18,4 @@ export * from '../fulltext/tables.ts';
 export * from '../counters/tables.ts';
 export * from '../cache/tables.ts';
 export * from '../preservation/tables.ts';
+export * from '../apc/tables.ts';

@@ -4,7 +4,7 @@ import type { EventBus } from '../events/bus.ts';
 import type { FileService } from '../files/service.ts';
 import type { OfficeAddress } from '../mail/office.ts';
 import type { MailService } from '../mail/service.ts';
-import type { ReviewHooks } from './service.ts';
+import type { ApcHooks, ReviewHooks } from './service.ts';
 
 /** What the submissions' use cases (submit.ts, read.ts, decide.ts, revise.ts, publish.ts) share. */
 export interface SubmissionsDeps {
@@ -29,4 +29,6 @@ export interface SubmissionsContext {
   readonly deps: SubmissionsDeps;
   /** Peer review's hooks (set once by server/services.ts, after both services exist). */
   readonly reviewHooks?: ReviewHooks;
+  /** The article processing charge's hooks (set once by server/services.ts: decision 0063). */
+  readonly apcHooks?: ApcHooks;
 }

@@ -33,6 +33,9 @@ export async function decide(ctx: SubmissionsContext, actor: SessionUser, id: nu
       authorDue: input.authorDue,
       confirm: input.confirm,
     });
+    // The article processing charge's invoice, made with the acceptance (decision 0063).
+    const apc = input.status === 'accepted' ? await ctx.apcHooks?.onAccepted(tx, actor, id) : undefined;
+    const note = [review?.note, apc?.note].filter(Boolean).join(' ');
     await tx.insert(submissionEvents).values({
       submissionId: id,
       actorId: actor.id,
@@ -40,7 +43,7 @@ export async function decide(ctx: SubmissionsContext, actor: SessionUser, id: nu
       fromStatus: current.status,
       toStatus: input.status,
       message: input.message,
-      note: review?.note ?? '',
+      note,
     });
     await ctx.deps.audit.record(
       tx,
@@ -54,7 +57,7 @@ export async function decide(ctx: SubmissionsContext, actor: SessionUser, id: nu
         ...(input.revisions ? { revisions: input.revisions } : {}),
         ...(input.shareReviews?.length ? { sharedReviews: input.shareReviews } : {}),
         ...(input.confirm?.length ? { confirmed: input.confirm } : {}),
-        ...(review?.note ? { note: review.note } : {}),
+        ...(note ? { note } : {}),
       },
     );
     const updated = {

@@ -62,7 +62,11 @@ export async function publicationPreview(services: Services, actor: SessionUser,
       : latest?.mediaType === 'application/pdf'
         ? { name: latest.name, size: latest.size, given: false }
         : null,
-    warnings: services.submissions.publishWarnings(detail),
+    warnings: [
+      ...services.submissions.publishWarnings(detail),
+      // An unpaid article processing charge (decision 0063): a warning, or what will refuse the publishing.
+      ...(detail.articleId ? [] : await services.apc.publishCheck(id, { enforce: false })),
+    ],
   };
 }
 

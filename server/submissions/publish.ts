@@ -70,6 +70,8 @@ export async function publish(
 ): Promise<number> {
   const detail = await submissionDetail(ctx, id, actor);
   assertPublishable(detail);
+  // An unpaid article processing charge: refused here when the journal blocks it (decision 0063).
+  await ctx.apcHooks?.publishCheck(id, { enforce: true });
   let pdf = finalPdf;
   if (!pdf && detail.finalPdf) {
     // The final PDF given when the publication was prepared (the preview's).

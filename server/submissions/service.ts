@@ -44,9 +44,19 @@ export interface ReviewHooks {
   deskCondition(filter: ReviewFilter): Promise<SQL>;
 }
 
+/** The article processing charge's part (server/apc, decision 0063), wired in server/services.ts. */
+export interface ApcHooks {
+  /** In the transaction that accepts a submission: its invoice, e-mailed to the author. */
+  onAccepted(tx: Tx, actor: SessionUser, submissionId: number): Promise<{ note: string }>;
+  /** Before publishing: refuses an unpaid charge when the journal blocks it (`enforce`), else its warnings. */
+  publishCheck(submissionId: number, opts: { enforce: boolean }): Promise<string[]>;
+}
+
 export class SubmissionsService implements SubmissionsContext {
   /** Peer review's hooks (set once by server/services.ts). */
   reviewHooks?: ReviewHooks;
+  /** The article processing charge's hooks (set once by server/services.ts). */
+  apcHooks?: ApcHooks;
 
   constructor(
     readonly db: Db,

@@ -6,6 +6,7 @@ import { withJournal } from '../../server/db/scope.ts';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
 import { journals } from '../../server/journals/tables.ts';
+import { reviewAssignments } from '../../server/review/tables.ts';
 import { barChartPng } from '../../server/seed/png.ts';
 import { seed } from '../../server/seed/seed.ts';
 import {
@@ -91,6 +92,18 @@ let messageId = 0;
 /** A fresh submission by a dedicated author (none of the personas), optionally moved on by the admin. */
 async function newSubmission(...moves: string[]): Promise<{ id: number; fileId: number }> {
   return newSubmissionWith({}, ...moves);
+}
+
+/** An accepted submission of the submitter's, with its APC invoice (decision 0063). */
+async function anInvoice(): Promise<{ submissionId: number; invoiceId: number }> {
+  const { id } = await newSubmission('under_review', 'accepted');
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/api/submissions/${id}/invoice`,
+    headers: { authorization: `Bearer ${tokens.admin}` },
+  });
+  expect(res.statusCode).toBe(200);
+  return { submissionId: id, invoiceId: res.json().id };
 }
 
 /** An editor acting through the services (for what a route needs to find in place). */
@@ -453,6 +466,129 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       return { method: 'POST', url: `/api/editor/submissions/${s.id}/publish`, ...body };
     },
     expect: editorial(201),
+  },
+  // The article processing charge (decision 0063): an invoice of an accepted submission of the submitter's.
+  {
+    name: 'GET /api/submissions/:id/invoice',
+    build: async () => ({
+      method: 'GET',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice`,
+    }),
+    expect: ownerOrEditor,
+  },
+  {
+    name: 'GET /api/submissions/:id/invoice.pdf',
+    build: async () => ({
+      method: 'GET',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice.pdf`,
+    }),
+    expect: ownerOrEditor,
+  },
+  {
+    // Only the submission's own author asks: an editor finds nothing of theirs to ask about.
+    name: 'POST /api/submissions/:id/invoice/waiver',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice/waiver`,
+      payload: { reason: 'No funding for this paper.' },
+    }),
+    expect: notOwner,
+  },
+  {
+    name: 'POST /api/submissions/:id/invoice/voucher',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/submissions/${(await anInvoice()).submissionId}/invoice/voucher`,
+      payload: { code: 'ABCD-EFGH-JKLM' },
+    }),
+    expect: notOwner,
+  },
+  {
+    name: 'GET /api/apc/invoices',
+    build: () => ({ method: 'GET', url: '/api/apc/invoices?state=due' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/apc/invoices.csv',
+    build: () => ({ method: 'GET', url: '/api/apc/invoices.csv' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/apc/invoices/:id/waiver',
+    build: async () => {
+      const { submissionId, invoiceId } = await anInvoice();
+      const asked = await t.app.inject({
+        method: 'POST',
+        url: `/api/submissions/${submissionId}/invoice/waiver`,
+        headers: { authorization: `Bearer ${submitterToken}` },
+        payload: { reason: 'No funding for this paper.' },
+      });
+      expect(asked.statusCode).toBe(200);
+      return {
+        method: 'POST',
+        url: `/api/apc/invoices/${invoiceId}/waiver`,
+        payload: { decision: 'decline', message: 'Declined.' },
+      };
+    },
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/apc/invoices/:id/payments',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/apc/invoices/${(await anInvoice()).invoiceId}/payments`,
+      payload: { paidOn: '2026-03-01', amount: '10', method: 'card', reference: 'R-1' },
+    }),
+    expect: editorial(201),
+  },
+  {
+    name: 'POST /api/apc/invoices/:id/void',
+    build: async () => ({
+      method: 'POST',
+      url: `/api/apc/invoices/${(await anInvoice()).invoiceId}/void`,
+      payload: { reason: 'Withdrawn.' },
+    }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/apc/reviews/:id/vouchers',
+    build: async () => {
+      const { id } = await newSubmission('under_review');
+      const { assignmentId } = await inviteReviewer(t, tokens.admin!, id, {
+        name: 'Vera Voucher',
+        email: `vera${++seq}@example.org`,
+      });
+      await t.services.db
+        .update(reviewAssignments)
+        .set({ state: 'submitted', submittedAt: new Date() })
+        .where(eq(reviewAssignments.id, assignmentId));
+      return {
+        method: 'POST',
+        url: `/api/apc/reviews/${assignmentId}/vouchers`,
+        payload: { kind: 'percent', percent: 20, expiresOn: '2099-12-31' },
+      };
+    },
+    expect: editorial(201),
+  },
+  {
+    name: 'GET /api/apc/settings',
+    build: () => ({ method: 'GET', url: '/api/apc/settings' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/apc/settings',
+    build: async () => ({
+      method: 'PUT',
+      url: '/api/apc/settings',
+      payload: (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/apc/settings',
+          headers: { authorization: `Bearer ${tokens.admin}` },
+        })
+      ).json(),
+    }),
+    expect: editorial(200),
   },
   {
     name: 'POST /api/plagiarism',

@@ -92,7 +92,8 @@ type IdKind =
   | 'message'
   | 'reviewForm'
   | 'session'
-  | 'journal';
+  | 'journal'
+  | 'invoice';
 
 /**
  * What each path parameter names, by the route's path up to and including it: what substitution cannot guess.
@@ -101,6 +102,8 @@ type IdKind =
  */
 const PARAMS: Record<string, IdKind | { literal: string }> = {
   '/api/account/sessions/{id}': 'session',
+  '/api/apc/invoices/{id}': 'invoice',
+  '/api/apc/reviews/{id}': 'assignment',
   '/api/admin/journals/{id}': 'journal',
   '/api/admin/users/{id}': 'user',
   '/api/site/users/{id}': 'user',
@@ -205,6 +208,18 @@ const PAYLOADS: Record<string, () => Promise<Body>> = {
   'PUT /api/reviews/{id}/draft': json({ commentsForAuthor: 'Changed from A' }),
   'POST /api/reviews/{id}/submit': json({ recommendation: 'reject', commentsForAuthor: 'From A.' }),
   'POST /api/submissions/{id}/revision': form({ submissionFile: aPdf }),
+  // The article processing charge (decision 0063).
+  'POST /api/submissions/{id}/invoice/waiver': json({ reason: 'Asked from A, for B.' }),
+  'POST /api/submissions/{id}/invoice/voucher': json({ code: 'ABCD-EFGH-JKLM' }),
+  'POST /api/apc/invoices/{id}/waiver': json({ decision: 'grant', whole: true, message: 'From A.' }),
+  'POST /api/apc/invoices/{id}/payments': json({
+    paidOn: '2026-03-01',
+    amount: '10',
+    method: 'card',
+    reference: 'FROM-A',
+  }),
+  'POST /api/apc/invoices/{id}/void': json({ reason: 'From A.' }),
+  'POST /api/apc/reviews/{id}/vouchers': json({ kind: 'percent', percent: 10, expiresOn: '2099-12-31' }),
 };
 
 /** The article page's view beacon counts only a request from the site's own page: as if it were one. */
@@ -476,6 +491,12 @@ beforeAll(async () => {
   bIds.user = bAuthor.id;
   bIds.session = (await ok(call('GET', '/jb/api/account/sessions', Bp.author), 'sessions')).json()[0].id;
   bIds.journal = journalB;
+  // B's APC invoice (decision 0063): a second manuscript of B's author, accepted.
+  const charged = await submitManuscript(tb, Bp.author, { title: 'B charged paper' });
+  await moveSubmission(tb, Bp.editor, charged.id, 'under_review', 'accepted');
+  bIds.invoice = (
+    await ok(call('GET', `/jb/api/submissions/${charged.id}/invoice`, Bp.editor), 'invoice')
+  ).json().id;
   await t.runJobs();
   mailsOfB = t.mail.slice(mailsBefore);
 
@@ -572,7 +593,9 @@ describe("B's rows after the sweep", () => {
   it('are every one as they were', async () => {
     const after = await snapshotOfB();
     expect(Object.keys(before).length).toBeGreaterThan(20);
-    expect(before.submissions.length).toBe(1);
+    // The unpublished one under review, and the accepted one with its APC invoice (decision 0063).
+    expect(before.submissions.length).toBe(2);
+    expect(before.apc_invoices?.length).toBe(1);
     for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
   });
 });

@@ -83,7 +83,11 @@ describe('publishing an accepted submission: files, preview, then Publish', () =
     expect(p.fulltext.references.filter((r: { doi: string | null }) => !r.doi)).toHaveLength(2);
     // Sent without a copyright form: publishing warns (it does not refuse).
     expect(p.copyrightForm).toBeNull();
-    expect(p.warnings).toEqual([expect.stringMatching(/no signed copyright form/)]);
+    // And the article processing charge is unpaid (decision 0063: the journal's default only warns).
+    expect(p.warnings).toEqual([
+      expect.stringMatching(/no signed copyright form/),
+      expect.stringMatching(/article processing charge is unpaid/),
+    ]);
     // Nothing is on the reader site, nor among the articles.
     expect((await get('/api/editor/articles')).json()).toEqual([]);
     expect((await get(`/api/submissions/${id}`)).json().articleId).toBeNull();

@@ -79,7 +79,9 @@ describe('reviews go to the author with a revision decision by default (issue 22
     await decide(t, editor.token, id, { status: 'revisions_requested', revisions: 'major' });
     const mail = lastMailTo(author.email);
     expect(mail.subject).toMatch(/Major revisions requested/);
-    expect(mail.text).toContain('Reviewer 1 — recommendation: Major revisions\n\nMethod unclear in section 2.');
+    expect(mail.text).toContain(
+      'Reviewer 1 — recommendation: Major revisions\n\nMethod unclear in section 2.',
+    );
     expect(mail.text).toContain('Reviewer 2 — recommendation: Major revisions\n\nData set too small.');
     expect(mail.text).toContain('with a response to the reviewers');
     const seen = await api('GET', `/api/submissions/${id}/reviews`, { token: author.token });
@@ -110,7 +112,11 @@ describe('reviews go to the author with a revision decision by default (issue 22
     expect(view.json.rounds[0].decidedAt).toBeNull();
 
     // Withholding one needs no confirmation; the history (editors only) says so.
-    await decide(t, editor.token, id, { status: 'revisions_requested', revisions: 'major', shareReviews: [a1] });
+    await decide(t, editor.token, id, {
+      status: 'revisions_requested',
+      revisions: 'major',
+      shareReviews: [a1],
+    });
     const mail = lastMailTo(author.email);
     expect(mail.text).toContain('Keep this one.');
     expect(mail.text).not.toContain('Rude remarks');
@@ -168,16 +174,24 @@ describe('reviews go to the author with a revision decision by default (issue 22
     });
     const mail = lastMailTo(author.email);
     expect(mail.text).not.toContain('Not for the author yet.');
-    expect(mail.text).toMatch(/Please upload your revised manuscript by [^\n]*\(end of the day, UTC time\)\./);
+    expect(mail.text).toMatch(
+      /Please upload your revised manuscript by [^\n]*\(end of the day, UTC time\)\./,
+    );
     expect(mail.text).not.toContain('response to the reviewers');
     const desk = await api('GET', `/api/submissions/${id}`, { token: editor.token });
-    expect(desk.json.history.at(-1).note).toBe('The submitted review was withheld from the author (confirmed).');
+    expect(desk.json.history.at(-1).note).toBe(
+      'The submitted review was withheld from the author (confirmed).',
+    );
     // The revision reminder asks for no response to reviewers the author never saw.
     const round = (await api('GET', `/api/editor/submissions/${id}/review`, { token: editor.token })).json
       .rounds[0];
-    await t.services.review.reminderPass(new Date(Date.parse(`${round.revisionDue}T00:00:00Z`) + 2 * 86_400_000));
+    await t.services.review.reminderPass(
+      new Date(Date.parse(`${round.revisionDue}T00:00:00Z`) + 2 * 86_400_000),
+    );
     await t.runJobs();
-    const reminder = t.mail.filter((m) => m.to === author.email && /Reminder: revised manuscript/.test(m.subject));
+    const reminder = t.mail.filter(
+      (m) => m.to === author.email && /Reminder: revised manuscript/.test(m.subject),
+    );
     expect(reminder.at(-1)!.text).toContain('You can upload it from My submissions');
 
     // Unknown or unsubmitted reviews, or another submission's, are refused beside the field.
@@ -217,11 +231,13 @@ describe('accepting with no review at all (issue 22, item 4)', () => {
     );
     const before = t.mail.length;
     await decide(t, editor.token, id, { status: 'accepted', confirm: ['accept-without-review'] });
-    expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email]);
+    // The decision, and the article processing charge's invoice (decision 0063).
+    expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email, author.email]);
+    expect(t.mail.slice(before).some((m) => /Invoice APC-\d{4}-\d{4}/.test(m.subject))).toBe(true);
     const desk = await api('GET', `/api/submissions/${id}`, { token: editor.token });
     expect(desk.json.status).toBe('accepted');
-    expect(desk.json.history.at(-1).note).toBe(
-      'Accepted without peer review: no reviewer submitted a review in any round (confirmed).',
+    expect(desk.json.history.at(-1).note).toMatch(
+      /^Accepted without peer review: no reviewer submitted a review in any round \(confirmed\)\. Invoice APC-\d{4}-\d{4}: /,
     );
 
     // Reviewed in an earlier round: the acceptance of the revision needs nothing more.
@@ -239,7 +255,8 @@ describe('accepting with no review at all (issue 22, item 4)', () => {
     expect(revision.statusCode, revision.body).toBe(200);
     const accepted = await decision(reviewed, { status: 'accepted' });
     expect(accepted.status, accepted.body).toBe(200);
-    expect(accepted.json.history.at(-1).note).toBe('');
+    // Nothing of peer review's to note; only the invoice (decision 0063).
+    expect(accepted.json.history.at(-1).note).toMatch(/^Invoice APC-\d{4}-\d{4}: 100 USD \(submitted /);
   });
 });
 
@@ -264,7 +281,12 @@ describe('reviewer files under their own names (issue 22, item 2)', () => {
         keywords: 'sensors',
         abstract: 'We study adaptive sampling.',
         authors: JSON.stringify([
-          { name: 'Ada Authorname', email: author.email, affiliation: 'Authorton Institute', superscript: '1' },
+          {
+            name: 'Ada Authorname',
+            email: author.email,
+            affiliation: 'Authorton Institute',
+            superscript: '1',
+          },
         ]),
       },
       {

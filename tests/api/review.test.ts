@@ -681,7 +681,8 @@ describe('peer review through the API', () => {
       const before = t.mail.length;
       await decide(t, editor.token, other, { status: 'accepted' });
       await t.runJobs();
-      expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email]);
+      // The author only: the decision and the charge's invoice (decision 0063).
+      expect(t.mail.slice(before).map((m) => m.to)).toEqual([author.email, author.email]);
     } finally {
       await setTell(true);
     }

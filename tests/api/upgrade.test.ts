@@ -218,6 +218,17 @@ describe('an installation of the previous release, upgraded', () => {
     ]);
   });
 
+  it('states the APC rule on /apc from the settings, the old hard-coded table replaced (decision 0063)', async () => {
+    const source = await withJournal(1, () => t.services.content.pageSource('apc'));
+    expect(source).toContain('{{apc.rule}}');
+    expect(source).not.toContain('| Before 1 June 2025 |');
+    expect(source).toContain('All charges are in {{apc.currencyName}} ({{apc.currency}}).');
+    const page = await withJournal(1, () => t.services.content.page('apc'));
+    expect(page!.html).toContain('On or after 1 June 2025');
+    expect(page!.html).toContain('100 USD per accepted article');
+    expect((await withJournal(1, () => t.services.apc.settings())).amountMinor).toBe(10_000);
+  });
+
   it('answers today’s addresses at the root: the article, its PDF, the OAI-PMH repository', async () => {
     const article = await get(`/api/articles/public/article/${facts.ids.article}`);
     expect(article.statusCode, article.body).toBe(200);

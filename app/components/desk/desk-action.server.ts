@@ -3,6 +3,7 @@ import { decisionSchema, STATUS_LABELS } from '../../../common/submissions.ts';
 import { asClientError, validateForm } from '../../lib/forms.server.ts';
 import { clientError, readIntentForm, replyDone, replyRefused } from '../../lib/reply.server.ts';
 import { idParam } from '../../lib/route-params.ts';
+import { apcAction, isApcIntent } from '../apc/apc-action.server.ts';
 import { requireEditor } from '../dashboard/guard.server.ts';
 import { decisionReviewFields, reviewAction } from '../review/desk-review.server.ts';
 import { DECIDE_CONFIRM, isConfirmIntent } from './decision.ts';
@@ -24,6 +25,8 @@ export async function deskAction({ context, request, params }: DeskArgs) {
   const fail = (status: number, message: string, errors: Record<string, string> = {}) =>
     replyRefused(intent, clientError(status, message, errors), values);
 
+  // The article processing charge's forms (decision 0063): the invoice panel and the reviewer vouchers.
+  if (isApcIntent(intent)) return apcAction(context.services, auth.user, intent, form, id);
   const reviewed = await reviewAction(context.services, auth.user, id, intent, form);
   if (reviewed) return reviewed;
   try {

@@ -25,7 +25,7 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
   const find = (url.searchParams.get('find') ?? '').trim().slice(0, 200);
   // The editor asked for the site's pool too (decision 0058): the reviewers of the site's other journals.
   const site = url.searchParams.get('site') === 'on';
-  const [article, similarity, review, fullText] = await Promise.all([
+  const [article, similarity, review, fullText, invoice, completedReviews, today] = await Promise.all([
     submission.articleId
       ? catalog.article(submission.articleId, { includeUnpublished: true }).catch(() => null)
       : Promise.resolve(null),
@@ -35,12 +35,17 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
     deskReviewData(context.services, id, find, { site }),
     // The Word file given for publishing (its preview is the publish page's: issue 22).
     publishable ? context.services.fulltext.of({ submissionId: id }) : Promise.resolve(null),
+    // The article processing charge (decision 0063): the invoice, and vouchers for completed reviews.
+    context.services.apc.forSubmission(auth.user, id),
+    context.services.apc.completedReviews(id),
+    context.services.apc.today(),
   ]);
   const latest = submission.files.find((f) => f.kind === 'manuscript');
   return {
     submission,
     similarity,
     review,
+    apc: { invoice, completedReviews, today },
     maxPdfBytes: context.services.config.MAX_ARTICLE_PDF_SIZE,
     maxWordBytes: context.services.config.MAX_MANUSCRIPT_SIZE,
     prepared: {
