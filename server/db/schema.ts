@@ -17,3 +17,4 @@ export * from '../review/tables.ts';
 export * from '../fulltext/tables.ts';
 export * from '../counters/tables.ts';
 export * from '../cache/tables.ts';
+export * from '../doi/tables.ts';
