@@ -185,7 +185,14 @@ export default function Dois({ loaderData, actionData }: Route.ComponentProps) {
       )}
       <h2 id="doi-settings-title">DOI settings</h2>
       {isAdmin ? (
-        <Form method="post" aria-labelledby="doi-settings-title" noValidate className="doi-settings">
+        <Form
+          method="post"
+          aria-labelledby="doi-settings-title"
+          noValidate
+          className="doi-settings"
+          // Drawn afresh once saved: the password and key fields are empty again (write-only).
+          key={actionData?.ok && actionData.intent === 'settings' ? actionData.at : 'settings'}
+        >
           <p>
             The prefix is {settings.prefix} (<Link to="/editor-dashboard/settings">Journal settings</Link>).
           </p>
