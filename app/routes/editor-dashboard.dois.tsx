@@ -92,9 +92,11 @@ export default function Dois({ loaderData, actionData }: Route.ComponentProps) {
         Each article's DOI and where it stands with Crossref
         {settings.doajEnabled ? ' and DOAJ' : ''}. Deposits go to{' '}
         <strong>
-          {settings.crossrefMode === 'production'
-            ? "Crossref's production service"
-            : "Crossref's test service"}
+          {settings.crossrefEndpoint
+            ? 'the deposit address set below'
+            : settings.crossrefMode === 'production'
+              ? "Crossref's production service"
+              : "Crossref's test service"}
         </strong>{' '}
         ({settings.depositUrl})
         {settings.autoDeposit ? ', on publication and after every change' : ', when you deposit them here'}.
@@ -106,7 +108,7 @@ export default function Dois({ loaderData, actionData }: Route.ComponentProps) {
         </p>
       )}
       <ActionResult result={actionData} />
-      <Form method="get" className="dash-inline-form" role="search" aria-label="Filter by state">
+      <Form method="get" className="doi-filter" role="search" aria-label="Filter by state">
         <SelectField
           id="dois-state"
           name="state"
@@ -178,7 +180,7 @@ export default function Dois({ loaderData, actionData }: Route.ComponentProps) {
               </tbody>
             </table>
           </TableScroll>
-          <button type="submit" name="intent" value="deposit" className="button">
+          <button type="submit" name="intent" value="deposit" className="button doi-deposit">
             Deposit the chosen DOIs
           </button>
         </Form>
