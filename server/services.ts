@@ -190,6 +190,7 @@ export function createServices(
     works: new WorkReader(db, journalUrl),
     log,
     timeoutMs: config.DEPOSIT_TIMEOUT * 1000,
+    loopbackOnly: config.DEPOSIT_LOOPBACK_ONLY,
   });
   followEvents(events, { similarity, doi });
   const catalog = new CatalogService(db, {

@@ -113,6 +113,8 @@ export class DoiService {
       log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void };
       /** How long a call to Crossref or DOAJ may take (ms). */
       timeoutMs?: number;
+      /** Only addresses on 127.0.0.1/localhost are called (tests: never the internet). */
+      loopbackOnly?: boolean;
     },
   ) {
     this.crossref = new CrossrefClient({ timeoutMs: deps.timeoutMs });
@@ -385,7 +387,16 @@ export class DoiService {
   private depositBlocker(s: SettingsRow, journal: JournalSettings): string | null {
     if (!s.crossrefUsername || !s.crossrefPassword) return MESSAGES.noCredentials;
     if (!journal.issnOnline) return MESSAGES.noIssn;
-    return null;
+    return this.offLimits(this.depositUrl(s));
+  }
+
+  /** With `loopbackOnly` (the tests), any address but this machine's is refused before a call. */
+  private offLimits(url: string): string | null {
+    if (!this.deps.loopbackOnly) return null;
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]'
+      ? null
+      : `Deposits to ${host} are switched off on this server (DEPOSIT_LOOPBACK_ONLY).`;
   }
 
   private credentials(s: SettingsRow): CrossrefCredentials {
@@ -553,7 +564,11 @@ export class DoiService {
     const work = await this.deps.works.work(articleId);
     const row = await this.depositRow(this.db, articleId);
     if (work?.status !== 'published') return;
-    const refuse = !journal.issnOnline ? MESSAGES.noIssnDoaj : !work.pdfUrl ? MESSAGES.noPdf : null;
+    const refuse = !journal.issnOnline
+      ? MESSAGES.noIssnDoaj
+      : !work.pdfUrl
+        ? MESSAGES.noPdf
+        : this.offLimits(s.doajEndpoint || DOAJ_ENDPOINT);
     if (refuse) {
       await ctx.complete((tx) => this.write(tx, articleId, { doajState: 'failed', doajMessage: refuse }));
       return;

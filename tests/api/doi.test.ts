@@ -441,6 +441,20 @@ describe('DOAJ', () => {
   });
 });
 
+describe('the tests never reach the internet', () => {
+  it('refuses an address off this machine before any call (DEPOSIT_LOOPBACK_ONLY)', async () => {
+    await settings({ crossref_endpoint: '', crossref_mode: 'production' });
+    try {
+      const id = await publishSubmission();
+      const s = await state(id);
+      expect(s.state).toBe('failed');
+      expect(s.message).toMatch(/Deposits to api\.crossref\.org are switched off on this server/);
+    } finally {
+      await settings();
+    }
+  });
+});
+
 describe('the password', () => {
   it('is in no answer, no job row, no e-mail and no job error', async () => {
     expect(bodies.length).toBeGreaterThan(20);
