@@ -95,6 +95,9 @@ export async function updateVolume(ctx: CatalogContext, actor: SessionUser, id: 
         },
       );
       await catalogChanged(ctx, tx, CATALOG_INDEX, volumeTag(id));
+      // Its issues' articles' deposits say its number and year (decision 0064).
+      for (const issue of await tx.select({ id: issues.id }).from(issues).where(eq(issues.volumeId, id)))
+        await ctx.deps.events?.emit(tx, 'issue.changed', { issueId: issue.id });
       return presentVolume(row);
     });
     return updated;
@@ -143,6 +146,7 @@ export async function updateIssue(
       },
     );
     await catalogChanged(ctx, tx, CATALOG_INDEX, issueTag(id));
+    await ctx.deps.events?.emit(tx, 'issue.changed', { issueId: id });
     return presentIssue(row);
   });
   return updated;

@@ -36,6 +36,7 @@ import { doiDeposits, doiSettings } from './tables.ts';
  */
 
 export const DOI_CHANGED_JOB = 'doi.changed';
+export const DOI_ISSUE_CHANGED_JOB = 'doi.issue-changed';
 export const DOI_DEPOSIT_JOB = 'doi.deposit';
 export const DOI_RESULT_JOB = 'doi.result';
 export const DOAJ_UPLOAD_JOB = 'doi.doaj';
@@ -121,6 +122,7 @@ export class DoiService {
     this.doaj = new DoajClient({ timeoutMs: deps.timeoutMs });
     const retry = { backoff: RETRY_BACKOFF, maxAttempts: MAX_ATTEMPTS };
     deps.jobs.define<DepositPayload>(DOI_CHANGED_JOB, (p, ctx) => this.onArticleChanged(p.articleId, ctx));
+    deps.jobs.define<{ issueId: number }>(DOI_ISSUE_CHANGED_JOB, (p, ctx) => this.onIssueChanged(p.issueId, ctx));
     deps.jobs.define<DepositPayload>(DOI_DEPOSIT_JOB, (p, ctx) => this.runDeposit(p.articleId, ctx), retry);
     deps.jobs.define<ResultPayload>(DOI_RESULT_JOB, (p, ctx) => this.runResult(p, ctx), retry);
     deps.jobs.define<DepositPayload>(DOAJ_UPLOAD_JOB, (p, ctx) => this.runDoaj(p.articleId, ctx), retry);
@@ -347,6 +349,17 @@ export class DoiService {
       }
     });
     return { queued, skipped };
+  }
+
+  /** `issue.changed`'s follower: each published article of the issue with a DOI is looked at as if it changed. */
+  private async onIssueChanged(issueId: number, ctx: JobContext): Promise<void> {
+    const rows = await this.db
+      .select({ id: articles.id })
+      .from(articles)
+      .where(and(eq(articles.issueId, issueId), eq(articles.status, 'published'), sql`${articles.doi} is not null`));
+    await ctx.complete(async (tx) => {
+      for (const { id } of rows) await this.deps.jobs.enqueue(tx, DOI_CHANGED_JOB, { articleId: id });
+    });
   }
 
   /** `article.changed`'s follower: a published article with a DOI is (re)deposited when what it says changed. */

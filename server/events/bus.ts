@@ -8,6 +8,8 @@ import type { JobQueue } from '../jobs/queue.ts';
 export interface Events {
   /** An article's metadata, PDF or published state changed, or it was published (new). */
   'article.changed': { articleId: number };
+  /** An issue's (or its volume's) number, year, month or title changed: what its articles' records say. */
+  'issue.changed': { issueId: number };
   /** A submission's manuscript versions changed: it arrived, or a revision came in. */
   'manuscript.arrived': { submissionId: number };
 }

@@ -247,6 +247,25 @@ describe('depositing with Crossref', () => {
     expect(s.batchId).toBe(second.batchId);
   });
 
+  it('redeposits when its issue’s month changes, not when nothing a deposit says changed', async () => {
+    const before = crossref.deposits.length;
+    const patch = (payload: Record<string, unknown>) =>
+      call('PATCH', `/api/editor/issues/${issueId}`, payload);
+    expect((await patch({ title: 'Issue 1', description: 'Spring', publication_month: 3 })).statusCode).toBe(
+      200,
+    );
+    expect(crossref.deposits.length).toBeGreaterThan(before);
+    const { doi } = await state(registeredId);
+    const sent = crossref.deposits.findLast((d) => d.dois.includes(doi!))!;
+    expect(sent.batchId).toBe((await state(registeredId)).batchId);
+    expect((await state(registeredId)).state).toBe('registered');
+    const after = crossref.deposits.length;
+    expect(
+      (await patch({ title: 'Issue 1', description: 'Spring, again', publication_month: 3 })).statusCode,
+    ).toBe(200);
+    expect(crossref.deposits).toHaveLength(after);
+  });
+
   it('marks a changed DOI stale when automatic deposit is off, and the editor redeposits it', async () => {
     await settings({ auto_deposit: false });
     try {
