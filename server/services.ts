@@ -188,6 +188,7 @@ export function createServices(
     clock,
     settings,
     works: new WorkReader(db, journalUrl),
+    audit,
     log,
     timeoutMs: config.DEPOSIT_TIMEOUT * 1000,
     loopbackOnly: config.DEPOSIT_LOOPBACK_ONLY,

@@ -41,7 +41,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  requireEditor(context, request);
+  const auth = requireEditor(context, request);
   const read = await readIntentForm(request);
   if (!read.ok) return read.answer;
   const { form, intent } = read;
@@ -49,7 +49,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (intent === 'deposit') {
       const checked = validateForm(doiDepositInput, { article_ids: form.all('article') });
       if (!checked.ok) return replyRefused(intent, checked.refusal);
-      const { queued, skipped } = await context.services.doi.depositMany(checked.data.article_ids);
+      const { queued, skipped } = await context.services.doi.depositMany(auth.user, checked.data.article_ids);
       const said = skipped.map((s) => ` Article ${s.articleId}: ${s.reason}`).join('');
       return replyDone(
         intent,
@@ -69,7 +69,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       // What was typed comes back, never the password or the key.
       const { crossref_password: _p, doaj_api_key: _k, ...typed } = values;
       if (!checked.ok) return replyRefused(intent, checked.refusal, typed);
-      await context.services.doi.saveSettings(checked.data);
+      await context.services.doi.saveSettings(auth.user, checked.data);
       return replyDone(intent, 'The DOI settings are saved.');
     }
     return replyRefused(intent, clientError(400, 'Unknown action.'));

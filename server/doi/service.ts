@@ -10,6 +10,8 @@ import {
   fillDoiPattern,
 } from '../../common/doi.ts';
 import type { JournalSettings } from '../../common/journal.ts';
+import type { SessionUser } from '../accounts/service.ts';
+import type { AuditService } from '../audit/service.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
 import { HOUR, MINUTE, type Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -111,6 +113,8 @@ export class DoiService {
       clock: Clock;
       settings: { journal(): Promise<JournalSettings> };
       works: WorkReader;
+      /** Settings changed and deposits asked for by hand are privileged actions: in the audit log (never a secret). */
+      audit: Pick<AuditService, 'record'>;
       log: { info(o: unknown, m?: string): void; warn(o: unknown, m?: string): void };
       /** How long a call to Crossref or DOAJ may take (ms). */
       timeoutMs?: number;
@@ -122,7 +126,9 @@ export class DoiService {
     this.doaj = new DoajClient({ timeoutMs: deps.timeoutMs });
     const retry = { backoff: RETRY_BACKOFF, maxAttempts: MAX_ATTEMPTS };
     deps.jobs.define<DepositPayload>(DOI_CHANGED_JOB, (p, ctx) => this.onArticleChanged(p.articleId, ctx));
-    deps.jobs.define<{ issueId: number }>(DOI_ISSUE_CHANGED_JOB, (p, ctx) => this.onIssueChanged(p.issueId, ctx));
+    deps.jobs.define<{ issueId: number }>(DOI_ISSUE_CHANGED_JOB, (p, ctx) =>
+      this.onIssueChanged(p.issueId, ctx),
+    );
     deps.jobs.define<DepositPayload>(DOI_DEPOSIT_JOB, (p, ctx) => this.runDeposit(p.articleId, ctx), retry);
     deps.jobs.define<ResultPayload>(DOI_RESULT_JOB, (p, ctx) => this.runResult(p, ctx), retry);
     deps.jobs.define<DepositPayload>(DOAJ_UPLOAD_JOB, (p, ctx) => this.runDoaj(p.articleId, ctx), retry);
@@ -158,7 +164,7 @@ export class DoiService {
     };
   }
 
-  async saveSettings(input: DoiSettingsInput): Promise<DoiSettingsView> {
+  async saveSettings(actor: SessionUser, input: DoiSettingsInput): Promise<DoiSettingsView> {
     const before = await this.settingsRow();
     const password = input.clear_password ? '' : input.crossref_password || before.crossrefPassword;
     const key = input.clear_doaj_key ? '' : input.doaj_api_key || before.doajApiKey;
@@ -174,10 +180,30 @@ export class DoiService {
       doajEndpoint: input.doaj_endpoint ?? before.doajEndpoint,
       updatedAt: new Date(this.deps.clock.now()),
     };
-    await this.db
-      .insert(doiSettings)
-      .values(values)
-      .onConflictDoUpdate({ target: doiSettings.journalId, set: values });
+    await this.db.transaction(async (tx) => {
+      await tx
+        .insert(doiSettings)
+        .values(values)
+        .onConflictDoUpdate({ target: doiSettings.journalId, set: values });
+      await this.deps.audit.record(
+        tx,
+        actor,
+        'doi.settings',
+        { type: 'journal' },
+        {
+          pattern: values.pattern,
+          crossrefUsername: values.crossrefUsername,
+          crossrefMode: values.crossrefMode,
+          crossrefEndpoint: values.crossrefEndpoint,
+          autoDeposit: values.autoDeposit,
+          doajEnabled: values.doajEnabled,
+          doajEndpoint: values.doajEndpoint,
+          // Whether the secrets changed, never what they are.
+          passwordChanged: password !== before.crossrefPassword,
+          doajKeyChanged: key !== before.doajApiKey,
+        },
+      );
+    });
     return this.settingsView();
   }
 
@@ -314,6 +340,7 @@ export class DoiService {
    * DOI is queued; the others are said, with why. Refused outright when nothing could be deposited.
    */
   async depositMany(
+    actor: SessionUser,
     articleIds: number[],
   ): Promise<{ queued: number[]; skipped: { articleId: number; reason: string }[] }> {
     const [s, journal] = [await this.settingsRow(), await this.deps.settings.journal()];
@@ -339,6 +366,7 @@ export class DoiService {
         `None of these articles can be deposited: ${skipped.map((x) => `${x.articleId}: ${x.reason}`).join(' ')}`,
       );
     await this.db.transaction(async (tx) => {
+      await this.deps.audit.record(tx, actor, 'doi.deposit', { type: 'article' }, { articleIds: queued });
       for (const id of queued) {
         await this.write(tx, id, { state: 'queued', message: null });
         await this.deps.jobs.enqueue(tx, DOI_DEPOSIT_JOB, { articleId: id });
@@ -356,7 +384,13 @@ export class DoiService {
     const rows = await this.db
       .select({ id: articles.id })
       .from(articles)
-      .where(and(eq(articles.issueId, issueId), eq(articles.status, 'published'), sql`${articles.doi} is not null`));
+      .where(
+        and(
+          eq(articles.issueId, issueId),
+          eq(articles.status, 'published'),
+          sql`${articles.doi} is not null`,
+        ),
+      );
     await ctx.complete(async (tx) => {
       for (const { id } of rows) await this.deps.jobs.enqueue(tx, DOI_CHANGED_JOB, { articleId: id });
     });

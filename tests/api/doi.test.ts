@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { auditLog } from '../../server/audit/tables.ts';
 import { MINUTE } from '../../server/clock.ts';
 import { MESSAGES, POLL_DELAY } from '../../server/doi/service.ts';
 import { jobs } from '../../server/jobs/tables.ts';
@@ -475,7 +476,7 @@ describe('the tests never reach the internet', () => {
 });
 
 describe('the password', () => {
-  it('is in no answer, no job row, no e-mail and no job error', async () => {
+  it('is in no answer, no job row, no e-mail, no job error and no audit entry', async () => {
     expect(bodies.length).toBeGreaterThan(20);
     for (const body of bodies) expect(body).not.toContain(PASSWORD);
     const rows = await t.services.db.select().from(jobs);
@@ -484,5 +485,14 @@ describe('the password', () => {
     expect(JSON.stringify(rows)).not.toContain('wrong-key');
     expect(JSON.stringify(await t.services.db.select().from(mailLog))).not.toContain(PASSWORD);
     expect(JSON.stringify(t.mail)).not.toContain(PASSWORD);
+    // The settings' changes and the deposits asked for by hand are audited, the secrets only as "changed".
+    const audit = await t.services.db.select().from(auditLog);
+    expect(
+      audit.some(
+        (a) => a.action === 'doi.settings' && (a.details as { passwordChanged?: boolean }).passwordChanged,
+      ),
+    ).toBe(true);
+    expect(audit.some((a) => a.action === 'doi.deposit')).toBe(true);
+    expect(JSON.stringify(audit)).not.toContain(PASSWORD);
   });
 });

@@ -83,8 +83,8 @@ export function doiRoutes(api: Api, services: Services) {
       403: errors[403],
       409: errors[409],
     },
-    handler: async ({ body, reply }) => {
-      const result = await doi.depositMany(body.article_ids);
+    handler: async ({ auth, body, reply }) => {
+      const result = await doi.depositMany(auth!.user, body.article_ids);
       reply.status(202);
       const n = result.queued.length;
       return { message: `${n} ${n === 1 ? 'DOI is' : 'DOIs are'} queued for deposit.`, ...result };
@@ -120,9 +120,9 @@ export function doiRoutes(api: Api, services: Services) {
       401: errors[401],
       403: errors[403],
     },
-    handler: async ({ body }) => ({
+    handler: async ({ auth, body }) => ({
       message: 'The DOI settings are saved.',
-      settings: await doi.saveSettings(body),
+      settings: await doi.saveSettings(auth!.user, body),
     }),
   });
 }
