@@ -269,6 +269,10 @@ export class DoiService {
 
   /** Every article with its DOI's state, newest issue first; only those in `state` when asked. */
   async list(state?: DoiStateName): Promise<DoiRow[]> {
+    return this.rows(state);
+  }
+
+  private async rows(state?: DoiStateName, articleId?: number): Promise<DoiRow[]> {
     const stateOf = sql<DoiStateName>`coalesce(${doiDeposits.state}, 'not_deposited')`;
     const rows = await this.db
       .select({
@@ -289,7 +293,12 @@ export class DoiService {
       .innerJoin(issues, eq(issues.id, articles.issueId))
       .innerJoin(volumes, eq(volumes.id, issues.volumeId))
       .leftJoin(doiDeposits, eq(doiDeposits.articleId, articles.id))
-      .where(state ? sql`${stateOf} = ${state}` : undefined)
+      .where(
+        and(
+          state ? sql`${stateOf} = ${state}` : undefined,
+          articleId === undefined ? undefined : eq(articles.id, articleId),
+        ),
+      )
       .orderBy(
         desc(volumes.volumeNumber),
         desc(issues.issueNumber),
@@ -306,13 +315,9 @@ export class DoiService {
 
   /** One article's row (404 when there is no such article). */
   async ofArticle(articleId: number): Promise<DoiRow> {
-    const [exists] = await this.db
-      .select({ id: articles.id })
-      .from(articles)
-      .where(eq(articles.id, articleId));
-    if (!exists) throw notFound('No such article.');
-    const row = (await this.list()).find((r) => r.articleId === articleId);
-    return row!;
+    const [row] = await this.rows(undefined, articleId);
+    if (!row) throw notFound('No such article.');
+    return row;
   }
 
   // ---- Depositing ----------------------------------------------------------------------------------

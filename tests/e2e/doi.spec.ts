@@ -164,6 +164,10 @@ test('an editor sets up Crossref, publishes, sees the DOI registered, filters an
     });
     await axe(page);
     await screenshots(page, 'doi-page');
+    // The submission's desk says it too.
+    await page.goto(`/${journal}/editor-dashboard/submissions/${submitted.id}`);
+    await expect(page.getByRole('region', { name: 'Published' })).toContainText('Crossref: Registered');
+    await page.goto(`/${journal}/editor-dashboard/dois`);
 
     // Filtered by state.
     await page.getByLabel('State', { exact: true }).selectOption('failed');
