@@ -1,10 +1,7 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { DOI_STATES } from '../../common/doi.ts';
 import { articles } from '../catalog/tables.ts';
 import { journalId } from '../journals/tables.ts';
-
-/** Where an article's DOI stands with Crossref (and, apart, with DOAJ): decision 0064. */
-export const DOI_STATES = ['not_deposited', 'queued', 'submitted', 'registered', 'failed', 'stale'] as const;
-export type DoiState = (typeof DOI_STATES)[number];
 
 /**
  * A journal's DOI registration settings (decision 0064): one row per journal, made on first save; a journal
