@@ -61,6 +61,7 @@ export default [
     route('submissions/:id/publish', 'routes/editor-dashboard.submissions.$id.publish.tsx'),
     route('volumes', 'routes/editor-dashboard.volumes.tsx'),
     route('articles', 'routes/editor-dashboard.articles.tsx'),
+    route('dois', 'routes/editor-dashboard.dois.tsx'),
     route('messages', 'routes/editor-dashboard.messages.tsx'),
     route('apc', 'routes/editor-dashboard.apc.tsx'),
     route('audit', 'routes/editor-dashboard.audit.tsx'),

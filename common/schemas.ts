@@ -199,6 +199,15 @@ export const doiField = z
   .transform((v) => v.replace(/^(https?:\/\/(dx\.)?doi\.org\/|doi:)/i, ''))
   .pipe(z.string().regex(DOI_PATTERN, 'DOI must look like 10.1234/abc.2025.001.'));
 
+/**
+ * A DOI the editor may leave empty: the journal's DOI pattern then gives one as the article goes into its
+ * issue (decision 0064). Empty is null.
+ */
+export const optionalDoiField = z.preprocess(
+  (v) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v),
+  doiField.nullable(),
+);
+
 const DIGITS = /^\s*\d{1,15}\s*$/;
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ARTICLE_TYPES, LIMITS } from './limits.ts';
 import { DECISION_CONFIRMATIONS, REVIEW_FILTERS, REVISION_KINDS } from './review.ts';
-import { doiField, idField, pagesField } from './schemas.ts';
+import { idField, optionalDoiField, pagesField } from './schemas.ts';
 
 /** A manuscript's road from arrival to decision. */
 export const SUBMISSION_STATUSES = [
@@ -121,10 +121,13 @@ export const deskFilterSchema = z.object({
 });
 export type DeskFilter = z.infer<typeof deskFilterSchema>;
 
-/** Publishing an accepted submission: the issue it goes into, its pages and DOI (the final PDF is a file). */
+/**
+ * Publishing an accepted submission: the issue it goes into, its pages and DOI (the final PDF is a file). No
+ * DOI: the journal's pattern gives one (decision 0064).
+ */
 export const publishSubmissionSchema = z.object({
   issue_id: idField('Issue', { required: 'Choose the issue.', invalid: 'Choose the issue.' }),
   pages: pagesField,
-  doi: doiField,
+  doi: optionalDoiField,
 });
 export type PublishSubmissionInput = z.infer<typeof publishSubmissionSchema>;

@@ -26,6 +26,7 @@ import { requestContext, requestIdOf, requestLogger } from './request-context.ts
 import { searchRoutes } from './http/routes/search.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './http/routes/similarity.ts';
+import { doiRoutes } from './http/routes/doi.ts';
 import { submissionRoutes } from './http/routes/submissions.ts';
 import { subscriptionRoutes } from './http/routes/subscriptions.ts';
 
@@ -165,6 +166,7 @@ export async function buildApp(
   journalAdminRoutes(api, services);
   similarityRoutes(api, services);
   preservationRoutes(api, services);
+  doiRoutes(api, services);
   healthRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).
   app.addHook('onClose', () => services.similarity.close());

@@ -141,6 +141,13 @@ export const configSchema = z.object({
     .enum(['true', 'false'], 'must be true or false')
     .default('false')
     .transform((v) => v === 'true'),
+  /** How long one call to Crossref's or DOAJ's API may take before it is retried later (decision 0064). */
+  DEPOSIT_TIMEOUT: duration('60s'),
+  /** Only deposit to 127.0.0.1/localhost (the tests' fake Crossref and DOAJ): never the internet. */
+  DEPOSIT_LOOPBACK_ONLY: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true'),
   /** How long a SIGTERM waits for running requests and jobs before closing anyway (decision 0030). */
   SHUTDOWN_TIMEOUT: duration('20s'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -22,6 +22,7 @@ import type { BlobStore } from './files/blob-store.ts';
 import { FileService } from './files/service.ts';
 import { configuredKind, localBlobStore } from './files/stores.ts';
 import { WorkReader } from './discovery/works.ts';
+import { DoiService } from './doi/service.ts';
 import { FullTextService } from './fulltext/service.ts';
 import { defineDemoFullTextJob } from './seed/demo-fulltext.ts';
 import { Drain } from './http/health.ts';
@@ -183,8 +184,27 @@ export function createServices(
       return j && { title: j.title, url: journals.baseUrl(j) };
     },
   });
-  followEvents(events, { similarity });
-  const catalog = new CatalogService(db, { files, audit, baseUrl: journalUrl, similarity, changes, events });
+  // DOIs that register themselves: the pattern, Crossref and DOAJ deposits by jobs (decision 0064).
+  const doi = new DoiService(db, {
+    jobs,
+    clock,
+    settings,
+    works: new WorkReader(db, journalUrl),
+    audit,
+    log,
+    timeoutMs: config.DEPOSIT_TIMEOUT * 1000,
+    loopbackOnly: config.DEPOSIT_LOOPBACK_ONLY,
+  });
+  followEvents(events, { similarity, doi });
+  const catalog = new CatalogService(db, {
+    files,
+    audit,
+    baseUrl: journalUrl,
+    similarity,
+    changes,
+    events,
+    doi,
+  });
   const submissions = new SubmissionsService(db, {
     files,
     audit,
@@ -309,6 +329,8 @@ export function createServices(
     apc,
     fulltext,
     preservation,
+    /** DOI registration with Crossref and DOAJ (decision 0064). */
+    doi,
     contact: new ContactService(db, {
       mail,
       officeEmail,

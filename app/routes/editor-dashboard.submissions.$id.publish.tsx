@@ -362,8 +362,7 @@ function PublishForm({ data: d, result }: { data: Data; result: FormResult | und
                 name="doi"
                 label="DOI"
                 marks
-                hint="e.g. 10.1234/abc.2025.001"
-                required
+                hint="e.g. 10.1234/abc.2025.001. Leave it empty for the journal's DOI pattern to give one (the DOIs page)."
                 defaultValue={refused.values.doi}
                 error={publishRefused.errors.doi}
               />

@@ -31,6 +31,7 @@ const SECTIONS: { to: string; label: string; admin?: boolean; count?: 'attention
   { to: '/editor-dashboard/reviewers', label: 'Reviewers' },
   { to: '/editor-dashboard/volumes', label: 'Volumes & issues' },
   { to: '/editor-dashboard/articles', label: 'Articles' },
+  { to: '/editor-dashboard/dois', label: 'DOIs' },
   { to: '/editor-dashboard/messages', label: 'Messages' },
   { to: '/editor-dashboard/apc', label: 'APC ledger' },
   { to: '/editor-dashboard/content', label: 'Journal content' },

@@ -55,6 +55,7 @@ export async function updateArticle(
     .from(articles)
     .where(and(sql`lower(${articles.doi}) = lower(${input.doi})`, sql`${articles.id} <> ${id}`));
   if (taken) throw doiTaken(input.doi);
+  await ctx.deps.doi?.assertDoiEditable(id, input.doi);
   const [, first, last] = PAGES_PATTERN.exec(input.pages)!;
   try {
     await ctx.db.transaction(async (tx) => {
@@ -160,17 +161,21 @@ export async function publishNew(
   actor: SessionUser,
   a: Omit<Parameters<typeof insertArticle>[3], 'file'> & {
     pdf: CheckedUpload;
-    doi: string;
+    /** None: the journal's DOI pattern gives it one as it goes into its issue (decision 0064). */
+    doi: string | null;
     alongside?: (tx: Tx, articleId: number) => Promise<void>;
   },
 ): Promise<number> {
   const [issue] = await ctx.db.select().from(issues).where(eq(issues.id, a.issueId));
   if (!issue) throw invalid('That issue does not exist.', { issue_id: 'That issue does not exist.' });
-  await assertDoiFree(ctx, a.doi);
+  if (a.doi) await assertDoiFree(ctx, a.doi);
+  // Read before the transaction (one connection on PGlite): what assigns a DOI inside it.
+  const assignDoi = a.doi ? null : await ctx.deps.doi?.assigner();
   try {
     const id = await ctx.deps.files.withStoredFiles([a.pdf], async (tx, [file]) => {
       const { alongside, pdf: _pdf, ...fields } = a;
       const articleId = await insertArticle(ctx, tx, actor, { ...fields, file });
+      await assignDoi?.(tx, articleId);
       await alongside?.(tx, articleId);
       await articleChanged(ctx, tx, articleId, CATALOG_INDEX, issueArticlesTag(a.issueId));
       return articleId;
@@ -180,7 +185,7 @@ export async function publishNew(
     if (isUniqueViolation(err) && pgConstraint(err) === 'articles_submission_idx') {
       throw conflict('This submission is already published.');
     }
-    if (isUniqueViolation(err)) throw doiTaken(a.doi);
+    if (isUniqueViolation(err)) throw doiTaken(a.doi ?? 'assigned by the pattern');
     throw err;
   }
 }

@@ -2,6 +2,7 @@ import type { AuditService } from '../audit/service.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
 import { articleTag, CATALOG } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
+import type { DoiService } from '../doi/service.ts';
 import type { EventBus } from '../events/bus.ts';
 import type { FileService } from '../files/service.ts';
 import type { SimilarityService } from '../similarity/service.ts';
@@ -18,6 +19,11 @@ export interface CatalogDeps {
   events?: Pick<EventBus, 'emit'>;
   /** Kept pages and answers, in every process: told in the change's transaction what changed (0018, 0031). */
   changes?: Pick<ChangeFeed, 'publish'>;
+  /**
+   * DOI registration (decision 0064): the journal's pattern gives an article placed into an issue without a
+   * DOI its own, and a deposited DOI cannot be changed.
+   */
+  doi?: Pick<DoiService, 'assigner' | 'assertDoiEditable'>;
 }
 
 export interface CatalogContext {

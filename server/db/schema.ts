@@ -19,3 +19,4 @@ export * from '../counters/tables.ts';
 export * from '../cache/tables.ts';
 export * from '../preservation/tables.ts';
 export * from '../apc/tables.ts';
+export * from '../doi/tables.ts';

@@ -119,7 +119,12 @@ export function crossrefDeposit(
   journal: JournalFacts,
   place: { volume: WorkVolume; issue: WorkIssue },
   works: Work[],
-  opts: { batchId: string; now: Date },
+  opts: {
+    batchId: string;
+    now: Date;
+    /** The batch's timestamp when the caller keeps one per DOI (it must grow with each redeposit). */
+    timestamp?: string;
+  },
 ): string {
   const issueDate =
     place.issue.publicationDate ??
@@ -139,7 +144,7 @@ export function crossrefDeposit(
       'head',
       null,
       el('doi_batch_id', null, clip(opts.batchId, 100)),
-      el('timestamp', null, crossrefTimestamp(opts.now)),
+      el('timestamp', null, opts.timestamp ?? crossrefTimestamp(opts.now)),
       el(
         'depositor',
         null,

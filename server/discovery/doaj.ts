@@ -88,3 +88,51 @@ export function doajRecords(journal: JournalFacts, works: Work[]): string {
     ),
   );
 }
+
+/** DOAJ's article API's document (https://doaj.org/api/docs, `POST /api/articles`): the same facts as a record. */
+export interface DoajArticle {
+  bibjson: {
+    title: string;
+    identifier: { type: 'doi' | 'eissn'; id: string }[];
+    journal: { volume: string; number: string; start_page?: string; end_page?: string; language?: string[] };
+    year: string;
+    month: string;
+    abstract?: string;
+    author: { name: string; affiliation?: string; orcid_id?: string }[];
+    keywords?: string[];
+    link: { type: 'fulltext'; url: string; content_type: 'PDF' }[];
+  };
+}
+
+/** One article as DOAJ's article API takes it (a work with a PDF: DOAJ needs the full text). */
+export function doajArticle(journal: JournalFacts, w: Work): DoajArticle {
+  const { authors } = numberAffiliations(w.authors);
+  const lang = iso6392b(journal.language);
+  const [year, month] = w.publicationDate.split('-');
+  return {
+    bibjson: {
+      title: w.title,
+      identifier: [
+        ...(w.doi ? [{ type: 'doi' as const, id: w.doi }] : []),
+        ...(journal.issnOnline ? [{ type: 'eissn' as const, id: journal.issnOnline }] : []),
+      ],
+      journal: {
+        volume: String(w.volume.number),
+        number: String(w.issue.number),
+        ...(w.firstPage !== null ? { start_page: String(w.firstPage) } : {}),
+        ...(w.firstPage !== null && w.lastPage !== null ? { end_page: String(w.lastPage) } : {}),
+        ...(lang ? { language: [lang.toUpperCase()] } : {}),
+      },
+      year,
+      month: String(Number(month)),
+      ...(w.abstract ? { abstract: w.abstract } : {}),
+      author: authors.map((a) => ({
+        name: a.name,
+        ...(a.affiliation.trim() ? { affiliation: a.affiliation.trim() } : {}),
+        ...(a.orcid ? { orcid_id: orcidUrl(a.orcid) } : {}),
+      })),
+      ...(w.keywords.length ? { keywords: w.keywords } : {}),
+      link: [{ type: 'fulltext', url: w.pdfUrl!, content_type: 'PDF' }],
+    },
+  };
+}

@@ -10,7 +10,10 @@ export interface Events {
   'article.changed': { articleId: number };
   /** A submission's manuscript versions changed: it arrived, or a revision came in. */
   'manuscript.arrived': { submissionId: number };
-  /** An issue's own facts changed (its title, description, month, or its volume's number or year). */
+  /**
+   * An issue's own facts changed (its title, description, month, or its volume's number or year): what its
+   * articles' records say (DOI deposits, decision 0064) and its archive package holds (decision 0065).
+   */
   'issue.changed': { issueId: number };
   /** A published article's full text changed: replaced, its alt texts or its references' DOIs edited. */
   'fulltext.changed': { articleId: number };

@@ -63,7 +63,7 @@ export async function publish(
   ctx: SubmissionsContext,
   actor: SessionUser,
   id: number,
-  input: { issue_id: number; pages: string; doi: string },
+  input: { issue_id: number; pages: string; doi: string | null },
   finalPdf: CheckedUpload | undefined,
   catalog: CatalogService,
   fullText?: { attach: (tx: Tx, submissionId: number, articleId: number) => Promise<void> },
@@ -116,6 +116,8 @@ export async function publish(
     // The Word file's full text, converted before publishing, becomes the article's in the same transaction.
     alongside: fullText ? (tx, articleId) => fullText.attach(tx, id, articleId) : undefined,
   });
+  // The DOI typed, or the one the journal's pattern gave (decision 0064); none when it has no pattern.
+  const doi = input.doi ?? (await catalog.article(articleId, { includeUnpublished: true }))?.doi ?? null;
   await ctx.deps.mail.queue(
     ctx.db,
     {
@@ -123,7 +125,7 @@ export async function publish(
       subject: `[${detail.reference}] Your article is published: ${detail.title}`,
       text: `Dear ${detail.submitter.fullName},
 
-"${detail.title}" (${detail.reference}) is now published, with DOI ${input.doi}:
+"${detail.title}" (${detail.reference}) is now published${doi ? `, with DOI ${doi}` : ''}:
 
 ${ctx.deps.publicUrl()}/article/${articleId}
 

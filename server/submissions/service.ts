@@ -147,7 +147,7 @@ export class SubmissionsService implements SubmissionsContext {
   publish(
     actor: SessionUser,
     id: number,
-    input: { issue_id: number; pages: string; doi: string },
+    input: { issue_id: number; pages: string; doi: string | null },
     finalPdf: CheckedUpload | undefined,
     catalog: CatalogService,
     fullText?: { attach: (tx: Tx, submissionId: number, articleId: number) => Promise<void> },

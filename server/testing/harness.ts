@@ -177,6 +177,8 @@ export async function createTestContext(
     SIMILARITY_GRAMMAR: 'false',
     PUBLIC_URL: 'http://journal.test',
     LOG_LEVEL: 'silent',
+    // Deposits (decision 0064) reach only the fakes on loopback, whatever a test's settings say.
+    DEPOSIT_LOOPBACK_ONLY: 'true',
     ...env,
   });
   const database = opts.existing?.database ?? (await testDatabase());

@@ -1178,6 +1178,43 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     expect: editorial(202),
   },
   // The site admin's journals (decision 0055): the seed's admin is the site's admin; no other persona is.
+  // DOI registration (decision 0064): the editors' DOI page; its settings the admin's. No Crossref account is
+  // set here, so a deposit is refused (409) for whoever may ask for one.
+  {
+    name: 'GET /api/editor/dois',
+    build: () => ({ method: 'GET', url: '/api/editor/dois?state=failed' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'GET /api/editor/dois/:id',
+    build: () => ({ method: 'GET', url: `/api/editor/dois/${articleId}` }),
+    expect: editorial(200),
+  },
+  {
+    name: 'POST /api/editor/dois/deposit',
+    build: () => ({ method: 'POST', url: '/api/editor/dois/deposit', payload: { article_ids: [articleId] } }),
+    expect: editorial(409),
+  },
+  {
+    name: 'GET /api/admin/doi-settings',
+    build: () => ({ method: 'GET', url: '/api/admin/doi-settings' }),
+    expect: editorial(200),
+  },
+  {
+    name: 'PUT /api/admin/doi-settings',
+    build: () => ({
+      method: 'PUT',
+      url: '/api/admin/doi-settings',
+      payload: {
+        pattern: '{prefix}/matrix.{year}.{number}',
+        crossref_username: '',
+        crossref_mode: 'test',
+        auto_deposit: true,
+        doaj_enabled: false,
+      },
+    }),
+    expect: adminOnly(200),
+  },
   {
     name: 'GET /api/admin/journals',
     build: () => ({ method: 'GET', url: '/api/admin/journals' }),

@@ -113,6 +113,7 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   '/api/articles/{id}': 'article',
   '/api/articles/{id}/citation/{style}': { literal: 'apa' },
   '/api/editor/articles/{id}': 'article',
+  '/api/editor/dois/{id}': 'article',
   '/api/editor/articles/{id}/fulltext/figures/{name}': { literal: 'figure-1.png' },
   '/api/editor/articles/{id}/fulltext/pending/figures/{name}': { literal: 'figure-1.png' },
   '/api/editor/export/crossref/article/{id}': 'article',

@@ -42,6 +42,8 @@ export const SERVER_ENV = {
   RATE_LIMIT_CONTACT: 'off',
   RATE_LIMIT_PLAGIARISM: 'off',
   LOG_LEVEL: 'warn',
+  // DOI deposits (decision 0064) reach only a spec's fake Crossref on loopback, never the internet.
+  DEPOSIT_LOOPBACK_ONLY: 'true',
   NODE_ENV: 'production',
   // Never a developer's or CI's own database, mail server or secret: the data folder holds everything.
   DATABASE_URL: '',

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { DoiState } from '../doi/DoiState.tsx';
 import type { DeskLoaderData } from './desk-loader.server.ts';
 
 /** Once published: where the article is, and links to it and to its editing in Articles. */
@@ -12,6 +13,12 @@ export function PublishedPanel({ article }: { article: NonNullable<DeskLoaderDat
         {article.doi ? `, DOI ${article.doi}` : ''}
         {article.status === 'published' ? '.' : ' (now unpublished).'}
       </p>
+      {article.doi && article.doiState ? (
+        <p>
+          Crossref: <DoiState state={article.doiState.state} message={article.doiState.message} />{' '}
+          <Link to="/editor-dashboard/dois">DOIs</Link>
+        </p>
+      ) : null}
       <p className="dash-inline-form">
         {article.status === 'published' ? (
           <Link to={`/article/${article.id}`} className="button button--primary button--small">

@@ -41,6 +41,8 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
     context.services.apc.today(),
   ]);
   const latest = submission.files.find((f) => f.kind === 'manuscript');
+  // Where its DOI stands with Crossref (decision 0064).
+  const doi = article ? await context.services.doi.ofArticle(article.id).catch(() => null) : null;
   return {
     submission,
     similarity,
@@ -65,6 +67,7 @@ export async function deskLoader({ context, request, params }: DeskArgs) {
           issue_number: article.issue_number,
           pages: article.pages,
           doi: article.doi,
+          doiState: doi ? { state: doi.state, message: doi.message } : null,
         }
       : null,
   };
