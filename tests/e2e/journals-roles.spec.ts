@@ -432,7 +432,7 @@ test('a reviewer of journal-c.test reviews for /second; its editor accepts and p
         await form.getByLabel('Figure 2').fill('Two bars: battery life before and after.');
         await form.getByLabel('Issue').selectOption({ label });
         await form.getByLabel('Pages').fill('1-12');
-        await form.getByLabel(/^DOI( \*)?$/).fill(`10.5555/roles.${tag}`);
+        await form.getByLabel(/^DOI( \*| \(optional\))?$/).fill(`10.5555/roles.${tag}`);
         await form.getByRole('button', { name: /^Publish the article/ }).click();
         await expect(status).toContainText(/Published as article \d+/);
         const id = Number(/article (\d+)/.exec((await status.textContent())!)![1]);

@@ -182,7 +182,7 @@ test('an accepted submission is published from its preview: files together, warn
   await form.getByLabel('DOI of reference [2]').fill('10.5555/cited.2024.2');
   await form.getByLabel('Issue').selectOption({ label });
   await form.getByLabel('Pages').fill('1-12');
-  await form.getByLabel(/^DOI( \*)?$/).fill(`10.5555/pp.${tag()}`);
+  await form.getByLabel(/^DOI( \*| \(optional\))?$/).fill(`10.5555/pp.${tag()}`);
   await form.getByRole('button', { name: 'Publish the article with its full text' }).click();
   await expect(page.getByRole('status')).toContainText(/Published as article \d+/);
   const articleId = Number(/article (\d+)/.exec((await page.getByRole('status').textContent())!)![1]);
