@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   CROSSREF_ENDPOINTS,
+  DEFAULT_DOI_PATTERN,
   DOAJ_ENDPOINT,
   type DoiRow,
   type DoiSettingsInput,
@@ -10,6 +11,7 @@ import {
   fillDoiPattern,
 } from '../../common/doi.ts';
 import type { JournalSettings } from '../../common/journal.ts';
+import { DOI_PATTERN } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
@@ -65,7 +67,8 @@ type SettingsRow = typeof doiSettings.$inferSelect;
 type DepositRow = typeof doiDeposits.$inferSelect;
 
 const DEFAULTS: Omit<SettingsRow, 'journalId' | 'updatedAt'> = {
-  pattern: '',
+  // A journal that has not chosen yet gets the pattern its demo DOIs follow; an empty one (saved) makes none.
+  pattern: DEFAULT_DOI_PATTERN,
   crossrefUsername: '',
   crossrefPassword: '',
   crossrefMode: 'test',
@@ -236,13 +239,17 @@ export class DoiService {
       for (let n = before; n < before + 1000; n++) {
         const doi = fillDoiPattern(s.pattern, {
           prefix: journal.doiPrefix,
+          // A journal without an abbreviation yet (decision 0062): its part is left out, not left empty.
           journal: journal.abbreviation,
           year: place.year,
           volume: place.volume,
           issue: place.issue,
           number: n,
           id: articleId,
-        });
+        })
+          .replace(/\/[.-]+/, '/')
+          .replace(/([.-])[.-]+/g, '$1');
+        if (!DOI_PATTERN.test(doi)) return null;
         const [taken] = await tx
           .select({ id: articles.id })
           .from(articles)

@@ -133,6 +133,16 @@ describe('a development start: nothing is deposited until the editor configures 
     expect(job.status).toBe('done');
   });
 
+  it('gives an article published without a DOI one from the demo DOIs’ pattern until the journal chooses its own', async () => {
+    const view = (await call('GET', '/api/admin/doi-settings')).json().settings;
+    expect(view.pattern).toBe('{prefix}/{journal}.{year}.{volume}.{issue}.{number}');
+    const id = await publishSubmission();
+    const s = await state(id);
+    expect(s.doi).toMatch(/^10\.5555\/cjei\.2026\.\d+\.1\.\d+$/);
+    expect(s.state).toBe('failed');
+    expect(s.message).toBe(MESSAGES.noCredentials);
+  });
+
   it('keeps a DOI not deposited editable', async () => {
     const id = await upload('10.5555/dev.start.2');
     const res = await edit(id, { doi: '10.5555/dev.start.2b' });
