@@ -64,8 +64,8 @@ export default function ApcLedger({ loaderData, actionData }: Route.ComponentPro
       <ActionResult result={actionData} />
       <p>
         The rule, by the day a paper is first submitted:{' '}
-        {rule.map((r) => `${r.when.toLowerCase()}, ${r.charge}`).join('; ')}. Publishing with an unpaid charge
-        is {unpaid === 'block' ? 'refused' : 'allowed with a warning'}.
+        {rule.map((r) => `${r.when.charAt(0).toLowerCase()}${r.when.slice(1)}, ${r.charge}`).join('; ')}.
+        Publishing with an unpaid charge is {unpaid === 'block' ? 'refused' : 'allowed with a warning'}.
       </p>
 
       <Form method="get" className="dash-filters" aria-label="Filter the invoices">
