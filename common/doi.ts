@@ -45,6 +45,19 @@ export function fillDoiPattern(pattern: string, values: DoiPatternValues): strin
   );
 }
 
+/**
+ * The DOI a pattern gives, with the part of a value that is empty left out rather than left empty (a journal
+ * without an abbreviation yet, decision 0062: `10.5555/.2026…` becomes `10.5555/2026…`); null when what it
+ * makes is not a DOI.
+ */
+export function doiFromPattern(pattern: string, values: DoiPatternValues): string | null {
+  const doi = fillDoiPattern(pattern, values)
+    .replace(/\/[.-]+/, '/')
+    .replace(/\.{2,}/g, '.')
+    .replace(/[.-]+$/, '');
+  return DOI_PATTERN.test(doi) ? doi : null;
+}
+
 const SAMPLE: DoiPatternValues = {
   prefix: '10.12345',
   journal: 'cjei',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { doiPatternProblem, fillDoiPattern } from '../../common/doi.ts';
+import { doiFromPattern, doiPatternProblem, fillDoiPattern } from '../../common/doi.ts';
 import { readDiagnostic, resultUrl } from './crossref-client.ts';
 
 /** The rules of DOI registration without a database (decision 0064): the pattern, Crossref's answers. */
@@ -15,6 +15,17 @@ describe('the DOI pattern', () => {
     expect(fillDoiPattern('{prefix}/{journal}.{id}', { ...VALUES, journal: 'J. Soft Matter' })).toBe(
       '10.5555/j.-soft-matter.41',
     );
+  });
+
+  it('leaves out the part of an empty value rather than leave it empty, and gives no DOI that is not one', () => {
+    const pattern = '{prefix}/{journal}.{year}.{volume}.{issue}.{number}';
+    expect(doiFromPattern(pattern, VALUES)).toBe('10.5555/cjei.2026.3.2.7');
+    // A journal without an abbreviation yet (decision 0062).
+    expect(doiFromPattern(pattern, { ...VALUES, journal: '' })).toBe('10.5555/2026.3.2.7');
+    expect(doiFromPattern('{prefix}/x.{journal}.{number}', { ...VALUES, journal: '' })).toBe('10.5555/x.7');
+    expect(doiFromPattern('{prefix}/{number}.{journal}', { ...VALUES, journal: '' })).toBe('10.5555/7');
+    // No prefix (a journal that has none): nothing, not a broken DOI.
+    expect(doiFromPattern(pattern, { ...VALUES, prefix: '' })).toBeNull();
   });
 
   it('takes a good pattern and says what is wrong with a bad one', () => {

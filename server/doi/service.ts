@@ -8,10 +8,9 @@ import {
   type DoiSettingsInput,
   type DoiSettingsView,
   type DoiStateName,
-  fillDoiPattern,
+  doiFromPattern,
 } from '../../common/doi.ts';
 import type { JournalSettings } from '../../common/journal.ts';
-import { DOI_PATTERN } from '../../common/schemas.ts';
 import type { SessionUser } from '../accounts/service.ts';
 import type { AuditService } from '../audit/service.ts';
 import { articles, issues, volumes } from '../catalog/tables.ts';
@@ -237,7 +236,7 @@ export class DoiService {
         .where(and(eq(articles.issueId, a.issueId), sql`${articles.id} <= ${articleId}`));
       // Its number in the issue; a DOI already taken (an article since moved, one typed by hand) the next.
       for (let n = before; n < before + 1000; n++) {
-        const doi = fillDoiPattern(s.pattern, {
+        const doi = doiFromPattern(s.pattern, {
           prefix: journal.doiPrefix,
           // A journal without an abbreviation yet (decision 0062): its part is left out, not left empty.
           journal: journal.abbreviation,
@@ -246,10 +245,8 @@ export class DoiService {
           issue: place.issue,
           number: n,
           id: articleId,
-        })
-          .replace(/\/[.-]+/, '/')
-          .replace(/([.-])[.-]+/g, '$1');
-        if (!DOI_PATTERN.test(doi)) return null;
+        });
+        if (!doi) return null;
         const [taken] = await tx
           .select({ id: articles.id })
           .from(articles)
