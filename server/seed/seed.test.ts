@@ -109,7 +109,9 @@ describe('seed', () => {
     // The five PDFs now; each article's Word file and figures (its full text, issue 16) once the jobs the
     // seed queued have run (a started server runs them after it listens), once each.
     expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5);
-    expect(await services.jobs.runDue()).toBe(5);
+    // Five full texts; each one made tells preservation its issue changed (five follow-ups, decision 0065),
+    // whose one bag waits for the end of its minute.
+    expect(await services.jobs.runDue()).toBe(10);
     expect(await services.jobs.runDue()).toBe(0);
     const figureCount = demoArticles.reduce((n, a) => n + a.sections.filter((x) => x.figure).length, 0);
     expect((await db.select({ n: count() }).from(storedFiles))[0].n).toBe(5 + 5 + figureCount);
