@@ -347,7 +347,9 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('PGlite in its thread', () =>
     await again.close();
   });
 
-  it('starts new databases from a kept copy of the first one migrated, and replaces a damaged copy', async () => {
+  it('starts new databases from a kept copy of the first one migrated, and replaces a damaged copy', {
+    timeout: 120_000,
+  }, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-pglite-'));
     dirs.push(dir);
     const template = path.join(dir, 'cache', 'pglite-test.tar');
