@@ -233,9 +233,12 @@ export default function MySubmission({ loaderData, actionData }: Route.Component
                 <p className="timeline__what">
                   {event.from === null
                     ? 'You submitted the manuscript.'
-                    : event.by === username
+                    : event.by === username && event.from === 'revisions_requested'
                       ? `You uploaded a revised manuscript (${STATUS_LABELS[event.from].toLowerCase()} → ${STATUS_LABELS[event.to].toLowerCase()}).`
-                      : `The editorial office moved it from ${STATUS_LABELS[event.from].toLowerCase()} to ${STATUS_LABELS[event.to].toLowerCase()}.`}
+                      : event.by === username
+                        ? // An editor who is also the author (a journal's first editor, say) decided it.
+                          `You moved it from ${STATUS_LABELS[event.from].toLowerCase()} to ${STATUS_LABELS[event.to].toLowerCase()}.`
+                        : `The editorial office moved it from ${STATUS_LABELS[event.from].toLowerCase()} to ${STATUS_LABELS[event.to].toLowerCase()}.`}
                 </p>
                 {event.message ? (
                   <blockquote className="editor-message__text">

@@ -191,6 +191,29 @@ test('an editor sets up Crossref, publishes, sees the DOI registered, filters an
       await expect(row).toContainText('Registered', { timeout: 1000 });
     }).toPass({ timeout: 30_000 });
     await screenshots(page, 'doi-page-redeposited');
+
+    // Crossref refuses the next deposit: the page says Crossref's own words; deposited again, it is registered.
+    const refusal = 'Record not processed: the title is missing from the submitted metadata';
+    crossref.script({ kind: 'failure', msg: refusal });
+    const choose = () =>
+      page.getByRole('checkbox', { name: `Choose Persistent identifiers in practice ${tag}` }).check();
+    await choose();
+    await page.getByRole('button', { name: 'Deposit the chosen DOIs' }).click();
+    await expect(page.getByText('1 DOI is queued for deposit.')).toBeVisible();
+    await expect(async () => {
+      await page.goto(`/${journal}/editor-dashboard/dois`);
+      await expect(row).toContainText('Failed', { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(row).toContainText(refusal);
+    await axe(page);
+    await choose();
+    await page.getByRole('button', { name: 'Deposit the chosen DOIs' }).click();
+    await expect.poll(() => crossref.deposits.length, { timeout: 30_000 }).toBe(4);
+    await expect(async () => {
+      await page.goto(`/${journal}/editor-dashboard/dois`);
+      await expect(row).toContainText('Registered', { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(row).not.toContainText(refusal);
   } finally {
     await api.dispose();
   }
