@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import {
+  boolean,
   check,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   serial,
   smallint,
@@ -53,6 +55,8 @@ export const issues = pgTable(
      * for an issue dated by its year alone (decision 0039).
      */
     publicationMonth: smallint('publication_month'),
+    /** The issue's cover image, when it has one (OJS's issue covers, issue 26). */
+    coverFileId: integer('cover_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true })
       .notNull()
@@ -76,12 +80,24 @@ export const articles = pgTable(
       .notNull()
       .references(() => issues.id, { onDelete: 'restrict' }),
     title: text('title').notNull(),
+    /** A subtitle, shown under the title and cited after it ("Title: Subtitle"); '' for none. */
+    subtitle: text('subtitle').notNull().default(''),
     abstract: text('abstract').notNull(),
     keywords: text('keywords').notNull(),
     firstPage: integer('first_page'),
     lastPage: integer('last_page'),
     doi: text('doi'),
     articleType: text('article_type').notNull().default('Research Article'),
+    /** The journal section it appeared in, as the journal named it (an imported OJS section); '' for none. */
+    section: text('section').notNull().default(''),
+    /** The article's language (BCP 47, `en`); '' for the journal's own. */
+    language: text('language').notNull().default(''),
+    /** The licence it is published under (a Creative Commons URL), the copyright holder and year; '' for the journal's. */
+    licenseUrl: text('license_url').notNull().default(''),
+    copyrightHolder: text('copyright_holder').notNull().default(''),
+    copyrightYear: integer('copyright_year'),
+    /** The reference list as plain citations, in order (OJS's `<citations>`); the full text's, when it has one, is richer. */
+    references: jsonb('references').$type<string[]>().notNull().default([]),
     pdfFileId: integer('pdf_file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
     status: text('status', { enum: ['published', 'unpublished'] })
       .notNull()
@@ -120,6 +136,40 @@ export const articleAuthors = pgTable(
     superscript: text('superscript').notNull().default(''),
     /** The author's ORCID iD, bare (0000-0002-1825-0097), checked by `orcidField`; null when not given. */
     orcid: text('orcid'),
+    /** The author's country (ISO 3166-1 alpha-2, `DE`); '' when not given. */
+    country: text('country').notNull().default(''),
+    /** The affiliation's ROR id as its link (`https://ror.org/02crff812`); null when not given. */
+    ror: text('ror'),
+    /** The author readers write to (OJS's primary contact); at most one per article, by the writer's care. */
+    primaryContact: boolean('primary_contact').notNull().default(false),
   },
   (t) => [unique('article_authors_position_unique').on(t.articleId, t.position)],
+);
+
+/**
+ * An article's files beyond its PDF (issue 26): OJS's other galleys (HTML, EPUB, data, a second language's PDF),
+ * each a stored file shown on the article page with its label, or a link elsewhere (a remote galley).
+ */
+export const articleFiles = pgTable(
+  'article_files',
+  {
+    /** The journal it belongs to (decision 0053): set from the scope, shown only to it. */
+    journalId: journalId(),
+    id: serial('id').primaryKey(),
+    articleId: integer('article_id')
+      .notNull()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    label: text('label').notNull(),
+    /** The language of the file (`fr`), '' when the article's own. */
+    locale: text('locale').notNull().default(''),
+    fileId: integer('file_id').references(() => storedFiles.id, { onDelete: 'restrict' }),
+    /** A link elsewhere instead of a stored file. */
+    url: text('url'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('article_files_position_unique').on(t.articleId, t.position),
+    check('article_files_file_or_url_check', sql`(${t.fileId} is null) <> (${t.url} is null)`),
+  ],
 );

@@ -20,3 +20,4 @@ export * from '../cache/tables.ts';
 export * from '../preservation/tables.ts';
 export * from '../apc/tables.ts';
 export * from '../doi/tables.ts';
+export * from '../ojs/tables.ts';

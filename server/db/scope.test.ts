@@ -104,7 +104,7 @@ describe('the scope of a query', () => {
     // The site's own tables that name a journal without being its data: an old address of a journal, the job
     // queue (claimed by any process, each job then run in its journal's scope) and the similarity corpus, which
     // is the site's (decision 0058: reports name another journal's text without its details).
-    const sites = new Set(['journal_aliases', 'jobs', 'similarity_documents']);
+    const sites = new Set(['journal_aliases', 'legacy_paths', 'jobs', 'similarity_documents']);
     const open = tables.filter((t) => !sites.has(t) && policiesOf.get(t) !== `${t}_journal,${t}_site`);
     expect(open, 'tables with journal_id but without row-level security and its two policies').toEqual([]);
   });
