@@ -44,6 +44,7 @@ import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
 import { PreservationService } from './preservation/service.ts';
+import { OjsExportService } from './ojs/export/service.ts';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -263,6 +264,8 @@ export function createServices(
     changes,
     journalUrl,
   });
+  // Moving out: OJS Native XML, Users XML and a JATS folder of the journal in scope (decision 0068).
+  const ojsExport = new OjsExportService(db, { files, fulltext, settings, clock });
   return {
     config,
     clock,
@@ -329,6 +332,7 @@ export function createServices(
     apc,
     fulltext,
     preservation,
+    ojsExport,
     /** DOI registration with Crossref and DOAJ (decision 0064). */
     doi,
     contact: new ContactService(db, {
