@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
 import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
 import { manifestRoutes, preservationRoutes } from './http/routes/preservation.ts';
+import { ojsExportRoutes } from './http/routes/ojs-export.ts';
 import { journalAdminRoutes } from './http/routes/journals.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
@@ -166,6 +167,7 @@ export async function buildApp(
   journalAdminRoutes(api, services);
   similarityRoutes(api, services);
   preservationRoutes(api, services);
+  ojsExportRoutes(api, services);
   doiRoutes(api, services);
   healthRoutes(api, services);
   // The checker's worker threads end with the app (in-flight background jobs finish first).

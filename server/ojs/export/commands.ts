@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { withJournal } from '../../db/scope.ts';
+import { isDomainError } from '../../errors.ts';
 import { describeFsError, fsErrorCode } from '../../storage.ts';
 import type { Services } from '../../services.ts';
 import { humanSize } from '../../../common/preservation.ts';
@@ -62,6 +63,10 @@ export async function exportCommand(args: string[], services: Services, io: Io):
     } catch (err) {
       if (fsErrorCode(err)) {
         io.error(`Could not write to ${out}: ${describeFsError(err)}.`);
+        return 1;
+      }
+      if (isDomainError(err)) {
+        io.error(`${journal.title}: ${err.message}`);
         return 1;
       }
       io.error(`The export stopped: ${(err as Error).message}`);

@@ -5,6 +5,7 @@ import { articleAuthors, articleFiles, articles, issues, volumes } from '../../c
 import type { Db } from '../../db/client.ts';
 import { splitName } from '../../discovery/names.ts';
 import type { FileService, StoredFile } from '../../files/service.ts';
+import { unprocessable } from '../../errors.ts';
 import { storedFiles } from '../../files/tables.ts';
 import { PKP_NS } from '../native.ts';
 import { type Sink, attr, el, text, writeBase64 } from './sink.ts';
@@ -114,6 +115,8 @@ export class NativeExport {
       .from(issues)
       .innerJoin(volumes, eq(volumes.id, issues.volumeId))
       .orderBy(asc(volumes.volumeNumber), asc(issues.issueNumber), asc(issues.id));
+    // OJS's schema wants at least one issue: say so before anything is written.
+    if (!all.length) throw unprocessable('This journal has no issue yet: there is nothing to export to OJS.');
     await sink.write(
       `<?xml version="1.0" encoding="utf-8"?>\n<issues xmlns="${PKP_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="${PKP_NS} native.xsd">\n`,
     );
