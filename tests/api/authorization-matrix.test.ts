@@ -1177,6 +1177,17 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     build: async () => ({ method: 'POST', url: `/api/editor/preservation/issues/${await seedIssueId()}/bag` }),
     expect: editorial(202),
   },
+  // Moving out (decision 0068): the journal as OJS Native XML and Users XML, the journal admin's downloads.
+  {
+    name: 'GET /api/admin/export/ojs.xml',
+    build: () => ({ method: 'GET', url: '/api/admin/export/ojs.xml' }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'GET /api/admin/export/users.xml',
+    build: () => ({ method: 'GET', url: '/api/admin/export/users.xml' }),
+    expect: adminOnly(200),
+  },
   // The site admin's journals (decision 0055): the seed's admin is the site's admin; no other persona is.
   // DOI registration (decision 0064): the editors' DOI page; its settings the admin's. No Crossref account is
   // set here, so a deposit is refused (409) for whoever may ask for one.
