@@ -63,7 +63,10 @@ interface Fixtures {
   axe: (page: Page, options?: AxeOptions) => Promise<void>;
   /** A page in its own context with JavaScript disabled: what a reader without scripts gets. */
   noJsPage: Page;
-  /** Full-page screenshots at 1280 and 390 px wide into test-results/screenshots/{name}-{width}.png. */
+  /**
+   * Full-page screenshots at 1280 and 390 px wide into test-results/screenshots/{name}-{width}.png (none
+   * under CI unless E2E_SCREENSHOTS=on).
+   */
   screenshots: (page: Page, name: string) => Promise<void>;
   /** The e-mails the test's server (`baseURL`) has written to its outbox (`DATA_DIR/outbox/*.eml`). */
   outbox: Outbox;
@@ -316,6 +319,15 @@ async function runAxe(page: Page, options: AxeOptions): Promise<AxeResults> {
   );
 }
 
+/**
+ * Screenshots are for a person to look at (README): a CI run, where no one does, takes none; they were a
+ * tenth of the slowest specs' time (two full-page PNGs and two relayouts each, 150 calls). E2E_SCREENSHOTS=on
+ * takes them under CI too, =off skips them anywhere.
+ */
+const TAKE_SCREENSHOTS =
+  process.env.E2E_SCREENSHOTS === 'on' ||
+  (process.env.E2E_SCREENSHOTS !== 'off' && !(Boolean(process.env.CI) && process.env.CI !== 'false'));
+
 /** Pages made with JavaScript disabled (the `noJsPage` fixture). */
 const noJsPages = new WeakSet<Page>();
 
@@ -496,6 +508,7 @@ export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   screenshots: async ({}, use, testInfo) => {
     await use(async (page, name) => {
+      if (!TAKE_SCREENSHOTS) return;
       const original = page.viewportSize();
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
