@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -62,7 +63,10 @@ interface Fixtures {
   axe: (page: Page, options?: AxeOptions) => Promise<void>;
   /** A page in its own context with JavaScript disabled: what a reader without scripts gets. */
   noJsPage: Page;
-  /** Full-page screenshots at 1280 and 390 px wide into test-results/screenshots/{name}-{width}.png. */
+  /**
+   * Full-page screenshots at 1280 and 390 px wide into test-results/screenshots/{name}-{width}.png (none
+   * under CI unless E2E_SCREENSHOTS=on).
+   */
   screenshots: (page: Page, name: string) => Promise<void>;
   /** The e-mails the test's server (`baseURL`) has written to its outbox (`DATA_DIR/outbox/*.eml`). */
   outbox: Outbox;
@@ -273,6 +277,57 @@ async function watchCsp(context: BrowserContext, found: string[]) {
   });
 }
 
+/** axe-core's own script, the one @axe-core/playwright sends (found from where that package finds it). */
+const AXE_SOURCE = readFileSync(
+  createRequire(createRequire(import.meta.url).resolve('@axe-core/playwright')).resolve(
+    'axe-core/axe.min.js',
+  ),
+  'utf8',
+);
+type AxeResults = Awaited<ReturnType<AxeBuilder['analyze']>>;
+
+/**
+ * axe on a page of one frame (every page of ours: the app has no iframes): axe-core is put into the page once
+ * per document, then `axe.run` checks it, as AxeBuilder's "legacy mode" does. AxeBuilder's default costs three
+ * times as much, and axe was the biggest part of the suite's time (a third of the slowest specs' time, measured
+ * from their traces): it sends axe's 580 KB twice per check (the second time into a blank page it opens, to
+ * merge the frames' results) and makes that page. A page with frames gets AxeBuilder's own way, which reaches
+ * into each of them.
+ */
+async function runAxe(page: Page, options: AxeOptions): Promise<AxeResults> {
+  if (page.frames().length > 1) {
+    let builder = new AxeBuilder({ page }).withTags(AXE_TAGS);
+    for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
+    if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
+    return builder.analyze();
+  }
+  const present = await page.evaluate(
+    () => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function',
+  );
+  if (!present) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(
+    ({ exclude, tags, disabled }) => {
+      const { axe } = window as unknown as {
+        axe: { run: (context: unknown, options: unknown) => Promise<AxeResults> };
+      };
+      return axe.run(exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document, {
+        runOnly: { type: 'tag', values: tags },
+        rules: Object.fromEntries(disabled.map((id) => [id, { enabled: false }])),
+      });
+    },
+    { exclude: options.exclude ?? [], tags: AXE_TAGS, disabled: options.disableRules ?? [] },
+  );
+}
+
+/**
+ * Screenshots are for a person to look at (README): a CI run, where no one does, takes none; they were a
+ * tenth of the slowest specs' time (two full-page PNGs and two relayouts each, 150 calls). E2E_SCREENSHOTS=on
+ * takes them under CI too, =off skips them anywhere.
+ */
+const TAKE_SCREENSHOTS =
+  process.env.E2E_SCREENSHOTS === 'on' ||
+  (process.env.E2E_SCREENSHOTS !== 'off' && !(Boolean(process.env.CI) && process.env.CI !== 'false'));
+
 /** Pages made with JavaScript disabled (the `noJsPage` fixture). */
 const noJsPages = new WeakSet<Page>();
 
@@ -408,10 +463,7 @@ export const test = base.extend<Fixtures>({
     await use(async (page, options = {}) => {
       // axe runs inside the page, which a page without JavaScript cannot do: check a copy of its HTML instead.
       const copy = noJsPages.has(page) ? await scriptlessCopy(browser, page) : null;
-      let builder = new AxeBuilder({ page: copy ?? page }).withTags(AXE_TAGS);
-      for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
-      if (options.disableRules?.length) builder = builder.disableRules(options.disableRules);
-      const { violations } = await builder.analyze().finally(() => copy?.context().close());
+      const { violations } = await runAxe(copy ?? page, options).finally(() => copy?.context().close());
       const found = violations.map(
         (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
       );
@@ -456,6 +508,7 @@ export const test = base.extend<Fixtures>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern.
   screenshots: async ({}, use, testInfo) => {
     await use(async (page, name) => {
+      if (!TAKE_SCREENSHOTS) return;
       const original = page.viewportSize();
       for (const width of [1280, 390]) {
         await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });

@@ -30,7 +30,20 @@ if (process.env.E2E_SETUP) {
     process.exit(1);
   }
 }
-const server = spawn(process.execPath, ['scripts/start.mjs'], {
+// E2E_CPU_PROF=FOLDER: each server writes V8 CPU profiles into FOLDER/server-PORT when it stops, one per thread
+// (the main one, PGlite's, the similarity workers'): open them in Chrome's DevTools (Performance tab) to see where
+// a slow spec's server time goes. One sample each 10 ms: at V8's default (1 ms) the profiler's own threads took
+// more CPU than an idle server on a busy 2-core machine.
+const profile = process.env.E2E_CPU_PROF
+  ? [
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      path.join(path.resolve(root, process.env.E2E_CPU_PROF), `server-${process.env.PORT}`),
+      '--cpu-prof-interval',
+      '10000',
+    ]
+  : [];
+const server = spawn(process.execPath, [...profile, 'scripts/start.mjs'], {
   cwd: root,
   env: { ...process.env, DATA_DIR: dataDir },
   stdio: 'inherit',
