@@ -221,6 +221,36 @@ export default function ArchivePage({ loaderData, actionData }: Route.ComponentP
           The same from the command line: <code>npm run cli -- archive journal --out DIR</code>.
         </p>
       </section>
+
+      {isAdmin ? (
+        <section className="panel" aria-labelledby="export-title">
+          <h2 id="export-title">Export the journal</h2>
+          <p>
+            The whole journal in the formats Open Journal Systems imports (decision 0068), to move it or keep
+            a copy of your own. Large journals take a while: the download streams as it is written.
+          </p>
+          <ul>
+            <li>
+              <a href={href('/api/admin/export/ojs.xml')} download>
+                Issues and articles (OJS 3.4 Native XML, files embedded)
+              </a>
+              : import it in OJS with Tools → Import/Export → Native XML.
+            </li>
+            <li>
+              <a href={href('/api/admin/export/users.xml')} download>
+                Accounts (OJS Users XML)
+              </a>
+              : everyone with a role here, in the OJS group of their role. Their passwords cannot move: OJS
+              asks each person to set a new one.
+            </li>
+          </ul>
+          <p>
+            From the command line, with the files beside the XML and every article as JATS XML with its PDF
+            and figures:{' '}
+            <code>npm run cli -- export ojs --journal PATH --out DIR --files href --users --jats</code>.
+          </p>
+        </section>
+      ) : null}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import path_ from 'node:path';
 import { PERMISSION_STATEMENTS } from '../../common/preservation.ts';
 import { unzipBag } from '../../server/preservation/bagit.ts';
 import { checkBag } from '../../server/preservation/check.ts';
+import { validateWithSchema } from '../api/discovery-helpers.ts';
 import { addSession, expect, loginThroughApi, test } from './fixtures.ts';
 
 /**
@@ -128,4 +129,16 @@ test('an editor switches LOCKSS on, reads the manifest and downloads an issue’
   expect(checkBag(bag)).toEqual([]);
   expect([...bag.keys()]).toContain(`data/articles/01-article-${articleId}/article.pdf`);
   expect(JSON.parse(bag.get('data/issue.json')!.toString()).journal.title).toBe(title);
+
+  // Moving out (decision 0068): the journal as OJS imports it, from the same page.
+  await expect(page.getByRole('heading', { name: 'Export the journal' })).toBeVisible();
+  const [exported] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Issues and articles (OJS 3.4 Native XML, files embedded)' }).click(),
+  ]);
+  expect(exported.suggestedFilename()).toBe('issues.xml');
+  const xml = readFileSync((await exported.path())!, 'utf8');
+  expect(xml).toContain(`Preserved findings ${tag}`);
+  const valid = validateWithSchema('ojs', xml, '3.4');
+  expect(valid.ok, valid.output).toBe(true);
 });
