@@ -519,7 +519,7 @@ export async function applyArticle(
     const other = holders.find((h) => h.id !== localId);
     if (other && localId === null && other.journalId === journalId) localId = other.id;
     else if (other) {
-      tally.warn(at, `The DOI ${plan.fields.doi} is another article's on this site: left out.`);
+      tally.warn(at, `The DOI ${plan.fields.doi} is another article’s on this site: left out.`);
       plan.fields.doi = null;
     }
   }

@@ -544,3 +544,76 @@ describe('the CLI', () => {
     expect(err.at(-1)).toMatch(/not XML/);
   });
 });
+
+describe('accounts', () => {
+  it('sends a set-your-password link to new accounts without a usable password, once', async () => {
+    const people = sampleUsers().map((u) => ({
+      ...u,
+      username: `links-${u.username}`,
+      email: `links-${u.email}`,
+    }));
+    const file = write(usersExport('3.4', people));
+    const sentBefore = t.mail.length;
+    const run = await importFiles([file], { sendPasswordLinks: true });
+    expect(run.report!.users.created).toBe(6);
+    const sent = t.mail.slice(sentBefore);
+    // editor1 (SHA-1) and reviewer1 (plain text) have no password here; bcrypt ones keep theirs; gone1 is disabled.
+    expect(sent.map((m) => m.to).sort()).toEqual([
+      'links-editor1@example.org',
+      'links-reviewer1@example.org',
+    ]);
+    expect(sent[0].text).toContain('/reset-password?token=');
+    const again = await importFiles([file], { sendPasswordLinks: true });
+    expect(again.report!.users.unchanged).toBe(6);
+    expect(t.mail.length).toBe(sentBefore + 2);
+  });
+
+  it('finds an account already on the site by its e-mail, whatever its case, and keeps its password', async () => {
+    const existing = await t.createUser({ role: 'researcher', status: 'approved', username: 'already-here' });
+    const [row] = await t.services.db.select().from(users).where(eq(users.id, existing.id));
+    const file = write(
+      usersExport('3.5', [{ ...sampleUsers()[0], username: 'someone-else', email: row.email.toUpperCase() }]),
+    );
+    const run = await importFiles([file]);
+    expect(run.report!.users).toMatchObject({ created: 0, updated: 1 });
+    const [after] = await t.services.db.select().from(users).where(eq(users.id, existing.id));
+    expect(after.passwordHash).toBe(row.passwordHash);
+    expect(await t.login('already-here', existing.password)).toBeTruthy();
+  });
+});
+
+describe('a DOI another journal of the site has', () => {
+  it('is left out with a warning; the article comes in', async () => {
+    const other = await t.services.journalAdmin.create({
+      title: 'Other journal',
+      path: 'other',
+      editor: 'admin',
+    });
+    await t.services.journals.load();
+    const theirs = sampleJournal({ issues: 1, perIssue: 1, doiPrefix: '10.9191' }).map((i) => ({
+      ...i,
+      id: 919,
+      volume: 91,
+    }));
+    expect(
+      (await importFiles([write(nativeExport('3.4', theirs))], { journal: other.id })).report!.articles
+        .created,
+    ).toBe(1);
+    const ours = sampleJournal({ issues: 1, perIssue: 1, doiPrefix: '10.9191' }).map((i) => ({
+      ...i,
+      id: 929,
+      volume: 92,
+    }));
+    ours[0].articles[0].id = 9290;
+    const run = await importFiles([write(nativeExport('3.4', ours))]);
+    expect(run.report!.articles.created).toBe(1);
+    expect(run.report!.notices.map((x) => x.message)).toContain(
+      'The DOI 10.9191/ojs.2019.101 is another article’s on this site: left out.',
+    );
+    // The other journal's old path is its own: this journal cannot take it.
+    await importFiles([write(nativeExport('3.4', theirs))], { journal: other.id, oldPath: 'their-ojs' });
+    const refused = await importFiles([write(nativeExport('3.4', ours))], { oldPath: 'Their-OJS' });
+    expect(refused.status).toBe('failed');
+    expect(refused.error).toMatch(/another journal's/);
+  });
+});
