@@ -16,6 +16,8 @@
  *                                      each issue's BagIt archive package (decision 0065)
  *   npm run cli -- export ojs --journal SLUG --out DIR [--files embed|href] [--users] [--jats]
  *                                      the journal as OJS Native XML, Users XML and JATS (decision 0068)
+ *   npm run cli -- import ojs FILE… --journal SLUG [--old-path PATH] [--files-from DIR] [--dry-run]
+ *                                      [--send-password-links]   moving in from OJS (decision 0066)
  */
 import pino from 'pino';
 import type { BlobStore } from './files/blob-store.ts';
@@ -29,6 +31,7 @@ import { JOURNAL_USAGE, journalCommand } from './journals/service-commands.ts';
 import { createServices } from './services.ts';
 import { ARCHIVE_USAGE, archiveCommand } from './preservation/commands.ts';
 import { EXPORT_USAGE, exportCommand } from './ojs/export/commands.ts';
+import { IMPORT_USAGE, importCommand } from './ojs/commands.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -47,6 +50,7 @@ Commands:
 ${JOURNAL_USAGE}
 ${ARCHIVE_USAGE}
 ${EXPORT_USAGE}
+${IMPORT_USAGE}
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -60,6 +64,7 @@ async function main(argv: string[]) {
   if (command === 'journal') return journalCli(rest);
   if (command === 'archive') return archiveCli(rest);
   if (command === 'export') return exportCli(rest);
+  if (command === 'import') return importCli(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -258,6 +263,41 @@ async function exportCli(args: string[]): Promise<number> {
       error: (line) => console.error(line),
     });
   } finally {
+    await services.similarity.close();
+    await services.mailer.close();
+    await database.close();
+    lock.release();
+  }
+}
+
+/** `import ojs …` (server/ojs/commands.ts), on the server's data folder and database like `archive`. */
+async function importCli(args: string[]): Promise<number> {
+  const { config, lock, database } = await openRuntime('cli import');
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log, {
+    blobs: await openBlobStore(config, log),
+  });
+  const err = process.stderr;
+  let last = 0;
+  try {
+    await services.journals.load();
+    return await importCommand(
+      args,
+      services,
+      {
+        log: (line) => console.log(line),
+        error: (line) => console.error(line),
+        progress: (line) => {
+          const now = performance.now();
+          if (now - last < 200) return;
+          last = now;
+          err.write(err.isTTY ? `\r\x1b[K${line.slice(0, (err.columns || 80) - 1)}` : `${line}\n`);
+        },
+      },
+      { adminUsername: config.ADMIN_USERNAME },
+    );
+  } finally {
+    if (err.isTTY) err.write('\r\x1b[K');
     await services.similarity.close();
     await services.mailer.close();
     await database.close();

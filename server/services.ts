@@ -43,6 +43,7 @@ import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
+import { OjsService } from './ojs/service.ts';
 import { PreservationService } from './preservation/service.ts';
 import { OjsExportService } from './ojs/export/service.ts';
 
@@ -266,6 +267,8 @@ export function createServices(
   });
   // Moving out: OJS Native XML, Users XML and a JATS folder of the journal in scope (decision 0068).
   const ojsExport = new OjsExportService(db, { files, fulltext, settings, clock });
+  // Moving in from OJS: an import run by a job, in the journal's scope (issue 26, decision 0066).
+  const ojs = new OjsService(db, { catalog, files, jobs, clock, dataDir: config.dataDir });
   return {
     config,
     clock,
@@ -333,6 +336,8 @@ export function createServices(
     fulltext,
     preservation,
     ojsExport,
+    /** Imports from OJS: runs, their progress and reports (decision 0066). */
+    ojs,
     /** DOI registration with Crossref and DOAJ (decision 0064). */
     doi,
     contact: new ContactService(db, {
