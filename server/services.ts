@@ -206,6 +206,7 @@ export function createServices(
     changes,
     events,
     doi,
+    clock,
   });
   const submissions = new SubmissionsService(db, {
     files,

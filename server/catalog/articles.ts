@@ -274,7 +274,7 @@ export async function insertArticle(
     .insert(articles)
     .values({
       ...columnsOf(a),
-      publicationDate: a.publicationDate ?? new Date().toISOString().slice(0, 10),
+      publicationDate: a.publicationDate ?? (ctx.deps.clock?.date() ?? new Date()).toISOString().slice(0, 10),
       submissionId: a.submissionId ?? null,
     })
     .returning({ id: articles.id });

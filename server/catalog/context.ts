@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/service.ts';
+import type { Clock } from '../clock.ts';
 import type { ChangeFeed } from '../cache/changes.ts';
 import { articleTag, CATALOG } from '../cache/dependencies.ts';
 import type { Db, Tx } from '../db/client.ts';
@@ -24,6 +25,8 @@ export interface CatalogDeps {
    * DOI its own, and a deposited DOI cannot be changed.
    */
   doi?: Pick<DoiService, 'assigner' | 'assertDoiEditable'>;
+  /** The one source of "now": an article published without a date of its own is dated today. */
+  clock?: Clock;
 }
 
 export interface CatalogContext {
