@@ -14,6 +14,8 @@
  *                                      the site admin's journals (decision 0055)
  *   npm run cli -- archive issue ID|journal [--journal SLUG] [--out DIR] [--zip]
  *                                      each issue's BagIt archive package (decision 0065)
+ *   npm run cli -- import ojs FILE… --journal SLUG [--old-path PATH] [--files-from DIR] [--dry-run]
+ *                                      [--send-password-links]   moving in from OJS (decision 0066)
  */
 import pino from 'pino';
 import type { BlobStore } from './files/blob-store.ts';
@@ -26,6 +28,7 @@ import { exitOnStartupError, openRuntime, readConfig } from './lifecycle.ts';
 import { JOURNAL_USAGE, journalCommand } from './journals/service-commands.ts';
 import { createServices } from './services.ts';
 import { ARCHIVE_USAGE, archiveCommand } from './preservation/commands.ts';
+import { IMPORT_USAGE, importCommand } from './ojs/commands.ts';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -43,6 +46,7 @@ Commands:
                          empty PostgreSQL database with psql. Stop the server first.
 ${JOURNAL_USAGE}
 ${ARCHIVE_USAGE}
+${IMPORT_USAGE}
   help                   This text.`;
 
 async function main(argv: string[]) {
@@ -55,6 +59,7 @@ async function main(argv: string[]) {
   if (command === 'db') return dbCommand(rest);
   if (command === 'journal') return journalCli(rest);
   if (command === 'archive') return archiveCli(rest);
+  if (command === 'import') return importCli(rest);
   if (command !== 'reindex') {
     console.error(`Unknown command "${command}".\n\n${USAGE}`);
     return 2;
@@ -78,11 +83,14 @@ async function main(argv: string[]) {
       await withJournal(journal.id, async () => {
         const started = performance.now();
         let n = 0;
-        const counts = await services.similarity.reindexAll((kind, id, r) => {
-          n++;
-          const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
-          console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
-        }, { force: rest.includes('--force') });
+        const counts = await services.similarity.reindexAll(
+          (kind, id, r) => {
+            n++;
+            const what = kind === 'article' ? `article ${id}` : `manuscript version ${id}`;
+            console.log(`${String(n).padStart(5)}  ${what}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`);
+          },
+          { force: rest.includes('--force') },
+        );
         console.log(
           `Indexed in ${((performance.now() - started) / 1000).toFixed(1)} s: ${Object.entries(counts)
             .map(([k, v]) => `${v} ${k}`)
@@ -95,7 +103,10 @@ async function main(argv: string[]) {
           console.log(`Checked ${checked} manuscript version(s) without a stored report.`);
           // Reports made while the corpus was incomplete are made again now that it is whole (decision 0037).
           const again = await services.similarity.recheckIncomplete();
-          if (again) console.log(`Checked again ${again} manuscript version(s) first checked against an incomplete corpus.`);
+          if (again)
+            console.log(
+              `Checked again ${again} manuscript version(s) first checked against an incomplete corpus.`,
+            );
         }
       });
     }
@@ -227,6 +238,41 @@ async function archiveCli(args: string[]): Promise<number> {
       error: (line) => console.error(line),
     });
   } finally {
+    await services.similarity.close();
+    await services.mailer.close();
+    await database.close();
+    lock.release();
+  }
+}
+
+/** `import ojs …` (server/ojs/commands.ts), on the server's data folder and database like `archive`. */
+async function importCli(args: string[]): Promise<number> {
+  const { config, lock, database } = await openRuntime('cli import');
+  const log = pino({ level: config.LOG_LEVEL === 'info' ? 'warn' : config.LOG_LEVEL });
+  const services = createServices({ ...config, SIMILARITY_BACKGROUND: false }, database, log, {
+    blobs: await openBlobStore(config, log),
+  });
+  const err = process.stderr;
+  let last = 0;
+  try {
+    await services.journals.load();
+    return await importCommand(
+      args,
+      services,
+      {
+        log: (line) => console.log(line),
+        error: (line) => console.error(line),
+        progress: (line) => {
+          const now = performance.now();
+          if (now - last < 200) return;
+          last = now;
+          err.write(err.isTTY ? `\r\x1b[K${line.slice(0, (err.columns || 80) - 1)}` : `${line}\n`);
+        },
+      },
+      { adminUsername: config.ADMIN_USERNAME },
+    );
+  } finally {
+    if (err.isTTY) err.write('\r\x1b[K');
     await services.similarity.close();
     await services.mailer.close();
     await database.close();

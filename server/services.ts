@@ -43,6 +43,7 @@ import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
+import { OjsService } from './ojs/service.ts';
 import { PreservationService } from './preservation/service.ts';
 
 export interface Logger {
@@ -263,6 +264,8 @@ export function createServices(
     changes,
     journalUrl,
   });
+  // Moving in from OJS: an import run by a job, in the journal's scope (issue 26, decision 0066).
+  const ojs = new OjsService(db, { catalog, files, jobs, clock, dataDir: config.dataDir });
   return {
     config,
     clock,
@@ -329,6 +332,8 @@ export function createServices(
     apc,
     fulltext,
     preservation,
+    /** Imports from OJS: runs, their progress and reports (decision 0066). */
+    ojs,
     /** DOI registration with Crossref and DOAJ (decision 0064). */
     doi,
     contact: new ContactService(db, {

@@ -159,7 +159,7 @@ export async function uploadArticle(
 export async function publishNew(
   ctx: CatalogContext,
   actor: SessionUser,
-  a: Omit<Parameters<typeof insertArticle>[3], 'file'> & {
+  a: Omit<ArticleFields, 'file'> & {
     pdf: CheckedUpload;
     /** None: the journal's DOI pattern gives it one as it goes into its issue (decision 0064). */
     doi: string | null;
@@ -190,60 +190,95 @@ export async function publishNew(
   }
 }
 
+/** An article's author as the catalog keeps it. */
+export type ArticleAuthorFields = {
+  name: string;
+  email: string;
+  affiliation: string;
+  superscript: string;
+  orcid?: string | null;
+  /** ISO 3166-1 alpha-2, the affiliation's ROR link, the author readers write to (an imported OJS article's). */
+  country?: string;
+  ror?: string | null;
+  primaryContact?: boolean;
+};
+
+/** What an article holds beyond its id: what `insertArticle` writes and `rewriteArticle` replaces. */
+export type ArticleFields = {
+  issueId: number;
+  title: string;
+  abstract: string;
+  keywords: string;
+  firstPage: number | null;
+  lastPage: number | null;
+  doi: string | null;
+  articleType?: string;
+  publicationDate?: string;
+  submissionId?: number;
+  subtitle?: string;
+  section?: string;
+  language?: string;
+  licenseUrl?: string;
+  copyrightHolder?: string;
+  copyrightYear?: number | null;
+  references?: string[];
+  /** Published unless said (an article of an unpublished OJS issue comes in unpublished). */
+  status?: 'published' | 'unpublished';
+  authors: ArticleAuthorFields[];
+  /** Its PDF; none for an article moved in without one (an HTML-only OJS article). */
+  file: StoredFile | null;
+};
+
+const columnsOf = (a: ArticleFields) => ({
+  issueId: a.issueId,
+  title: a.title,
+  subtitle: a.subtitle ?? '',
+  abstract: a.abstract,
+  keywords: a.keywords,
+  firstPage: a.firstPage,
+  lastPage: a.lastPage,
+  doi: a.doi,
+  articleType: a.articleType ?? 'Research Article',
+  section: a.section ?? '',
+  language: a.language ?? '',
+  licenseUrl: a.licenseUrl ?? '',
+  copyrightHolder: a.copyrightHolder ?? '',
+  copyrightYear: a.copyrightYear ?? null,
+  references: a.references ?? [],
+  pdfFileId: a.file?.id ?? null,
+  status: a.status ?? 'published',
+});
+
+const authorRows = (articleId: number, authors: ArticleAuthorFields[]) =>
+  authors.map((au, i) => ({
+    articleId,
+    position: i + 1,
+    name: au.name,
+    email: au.email,
+    affiliation: au.affiliation,
+    superscript: au.superscript,
+    orcid: au.orcid ?? null,
+    country: au.country ?? '',
+    ror: au.ror ?? null,
+    primaryContact: au.primaryContact ?? false,
+  }));
+
 /** Inserts an article and its authors inside the caller's transaction; returns its id. */
 export async function insertArticle(
   ctx: CatalogContext,
   tx: Tx,
   actor: SessionUser | null,
-  a: {
-    issueId: number;
-    title: string;
-    abstract: string;
-    keywords: string;
-    firstPage: number;
-    lastPage: number;
-    doi: string | null;
-    articleType?: string;
-    publicationDate?: string;
-    submissionId?: number;
-    authors: {
-      name: string;
-      email: string;
-      affiliation: string;
-      superscript: string;
-      orcid?: string | null;
-    }[];
-    file: StoredFile;
-  },
+  a: ArticleFields,
 ): Promise<number> {
   const [row] = await tx
     .insert(articles)
     .values({
-      issueId: a.issueId,
-      title: a.title,
-      abstract: a.abstract,
-      keywords: a.keywords,
-      firstPage: a.firstPage,
-      lastPage: a.lastPage,
-      doi: a.doi,
-      articleType: a.articleType ?? 'Research Article',
-      pdfFileId: a.file.id,
-      status: 'published',
+      ...columnsOf(a),
       publicationDate: a.publicationDate ?? new Date().toISOString().slice(0, 10),
       submissionId: a.submissionId ?? null,
     })
     .returning({ id: articles.id });
-  await tx.insert(articleAuthors).values(
-    a.authors.map((au, i) => ({
-      articleId: row.id,
-      position: i + 1,
-      name: au.name,
-      email: au.email,
-      affiliation: au.affiliation,
-      superscript: au.superscript,
-      orcid: au.orcid ?? null,
-    })),
-  );
+  if (a.authors.length) await tx.insert(articleAuthors).values(authorRows(row.id, a.authors));
   await ctx.deps.audit.record(
     tx,
     actor,
@@ -253,10 +288,41 @@ export async function insertArticle(
       title: a.title,
       doi: a.doi,
       issueId: a.issueId,
-      file: { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
+      file: a.file && { id: a.file.id, sha256: a.file.sha256, size: a.file.size },
     },
   );
   return row.id;
+}
+
+/**
+ * Replaces an article's fields, authors and PDF inside the caller's transaction (an imported article whose
+ * source changed, issue 26); the caller says the article changed (`articleChanged`), as after an insert.
+ */
+export async function rewriteArticle(
+  ctx: CatalogContext,
+  tx: Tx,
+  actor: SessionUser | null,
+  id: number,
+  a: ArticleFields,
+): Promise<void> {
+  const [before] = await tx
+    .select({ title: articles.title, doi: articles.doi, issueId: articles.issueId })
+    .from(articles)
+    .where(eq(articles.id, id));
+  if (!before) throw notFound('No such article.');
+  await tx
+    .update(articles)
+    .set({ ...columnsOf(a), ...(a.publicationDate ? { publicationDate: a.publicationDate } : {}) })
+    .where(eq(articles.id, id));
+  await tx.delete(articleAuthors).where(eq(articleAuthors.articleId, id));
+  if (a.authors.length) await tx.insert(articleAuthors).values(authorRows(id, a.authors));
+  await ctx.deps.audit.record(
+    tx,
+    actor,
+    'article.update',
+    { type: 'article', id },
+    { from: before, to: { title: a.title, doi: a.doi, issueId: a.issueId } },
+  );
 }
 
 async function assertDoiFree(ctx: CatalogContext, doi: string) {

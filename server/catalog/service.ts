@@ -3,6 +3,7 @@ import {
   insertArticle,
   publishNew,
   replaceArticlePdf,
+  rewriteArticle,
   setArticleStatus,
   updateArticle,
   uploadArticle,
@@ -140,5 +141,10 @@ export class CatalogService implements CatalogContext {
   /** Inserts an article and its authors inside the caller's transaction; returns its id. */
   insertArticle(...args: Args<typeof insertArticle>) {
     return insertArticle(this, ...args);
+  }
+
+  /** Replaces an article's fields, authors and PDF inside the caller's transaction (an import's update). */
+  rewriteArticle(...args: Args<typeof rewriteArticle>) {
+    return rewriteArticle(this, ...args);
   }
 }

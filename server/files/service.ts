@@ -1,3 +1,4 @@
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { safeFilename } from '../../common/filenames.ts';
 import { eq, inArray } from 'drizzle-orm';
@@ -16,6 +17,18 @@ import {
 import { parseRange } from './download.ts';
 import { storedFiles } from './tables.ts';
 import type { CheckedUpload } from './uploads.ts';
+
+/**
+ * A checked file that is already on disk with its SHA-256 known (an OJS import's decoded `<embed>`, issue 26):
+ * streamed into the store, never read into memory whole.
+ */
+export interface FileOnDisk {
+  filename: string;
+  mediaType: string;
+  path: string;
+  sha256: string;
+  size: number;
+}
 
 export type StoredFile = typeof storedFiles.$inferSelect;
 
@@ -89,7 +102,7 @@ export class FileService {
    * is removed, so no row and no orphan file remain.
    */
   async withStoredFiles<T>(
-    uploads: CheckedUpload[],
+    uploads: Array<CheckedUpload | FileOnDisk>,
     work: (tx: Tx, files: StoredFile[]) => Promise<T>,
   ): Promise<T> {
     const created: string[] = [];
@@ -97,7 +110,7 @@ export class FileService {
     try {
       const puts: Awaited<ReturnType<BlobStore['put']>>[] = [];
       for (const u of uploads) {
-        const put = await this.blobs.put(u.data);
+        const put = 'path' in u ? await this.putFromDisk(u) : await this.blobs.put(u.data);
         this.inFlight.set(put.key, (this.inFlight.get(put.key) ?? 0) + 1);
         using.push(put.key);
         if (put.created) created.push(put.key);
@@ -137,6 +150,14 @@ export class FileService {
     } finally {
       this.release(using);
     }
+  }
+
+  /** A file on disk into the store by a stream (checked against its SHA-256 on the way). */
+  private async putFromDisk(u: FileOnDisk) {
+    const key = u.sha256;
+    if ((await this.blobs.size(key)) === u.size) return { key, sha256: key, size: u.size, created: false };
+    await this.blobs.putStream(key, u.size, createReadStream(u.path));
+    return { key, sha256: key, size: u.size, created: true };
   }
 
   private release(keys: string[]) {
@@ -239,9 +260,14 @@ export class FileService {
     const range = request.ifRange && request.ifRange !== etag ? null : parseRange(request.range, file.size);
     if (range === 'unsatisfiable') {
       // The API's edge answers 416 with Content-Range `bytes */size`, from the detail (decision 0042).
-      throw new DomainError('range_not_satisfiable', 'The range asked for starts past the end of the file.', undefined, {
-        size: file.size,
-      });
+      throw new DomainError(
+        'range_not_satisfiable',
+        'The range asked for starts past the end of the file.',
+        undefined,
+        {
+          size: file.size,
+        },
+      );
     }
     if (!range)
       return {

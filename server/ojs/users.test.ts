@@ -38,9 +38,12 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('OJS %s Users XML', (versio
       ['editor1', 'Ngozi', 'Eze', 'editor1@example.org'],
       ['reviewer1', 'Søren', 'Kierkegård', 'reviewer1@example.org'],
       ['author1', 'Zoë', 'Ångström', 'author101@example.org'],
+      ['subs1', 'Ana', 'Lima', 'subs1@example.org'],
+      ['gone1', 'Old', 'Reader', 'gone1@example.org'],
     ]);
     // bcrypt whatever `encryption` says; a SHA-1 hex; no `encryption` at all: plain text.
-    expect(users.map((u) => u.password.kind)).toEqual(['bcrypt', 'legacy', 'plaintext', 'bcrypt']);
+    expect(users.map((u) => u.password.kind)).toEqual(['bcrypt', 'legacy', 'plaintext', 'bcrypt', 'bcrypt', 'bcrypt']);
+    expect(users.map((u) => u.disabled)).toEqual([false, false, false, false, false, true]);
     expect(users[1]).toMatchObject({ orcid: '0000-0002-1694-233X', password: { scheme: 'sha1' } });
     expect(users[2].interests).toBe('sensors, signal processing');
     expect(users.map((u) => roleOf(u.groups, groups))).toEqual([
@@ -48,6 +51,8 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('OJS %s Users XML', (versio
       { role: 'editor', reviewer: false, unmapped: [] },
       { role: 'researcher', reviewer: true, unmapped: [] },
       { role: 'author', reviewer: false, unmapped: [] },
+      { role: null, reviewer: false, unmapped: ['Subscription manager'] },
+      { role: 'researcher', reviewer: false, unmapped: [] },
     ]);
   });
 });
