@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from './db/errors.ts';
 import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/routes/discovery.ts';
 import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
 import { manifestRoutes, preservationRoutes } from './http/routes/preservation.ts';
+import { importRoutes } from './http/routes/imports.ts';
 import { journalAdminRoutes } from './http/routes/journals.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
@@ -164,6 +165,7 @@ export async function buildApp(
   metricsRoutes(api, services);
   journalSettingsRoutes(api, services);
   journalAdminRoutes(api, services);
+  importRoutes(api, services);
   similarityRoutes(api, services);
   preservationRoutes(api, services);
   doiRoutes(api, services);
