@@ -66,7 +66,7 @@ export default function SiteImport({ loaderData }: Route.ComponentProps) {
           <h2 id="import-next-title">Next</h2>
           {run.dryRun && run.status === 'done' ? (
             run.filesKept ? (
-              <form method="post" action={`/api/admin/imports/${run.id}/run`}>
+              <form method="post" action={`/api/admin/imports/${run.id}/run`} encType="multipart/form-data">
                 <p>Nothing was written. Run the same files for real:</p>
                 <button type="submit" className="button button--primary">
                   Run it for real

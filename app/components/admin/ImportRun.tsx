@@ -76,9 +76,9 @@ export function ImportProgress({ run }: { run: ImportRunView }) {
       />
       <p className="import-progress__count">
         {known ? (
-          <>
+          <span>
             <strong>{run.done}</strong> of <strong>{run.total}</strong> items
-          </>
+          </span>
         ) : null}
         {live && run.current ? <span className="import-progress__current">Now: {run.current}</span> : null}
       </p>
