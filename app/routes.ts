@@ -81,5 +81,8 @@ export default [
   ]),
   // The site admin's journals (issue 24, decision 0055): made, closed, archived, moved.
   route('admin/journals', 'routes/admin.journals.tsx'),
+  // The site admin's OJS imports (issue 26, decision 0069): upload, a run's progress and its report.
+  route('admin/imports', 'routes/admin.imports.tsx'),
+  route('admin/imports/:id', 'routes/admin.imports.$id.tsx'),
   route('*', 'routes/not-found.tsx'),
 ] satisfies RouteConfig;

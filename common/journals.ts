@@ -88,14 +88,14 @@ export type JournalStatus = (typeof JOURNAL_STATUSES)[number];
 export const JOURNAL_STATUS_ACTIONS = { close: 'closed', archive: 'archived', reopen: 'open' } as const;
 export type JournalStatusAction = keyof typeof JOURNAL_STATUS_ACTIONS;
 
-const journalTitle = z
+export const journalTitle = z
   .string('The journal title is required.')
   .trim()
   .min(1, 'The journal title is required.')
   .max(200, 'The journal title must be at most 200 characters.');
 
 /** Blank (a form's empty field) is absent. */
-const blankless = <S extends z.ZodType>(schema: S) =>
+export const blankless = <S extends z.ZodType>(schema: S) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema.optional());
 
 const ONE_ADDRESS = 'Give the journal a path or a domain, not both.';

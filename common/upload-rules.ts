@@ -103,6 +103,7 @@ export interface UploadLimits {
 
 /** "43 KB", "20 MB": the same rounding as the server's messages. */
 export function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${Math.round((n / 1024 ** 3) * 10) / 10} GB`;
   if (n >= 1024 ** 2) return `${Math.round((n / 1024 ** 2) * 10) / 10} MB`;
   if (n >= 1024) return `${Math.round(n / 1024)} KB`;
   return `${n} bytes`;
@@ -119,7 +120,7 @@ export function fileLimit(rule: { label: string }, maxBytes: number): { maxBytes
 }
 
 /** What the first bytes say a file is. A .docx is a ZIP, so both read as "zip" here. */
-type Sniffed = 'pdf' | 'doc' | 'zip' | 'png' | 'jpeg' | 'other';
+type Sniffed = 'pdf' | 'doc' | 'zip' | 'png' | 'jpeg' | 'xml' | 'other';
 
 const EXPECTED: Record<string, Sniffed> = {
   '.pdf': 'pdf',
@@ -129,6 +130,7 @@ const EXPECTED: Record<string, Sniffed> = {
   '.png': 'png',
   '.jpg': 'jpeg',
   '.jpeg': 'jpeg',
+  '.xml': 'xml',
 };
 
 function sniff(bytes: Uint8Array): Sniffed {
@@ -140,6 +142,8 @@ function sniff(bytes: Uint8Array): Sniffed {
   if (starts([0x50, 0x4b, 0x03, 0x04]) || starts([0x50, 0x4b, 0x05, 0x06])) return 'zip';
   if (starts([0x89, 0x50, 0x4e, 0x47])) return 'png';
   if (starts([0xff, 0xd8, 0xff])) return 'jpeg';
+  // XML: its declaration or first tag, after a byte-order mark and white space.
+  if (/^(\xEF\xBB\xBF)?\s*</.test(head)) return 'xml';
   return 'other';
 }
 

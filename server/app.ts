@@ -11,6 +11,7 @@ import { crawlerRoutes, type DiscoveryOptions, exportRoutes } from './http/route
 import { fullTextReaderRoutes, fullTextRoutes } from './http/routes/fulltext.ts';
 import { manifestRoutes, preservationRoutes } from './http/routes/preservation.ts';
 import { ojsExportRoutes } from './http/routes/ojs-export.ts';
+import { importRoutes } from './http/routes/imports.ts';
 import { journalAdminRoutes } from './http/routes/journals.ts';
 import { Api } from './http/api.ts';
 import { requestAuth } from './http/auth.ts';
@@ -165,6 +166,7 @@ export async function buildApp(
   metricsRoutes(api, services);
   journalSettingsRoutes(api, services);
   journalAdminRoutes(api, services);
+  importRoutes(api, services);
   similarityRoutes(api, services);
   preservationRoutes(api, services);
   ojsExportRoutes(api, services);

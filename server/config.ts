@@ -119,6 +119,8 @@ export const configSchema = z.object({
   MAX_MANUSCRIPT_SIZE: size('20MB'),
   MAX_ADDITIONAL_SIZE: size('50MB'),
   MAX_ARTICLE_PDF_SIZE: size('30MB'),
+  /** An OJS import's uploaded exports together (issue 26): streamed to disk, never held in memory. */
+  IMPORT_MAX_BYTES: size('4GB'),
   /** Memory for cached pages and public JSON (decision 0018); 0 turns the cache off. */
   PAGE_CACHE_SIZE: size('64MB', true),
   RATE_LIMIT_LOGIN: rate('10/15m'),

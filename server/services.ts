@@ -43,6 +43,7 @@ import { JournalsService } from './journals/service.ts';
 import { SimilarityService } from './similarity/service.ts';
 import { SubmissionsService } from './submissions/service.ts';
 import { SubscriptionsService } from './subscriptions/service.ts';
+import { ImportIntake } from './ojs/intake.ts';
 import { OjsService } from './ojs/service.ts';
 import { PreservationService } from './preservation/service.ts';
 import { OjsExportService } from './ojs/export/service.ts';
@@ -270,6 +271,15 @@ export function createServices(
   const ojsExport = new OjsExportService(db, { files, fulltext, settings, clock });
   // Moving in from OJS: an import run by a job, in the journal's scope (issue 26, decision 0066).
   const ojs = new OjsService(db, { catalog, files, jobs, clock, dataDir: config.dataDir });
+  const journalAdmin = new JournalsService(db, {
+    settings,
+    audit,
+    changes,
+    directory: journals,
+    editorialEmail: config.EDITORIAL_EMAIL,
+    siteUrl: baseUrl,
+    clock,
+  });
   return {
     config,
     clock,
@@ -290,15 +300,7 @@ export function createServices(
     journalUrl,
     journals,
     /** The site admin's journals: made, closed, archived, moved (decision 0055). */
-    journalAdmin: new JournalsService(db, {
-      settings,
-      audit,
-      changes,
-      directory: journals,
-      editorialEmail: config.EDITORIAL_EMAIL,
-      siteUrl: baseUrl,
-      clock,
-    }),
+    journalAdmin,
     settings,
     audit,
     files,
@@ -339,6 +341,8 @@ export function createServices(
     ojsExport,
     /** Imports from OJS: runs, their progress and reports (decision 0066). */
     ojs,
+    /** The site admin's OJS imports, from the upload's side: its folder, its checks, the journal (decision 0069). */
+    ojsImports: new ImportIntake({ ojs, journalAdmin, dataDir: config.dataDir, clock }),
     /** DOI registration with Crossref and DOAJ (decision 0064). */
     doi,
     contact: new ContactService(db, {

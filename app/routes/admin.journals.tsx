@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import {
   JOURNAL_STATUS_ACTIONS,
   type JournalStatusAction,
@@ -95,6 +96,9 @@ export default function SiteJournals({ loaderData, actionData }: Route.Component
     <div className="page site-admin">
       <p className="dashboard__eyebrow">Site admin</p>
       <h1>Journals</h1>
+      <p className="site-admin__nav">
+        <Link to="/admin/imports">Import a journal from OJS</Link>
+      </p>
       <ActionResult result={actionData} />
       <JournalsList journals={loaderData.journals} result={actionData} />
       <CreateJournalForm result={actionData} siteUrl={loaderData.siteUrl} />

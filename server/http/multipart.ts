@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RawUpload } from '../files/uploads.ts';
-import { type FormBodyLimits, pullStream, readFormBody } from './form-body.ts';
+import { type FormBodyLimits, type SavedFile, pullStream, readFormBody } from './form-body.ts';
 import { unsupportedMediaType } from './errors.ts';
 
 export interface MultipartBody {
@@ -32,4 +32,27 @@ export async function readMultipart(
   for (const [name, file] of body.files)
     files[name] = { field: name, filename: file.filename, data: file.data };
   return { fields, files };
+}
+
+/**
+ * A large API upload: the file parts named in `toDisk` stream into files in their folders (never into
+ * memory), the text fields are read as usual. A refused body leaves no file behind (form-body removes them).
+ */
+export async function readMultipartToDisk(
+  request: FastifyRequest,
+  opts: { toDisk: NonNullable<FormBodyLimits['toDisk']>; maxTextBytes?: number; maxFields?: number },
+): Promise<{ fields: Record<string, string>; saved: SavedFile[] }> {
+  const type = request.headers['content-type'];
+  if (!type?.toLowerCase().startsWith('multipart/form-data')) {
+    throw unsupportedMediaType('This request must be sent as multipart/form-data.');
+  }
+  const body = await readFormBody(pullStream(request.raw), type, {
+    maxTextBytes: opts.maxTextBytes ?? 64 * 1024,
+    maxFields: opts.maxFields ?? 40,
+    toDisk: opts.toDisk,
+  });
+  if (body.refused) throw body.refused;
+  const fields: Record<string, string> = {};
+  for (const [name, values] of body.fields) fields[name] = values[0];
+  return { fields, saved: body.saved };
 }

@@ -19,6 +19,7 @@ import {
 } from '../../server/testing/factories.ts';
 import { createTestContext, fixture, multipart, type TestContext } from '../../server/testing/harness.ts';
 import { KNOWN } from '../fixtures/fulltext/manuscripts.ts';
+import { nativeExport, sampleJournal } from '../fixtures/ojs/make.ts';
 
 /**
  * Every API route × every kind of caller → the status they get. Nobody reaches what they should not, and
@@ -1174,7 +1175,10 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   },
   {
     name: 'POST /api/editor/preservation/issues/:id/bag',
-    build: async () => ({ method: 'POST', url: `/api/editor/preservation/issues/${await seedIssueId()}/bag` }),
+    build: async () => ({
+      method: 'POST',
+      url: `/api/editor/preservation/issues/${await seedIssueId()}/bag`,
+    }),
     expect: editorial(202),
   },
   // Moving out (decision 0068): the journal as OJS Native XML and Users XML, the journal admin's downloads.
@@ -1260,6 +1264,33 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
       };
     },
     expect: adminOnly(200),
+  },
+  {
+    name: 'POST /api/admin/imports',
+    build: async () => {
+      const xml = [...nativeExport('3.4', sampleJournal({ issues: 1, perIssue: 1 }))].join('');
+      const body = await multipart(
+        { journal: 'jb', dryRun: 'true' },
+        { file: { name: 'native.xml', data: Buffer.from(xml), type: 'text/xml' } },
+      );
+      return { method: 'POST', url: '/api/admin/imports', ...body };
+    },
+    expect: adminOnly(202),
+  },
+  {
+    name: 'GET /api/admin/imports',
+    build: () => ({ method: 'GET', url: '/api/admin/imports' }),
+    expect: adminOnly(200),
+  },
+  {
+    name: 'GET /api/admin/imports/:id',
+    build: () => ({ method: 'GET', url: '/api/admin/imports/999999' }),
+    expect: adminOnly(404),
+  },
+  {
+    name: 'POST /api/admin/imports/:id/run',
+    build: () => ({ method: 'POST', url: '/api/admin/imports/999999/run' }),
+    expect: adminOnly(404),
   },
   {
     name: 'POST /api/auth/login',

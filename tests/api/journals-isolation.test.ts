@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../server/accounts/passwords.ts';
 import { journalMemberships, users } from '../../server/accounts/tables.ts';
 import { asOwner, withJournal } from '../../server/db/scope.ts';
+import { importRuns } from '../../server/ojs/tables.ts';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import {
   type As,
@@ -93,7 +94,8 @@ type IdKind =
   | 'reviewForm'
   | 'session'
   | 'journal'
-  | 'invoice';
+  | 'invoice'
+  | 'importRun';
 
 /**
  * What each path parameter names, by the route's path up to and including it: what substitution cannot guess.
@@ -105,6 +107,7 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   '/api/apc/invoices/{id}': 'invoice',
   '/api/apc/reviews/{id}': 'assignment',
   '/api/admin/journals/{id}': 'journal',
+  '/api/admin/imports/{id}': 'importRun',
   '/api/admin/users/{id}': 'user',
   '/api/site/users/{id}': 'user',
   '/api/editor/approve-user/{id}': 'user',
@@ -492,6 +495,15 @@ beforeAll(async () => {
   bIds.user = bAuthor.id;
   bIds.session = (await ok(call('GET', '/jb/api/account/sessions', Bp.author), 'sessions')).json()[0].id;
   bIds.journal = journalB;
+  // An OJS import into B (decision 0069): the site admin's, never A's people's.
+  bIds.importRun = (
+    await asOwner(() =>
+      t.services.db
+        .insert(importRuns)
+        .values({ journalId: journalB, dryRun: true, files: [] })
+        .returning({ id: importRuns.id }),
+    )
+  )[0].id;
   // B's APC invoice (decision 0063): a second manuscript of B's author, accepted.
   const charged = await submitManuscript(tb, Bp.author, { title: 'B charged paper' });
   await moveSubmission(tb, Bp.editor, charged.id, 'under_review', 'accepted');
