@@ -64,6 +64,10 @@ export const authorResponse = z.object({
     .string()
     .nullable()
     .describe('The author’s ORCID iD, bare (e.g. 0000-0002-1825-0097); null when none was given'),
+});
+
+/** A published article's author: a submission's, with what an import brings (issue 26). */
+export const articleAuthorResponse = authorResponse.extend({
   country: z.string().describe("The author's country (ISO 3166-1 alpha-2, e.g. DE); '' when not given"),
   ror: z
     .string()
@@ -98,7 +102,7 @@ export const articleResponse = z.object({
   files: z.array(articleFileResponse).describe("The article's other files, beside its PDF"),
   issue_id: z.number(),
   status: z.enum(['published', 'unpublished']),
-  authors: z.array(authorResponse),
+  authors: z.array(articleAuthorResponse),
   pdf_url: z.string().nullable(),
   public_pdf_url: z.string().nullable(),
   monyr: z.string().describe("The issue's month and year, e.g. March 2025, or its year alone"),
