@@ -66,17 +66,43 @@ export const authorResponse = z.object({
     .describe('The author’s ORCID iD, bare (e.g. 0000-0002-1825-0097); null when none was given'),
 });
 
+/** A published article's author: a submission's, with what an import brings (issue 26). */
+export const articleAuthorResponse = authorResponse.extend({
+  country: z.string().describe("The author's country (ISO 3166-1 alpha-2, e.g. DE); '' when not given"),
+  ror: z
+    .string()
+    .nullable()
+    .describe("The affiliation's ROR id as its link (https://ror.org/…); null when none"),
+  primary_contact: z.boolean().describe('The author readers write to (the corresponding author)'),
+});
+
+export const articleFileResponse = z.object({
+  id: z.number(),
+  label: z.string().describe('As the journal named it: "HTML", "Data (CSV)", "PDF (Français)"'),
+  locale: z.string().describe("The file's language (e.g. fr); '' when the article's own"),
+  remote: z.boolean().describe('A link elsewhere rather than a file kept here'),
+  url: z.string().describe('Its download address here (the same rule as the PDF), or the remote link'),
+});
+
 export const articleResponse = z.object({
   id: z.number(),
   title: z.string(),
+  subtitle: z.string().describe("Shown under the title, cited after it; '' for none"),
   abstract: z.string(),
   keywords: z.string(),
   pages: z.string().describe('first-last'),
   doi: z.string().nullable(),
   article_type: z.string(),
+  section: z.string().describe("The journal section it appeared in; '' for none"),
+  language: z.string().describe("The article's language (BCP 47, e.g. fr); '' for the journal's"),
+  license_url: z.string().describe("The licence it is published under; '' for the journal's"),
+  copyright_holder: z.string().describe("'' when not given"),
+  copyright_year: z.number().nullable(),
+  references: z.array(z.string()).describe('The reference list as plain citations, in order'),
+  files: z.array(articleFileResponse).describe("The article's other files, beside its PDF"),
   issue_id: z.number(),
   status: z.enum(['published', 'unpublished']),
-  authors: z.array(authorResponse),
+  authors: z.array(articleAuthorResponse),
   pdf_url: z.string().nullable(),
   public_pdf_url: z.string().nullable(),
   monyr: z.string().describe("The issue's month and year, e.g. March 2025, or its year alone"),
@@ -99,7 +125,7 @@ export const issueResponse = z.object({
   volume_id: z.number(),
   issue_number: z.number(),
   publication_date: z.string().nullable(),
-  publication_month: z.number().nullable().describe('1-12 in the volume\'s year, or null (dated by year)'),
+  publication_month: z.number().nullable().describe("1-12 in the volume's year, or null (dated by year)"),
 });
 
 export const volumeResponse = z.object({

@@ -1,5 +1,6 @@
 import { doiUrl, keywordList, orcidUrl, pageRange } from './citation.ts';
 import type { JournalSettings } from './journal.ts';
+import { articleLicence } from './licences.ts';
 
 /**
  * What an article page tells machines, in the server's HTML: Highwire Press `citation_*` tags (Google
@@ -51,6 +52,19 @@ export interface MetadataArticle {
   issue_number: number;
   /** The page carries the article's full text (issue 16): Scholar and schema.org are told, with its JATS. */
   full_text?: boolean;
+  /** An imported article's facts (issue 26): '' or absent for none (the journal's language and licence). */
+  subtitle?: string;
+  language?: string;
+  license_url?: string;
+  /** Its reference list as plain citations (Scholar's citation_reference). */
+  references?: readonly string[];
+}
+
+/** The title as cited: "Title: Subtitle" (no colon added after a title ending in punctuation). */
+export function fullTitle(title: string, subtitle?: string | null): string {
+  const sub = subtitle?.trim();
+  if (!sub) return title;
+  return /[:?!.]$/.test(title.trim()) ? `${title.trim()} ${sub}` : `${title.trim()}: ${sub}`;
 }
 
 const DESCRIPTION_LENGTH = 300;
@@ -90,6 +104,9 @@ export function articleMetadata(
   const doiLink = article.doi ? doiUrl(article.doi) : null;
   const volume = String(article.volume_number);
   const issue = String(article.issue_number);
+  const title = fullTitle(article.title, article.subtitle);
+  const language = article.language || journal.language;
+  const licence = articleLicence(article.license_url ?? '', journal.license);
 
   const name = (n: string, content: string | number): MetaTag => ({ name: n, content: String(content) });
   const property = (p: string, content: string): MetaTag => ({ property: p, content });
@@ -106,8 +123,8 @@ export function articleMetadata(
       ...(a.email ? [name('citation_author_email', a.email)] : []),
       ...(a.orcid ? [name('citation_author_orcid', orcidUrl(a.orcid))] : []),
     ]),
-    name('citation_title', article.title),
-    name('citation_language', journal.language),
+    name('citation_title', title),
+    name('citation_language', language),
     name('citation_publication_date', highwireDate(date)),
     name('citation_volume', volume),
     name('citation_issue', issue),
@@ -119,18 +136,19 @@ export function articleMetadata(
     ...keywords.map((k) => name('citation_keywords', k)),
     ...(pdfUrl ? [name('citation_pdf_url', pdfUrl)] : []),
     ...(article.full_text ? [name('citation_fulltext_html_url', `${url}#full-text`)] : []),
+    ...(article.references ?? []).map((r) => name('citation_reference', r)),
   ];
 
   const dublinCore: MetaTag[] = [
-    name('DC.title', article.title),
+    name('DC.title', title),
     ...article.authors.map((a) => name('DC.creator', a.name)),
     name('DC.date', date),
     name('DC.type', 'Text'),
     name('DC.format', 'text/html'),
-    name('DC.language', journal.language),
+    name('DC.language', language),
     name('DC.identifier', doiLink ?? url),
     ...(article.doi ? [name('DC.identifier.doi', article.doi)] : []),
-    name('DC.rights', journal.license.url),
+    name('DC.rights', licence.url),
     name('DC.publisher', journal.publisher),
     name('DC.source', journal.name),
     ...(journal.issnOnline ? [name('DC.source.issn', journal.issnOnline)] : []),
@@ -143,7 +161,7 @@ export function articleMetadata(
   ];
 
   const openGraph: MetaTag[] = [
-    property('og:title', article.title),
+    property('og:title', title),
     property('og:type', 'article'),
     property('og:url', url),
     property('og:description', description),
@@ -166,8 +184,8 @@ export function articleMetadata(
     '@id': url,
     url,
     mainEntityOfPage: url,
-    headline: article.title,
-    name: article.title,
+    headline: title,
+    name: title,
     author: article.authors.map((a) => ({
       '@type': 'Person',
       name: a.name,
@@ -185,7 +203,7 @@ export function articleMetadata(
         : {}),
     })),
     datePublished: date,
-    inLanguage: journal.language,
+    inLanguage: language,
     isPartOf: {
       '@type': 'PublicationIssue',
       issueNumber: issue,
@@ -193,7 +211,7 @@ export function articleMetadata(
       isPartOf: { '@type': 'PublicationVolume', volumeNumber: volume, isPartOf: periodical },
     },
     publisher: { '@type': 'Organization', name: journal.publisher, address: journal.publisherAddress },
-    license: journal.license.url,
+    license: licence.url,
     isAccessibleForFree: true,
     ...(article.doi
       ? {
@@ -210,7 +228,9 @@ export function articleMetadata(
     ...(article.full_text
       ? {
           encoding: [
-            ...(pdfUrl ? [{ '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl }] : []),
+            ...(pdfUrl
+              ? [{ '@type': 'MediaObject', encodingFormat: 'application/pdf', contentUrl: pdfUrl }]
+              : []),
             { '@type': 'MediaObject', encodingFormat: 'text/html', contentUrl: `${url}#full-text` },
             { '@type': 'MediaObject', encodingFormat: 'application/jats+xml', contentUrl: `${url}/jats.xml` },
           ],

@@ -25,6 +25,7 @@ import { type BuildSource, registerPages } from './http/ssr.ts';
 import { metricsRoutes } from './http/routes/metrics.ts';
 import { destinationOf, journalRewrite, scopeOf } from './http/journals.ts';
 import { requestContext, requestIdOf, requestLogger } from './request-context.ts';
+import { legacyLocation } from './ojs/redirects.ts';
 import { searchRoutes } from './http/routes/search.ts';
 import type { Services } from './services.ts';
 import { similarityRoutes } from './http/routes/similarity.ts';
@@ -55,6 +56,8 @@ export async function buildApp(
 ) {
   // Which journals there are, and at which addresses, before the first request is routed.
   await services.journals.load();
+  // The namespace of the site's OAI-PMH identifiers, for old OJS ones translated (decision 0067).
+  const oaiHost = new URL(services.baseUrl).hostname;
   const app: FastifyInstance = Fastify({
     ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }),
     trustProxy: services.config.TRUST_PROXY,
@@ -81,7 +84,27 @@ export async function buildApp(
       reply.code(301).header('location', destination.location).send();
       return;
     }
-    requestContext.run({ requestId: request.id, scope: scopeOf(request) }, done);
+    const legacy = destination?.kind === 'journal' ? destination.legacy : undefined;
+    if (!legacy || destination?.kind !== 'journal') {
+      requestContext.run({ requestId: request.id, scope: scopeOf(request) }, done);
+      return;
+    }
+    // An old OJS address of an imported item (decision 0067): a 301 to its page here, read in the journal's
+    // scope; an old id it does not know goes on to the not-found page. A POST (OAI-PMH's) keeps its body: 308.
+    const journalId = destination.journal.id;
+    requestContext.run({ requestId: request.id, scope: scopeOf(request) }, () => {
+      legacyLocation(services.db, journalId, legacy, oaiHost).then((location) => {
+        if (location === null) return done();
+        const method = request.method;
+        const base = services.journals.baseUrl(journalId);
+        // A journal's home by path is `/{path}`, at a root `/`.
+        const href = location === '/' && new URL(base).pathname !== '/' ? base : base + location;
+        reply
+          .code(method === 'GET' || method === 'HEAD' ? 301 : 308)
+          .header('location', href)
+          .send();
+      }, done);
+    });
   });
   // Before anything else: while the process drains (SIGTERM), new requests are refused and the rest counted.
   services.drain.install(app);

@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { numberAffiliations } from '../../common/citation.ts';
+import { countryName } from '../../common/countries.ts';
 import { OrcidLink } from './OrcidLink.tsx';
 
 /** An article's author as its page shows them (the catalog's author, without what the page leaves out). */
@@ -7,6 +8,13 @@ export interface PageAuthor {
   name: string;
   affiliation: string;
   orcid?: string | null;
+  /** ISO 3166-1 alpha-2; shown after the affiliation by its English name. */
+  country?: string;
+  /** The affiliation's ROR link (https://ror.org/…): the affiliation links to it. */
+  ror?: string | null;
+  /** The corresponding author: marked, with their e-mail (as the page's Scholar tags give it). */
+  primary_contact?: boolean;
+  email?: string;
 }
 
 /**
@@ -17,6 +25,12 @@ export interface PageAuthor {
  */
 function ArticleAuthors({ authors: list }: { authors: readonly PageAuthor[] }) {
   const { authors, affiliations } = numberAffiliations(list);
+  // An affiliation's ROR link and country: the first author's under it that gives them.
+  const placeOf = (text: string) => ({
+    ror: list.find((a) => a.affiliation.trim() === text && a.ror)?.ror ?? null,
+    country: list.find((a) => a.affiliation.trim() === text && a.country)?.country ?? '',
+  });
+  const contact = list.find((a) => a.primary_contact);
   return (
     <>
       <ul className="article-authors__names">
@@ -24,6 +38,12 @@ function ArticleAuthors({ authors: list }: { authors: readonly PageAuthor[] }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: authors keep their order; two may share a name.
           <li key={i}>
             {author.name}
+            {author.primary_contact ? (
+              <>
+                <span aria-hidden="true">*</span>
+                <span className="visually-hidden"> (corresponding author)</span>
+              </>
+            ) : null}
             <sup>
               <span className="visually-hidden"> affiliation </span>
               {author.mark}
@@ -38,12 +58,26 @@ function ArticleAuthors({ authors: list }: { authors: readonly PageAuthor[] }) {
         ))}
       </ul>
       <ol className="article-authors__affiliations" aria-label="Affiliations">
-        {affiliations.map((a) => (
-          <li key={a.mark}>
-            <sup>{a.mark}</sup> {a.text}
-          </li>
-        ))}
+        {affiliations.map((a) => {
+          const { ror, country } = placeOf(a.text);
+          return (
+            <li key={a.mark}>
+              <sup>{a.mark}</sup> {ror ? <a href={ror}>{a.text}</a> : a.text}
+              {country ? `, ${countryName(country)}` : null}
+            </li>
+          );
+        })}
       </ol>
+      {contact ? (
+        <p className="article-authors__contact">
+          <span aria-hidden="true">* </span>Corresponding author: {contact.name}
+          {contact.email ? (
+            <>
+              , <a href={`mailto:${contact.email}`}>{contact.email}</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
     </>
   );
 }

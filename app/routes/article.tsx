@@ -7,7 +7,8 @@ import {
   keywordList,
 } from '../../common/citation.ts';
 import { formatDay } from '../../common/dates.ts';
-import { articleMetadata, serializeJsonLd, truncate } from '../../common/metadata.ts';
+import { articleLicence } from '../../common/licences.ts';
+import { articleMetadata, fullTitle, serializeJsonLd, truncate } from '../../common/metadata.ts';
 import { can } from '../../common/roles.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
 import { ArticleUsage } from '../components/ArticleUsage.tsx';
@@ -71,7 +72,22 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     article: {
       id: article.id,
       title: article.title,
+      subtitle: article.subtitle,
       article_type: article.article_type,
+      section: article.section,
+      language: article.language,
+      license_url: article.license_url,
+      copyright_holder: article.copyright_holder,
+      copyright_year: article.copyright_year,
+      // The full text's own reference list, when it has one, is richer: the plain list is then left out.
+      references: fullTextHtml?.includes('id="fulltext-references"') ? [] : article.references,
+      files: article.files.map((f) => ({
+        id: f.id,
+        label: f.label,
+        locale: f.locale,
+        remote: f.remote,
+        url: f.url,
+      })),
       abstract: article.abstract,
       keywords: article.keywords,
       pages: article.pages,
@@ -82,6 +98,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
         email: a.email,
         orcid: a.orcid,
       })),
+      language_differs: Boolean(article.language) && article.language.split('-')[0] !== journal.language,
       public_pdf_url: article.public_pdf_url,
       publication_date: article.publication_date,
       monyr: article.monyr,
@@ -146,6 +163,10 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
     </Link>
   );
   const doi = article.doi && doiUrl(article.doi);
+  // The article's own language on its title and abstract, where it is not the site's (issue 26).
+  const lang = article.language_differs ? article.language : undefined;
+  const licence = articleLicence(article.license_url, journal.license);
+  const copyright = [article.copyright_year, article.copyright_holder].filter(Boolean).join(' ');
   return (
     <>
       {/* The scholarly <meta> and <link> elements. React hoists them into <head> (in the server's HTML,
@@ -163,13 +184,29 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
         eyebrow={
           <>
             <span>{article.article_type}</span>
+            {article.section && article.section !== article.article_type ? (
+              <>
+                <span aria-hidden="true"> · </span>
+                <span>{article.section}</span>
+              </>
+            ) : null}
             <span aria-hidden="true"> · </span>
             {issueLink}
             <span aria-hidden="true"> · </span>
             <span>Open access</span>
           </>
         }
-        title={article.title}
+        title={
+          <span lang={lang}>
+            {article.title}
+            {article.subtitle ? (
+              <>
+                <span className="visually-hidden">: </span>
+                <span className="article-subtitle">{article.subtitle}</span>
+              </>
+            ) : null}
+          </span>
+        }
       >
         <section
           aria-label="Authors"
@@ -206,8 +243,8 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           <div>
             <dt>Licence</dt>
             <dd>
-              <a href={journal.license.url} rel="license">
-                {journal.license.name}
+              <a href={licence.url} rel="license">
+                {licence.name}
               </a>
             </dd>
           </div>
@@ -217,9 +254,37 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
 
         <ArticleDownload state={download} />
 
+        {article.files.length ? (
+          <section aria-labelledby="files-title" className="article-section article-files">
+            <h2 id="files-title">Other files</h2>
+            <ul>
+              {article.files.map((f) => (
+                <li key={f.id}>
+                  {f.remote ? (
+                    <a href={f.url} rel="external noopener">
+                      {f.label}
+                    </a>
+                  ) : download.allowed ? (
+                    <a href={f.url} download>
+                      {f.label}
+                    </a>
+                  ) : (
+                    <>
+                      {f.label}{' '}
+                      <Link to={`/article/${article.id}?download=denied#download`}>
+                        (sign in to download)
+                      </Link>
+                    </>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+
         <section aria-labelledby="abstract-title" className="article-section">
           <h2 id="abstract-title">Abstract</h2>
-          <div className="article-abstract">
+          <div className="article-abstract" lang={lang}>
             {abstract.map((paragraph, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs have no identity but their order.
               <p key={i}>{paragraph}</p>
@@ -255,12 +320,24 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
           dangerouslySetInnerHTML={{ __html: fullTextHtml }}
         />
 
+        {article.references.length ? (
+          <section aria-labelledby="references-title" className="article-section article-references">
+            <h2 id="references-title">References</h2>
+            <ol>
+              {article.references.map((r, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: references keep their order; two may read alike.
+                <li key={i}>{r}</li>
+              ))}
+            </ol>
+          </section>
+        ) : null}
+
         <section aria-labelledby="cite-title" className="article-section">
           <h2 id="cite-title">Cite this article</h2>
           <Citation
             citation={{
               authors: article.authors,
-              title: article.title,
+              title: fullTitle(article.title, article.subtitle),
               journal: journal.name,
               volume: article.volume_number,
               issue: article.issue_number,
@@ -277,14 +354,25 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="licence-title" className="article-section article-licence">
           <h2 id="licence-title">Licence</h2>
-          <p>
-            This article is open access, published under the{' '}
-            <a href={journal.license.url} rel="license">
-              Creative Commons Attribution 4.0 International licence ({journal.license.name})
-            </a>
-            , with no embargo. You may share and adapt it for any purpose, including commercially, provided
-            you credit the authors and the original publication in {journal.name}.
-          </p>
+          {licence.url === journal.license.url ? (
+            <p>
+              This article is open access, published under the{' '}
+              <a href={licence.url} rel="license">
+                Creative Commons Attribution 4.0 International licence ({licence.name})
+              </a>
+              , with no embargo. You may share and adapt it for any purpose, including commercially, provided
+              you credit the authors and the original publication in {journal.name}.
+            </p>
+          ) : (
+            <p>
+              This article is licensed under{' '}
+              <a href={licence.url} rel="license">
+                {licence.name}
+              </a>
+              .
+            </p>
+          )}
+          {copyright ? <p>Copyright © {copyright}.</p> : null}
         </section>
       </JournalPageLayout>
       <script

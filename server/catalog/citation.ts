@@ -1,4 +1,5 @@
 import { Cite, type CslData, plugins } from '@citation-js/core';
+import { fullTitle } from '../../common/metadata.ts';
 import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-csl';
 import '@citation-js/plugin-ris';
@@ -73,7 +74,9 @@ type CitedArticle = Pick<
   | 'issue_number'
   | 'url'
 > &
-  Partial<Pick<PublicArticle, 'issue_month' | 'issue_year'>> & { authors: readonly { name: string }[] };
+  Partial<Pick<PublicArticle, 'issue_month' | 'issue_year' | 'subtitle'>> & {
+    authors: readonly { name: string }[];
+  };
 type CitingJournal = Pick<JournalSettings, 'name' | 'abbreviation' | 'issnOnline' | 'publisher' | 'language'>;
 
 /** The article as CSL-JSON: the one record every format is made from. */
@@ -92,7 +95,8 @@ export function articleCsl(article: CitedArticle, journal: CitingJournal): CslDa
   return {
     id: `article-${article.id}`,
     type: 'article-journal',
-    title: article.title.trim(),
+    // "Title: Subtitle" (issue 26).
+    title: fullTitle(article.title, article.subtitle).trim(),
     author: authors,
     'container-title': journal.name,
     ...(journal.abbreviation ? { 'container-title-short': journal.abbreviation } : {}),

@@ -1,10 +1,11 @@
 import { MONTHS } from '../../common/dates.ts';
-import type { articleAuthors, articles, issues, volumes } from './tables.ts';
+import type { articleAuthors, articleFiles, articles, issues, volumes } from './tables.ts';
 
 type ArticleRow = typeof articles.$inferSelect;
 type IssueRow = typeof issues.$inferSelect;
 type VolumeRow = typeof volumes.$inferSelect;
 type AuthorRow = typeof articleAuthors.$inferSelect;
+type FileRow = typeof articleFiles.$inferSelect;
 
 /**
  * One publication date per article, used everywhere (pages, listings, metadata): its own date, else its
@@ -34,6 +35,23 @@ export function presentAuthor(a: AuthorRow) {
     affiliation: a.affiliation,
     superscript: a.superscript,
     orcid: a.orcid,
+    country: a.country,
+    ror: a.ror,
+    primary_contact: a.primaryContact,
+  };
+}
+
+/**
+ * An article's other files (issue 26): a stored one downloads at its address beside the PDF's, under the same
+ * rule; a remote one is its link.
+ */
+export function presentArticleFile(f: FileRow, baseUrl: string) {
+  return {
+    id: f.id,
+    label: f.label,
+    locale: f.locale,
+    remote: f.url !== null,
+    url: f.url ?? `${baseUrl}/api/articles/${f.articleId}/files/${f.id}`,
   };
 }
 
@@ -43,17 +61,26 @@ export function presentArticle(
   volume: VolumeRow,
   authors: AuthorRow[],
   baseUrl: string,
+  files: FileRow[] = [],
 ) {
   const date = publicationDate(a, issue, volume);
   const pdfUrl = a.pdfFileId ? `${baseUrl}/api/articles/${a.id}/download` : null;
   return {
     id: a.id,
     title: a.title,
+    subtitle: a.subtitle,
     abstract: a.abstract,
     keywords: a.keywords,
     pages: pagesOf(a),
     doi: a.doi,
     article_type: a.articleType,
+    section: a.section,
+    language: a.language,
+    license_url: a.licenseUrl,
+    copyright_holder: a.copyrightHolder,
+    copyright_year: a.copyrightYear,
+    references: a.references,
+    files: [...files].sort((x, y) => x.position - y.position).map((f) => presentArticleFile(f, baseUrl)),
     issue_id: a.issueId,
     status: a.status,
     authors: [...authors].sort((x, y) => x.position - y.position).map(presentAuthor),

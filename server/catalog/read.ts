@@ -11,7 +11,7 @@ import {
 import { notFound } from '../errors.ts';
 import type { CatalogContext } from './context.ts';
 import { type PublicArticle, presentArticle, presentIssue, presentVolume } from './present.ts';
-import { articleAuthors, articles, issues, volumes } from './tables.ts';
+import { articleAuthors, articleFiles, articles, issues, volumes } from './tables.ts';
 
 /** Reading the catalog: what readers see (published articles, their issues, volumes) and the editors' lists. */
 
@@ -35,17 +35,23 @@ function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
  */
 async function hydrate(ctx: CatalogContext, rows: ArticleRow[]): Promise<PublicArticle[]> {
   if (!rows.length) return [];
-  const [placeRows, authorRows] = await Promise.all([
+  const ids = rows.map((r) => r.id);
+  const [placeRows, authorRows, fileRows] = await Promise.all([
     places(ctx, [...new Set(rows.map((r) => r.issueId))]),
-    authorsOf(
-      ctx,
-      rows.map((r) => r.id),
-    ),
+    authorsOf(ctx, ids),
+    filesOf(ctx, ids),
   ]);
   const placeOf = new Map(placeRows.map((p) => [p.issue.id, p]));
   return rows.map((a) => {
     const { issue, volume } = placeOf.get(a.issueId)!;
-    return presentArticle(a, issue, volume, authorRows.get(a.id) ?? [], ctx.deps.baseUrl());
+    return presentArticle(
+      a,
+      issue,
+      volume,
+      authorRows.get(a.id) ?? [],
+      ctx.deps.baseUrl(),
+      fileRows.get(a.id) ?? [],
+    );
   });
 }
 
@@ -56,6 +62,16 @@ function places(ctx: CatalogContext, issueIds: number[]) {
     .from(issues)
     .innerJoin(volumes, eq(volumes.id, issues.volumeId))
     .where(inArray(issues.id, issueIds));
+}
+
+/** Each article's other files (beside its PDF) in order, by article id. */
+async function filesOf(ctx: CatalogContext, articleIds: number[]) {
+  const rows = await ctx.db
+    .select()
+    .from(articleFiles)
+    .where(inArray(articleFiles.articleId, articleIds))
+    .orderBy(asc(articleFiles.articleId), asc(articleFiles.position));
+  return groupBy(rows, (row) => row.articleId);
 }
 
 /** Each article's authors in order, by article id. */
@@ -136,7 +152,7 @@ export async function articleById(
   opts: { includeUnpublished?: boolean } = {},
 ): Promise<PublicArticle> {
   // The article with its issue and volume, and its authors: two queries, together.
-  const [[found], authors] = await Promise.all([
+  const [[found], authors, files] = await Promise.all([
     ctx.db
       .select({ article: articles, issue: issues, volume: volumes })
       .from(articles)
@@ -144,12 +160,20 @@ export async function articleById(
       .innerJoin(volumes, eq(volumes.id, issues.volumeId))
       .where(eq(articles.id, id)),
     authorsOf(ctx, [id]),
+    filesOf(ctx, [id]),
   ]);
   // A page that shows the article goes when it, its issue or its volume changes.
   if (found) dependsOn(articleTag(id), issueTag(found.issue.id), volumeTag(found.volume.id));
   if (!found || (found.article.status !== 'published' && !opts.includeUnpublished))
     throw notFound('Article not found.');
-  return presentArticle(found.article, found.issue, found.volume, authors.get(id) ?? [], ctx.deps.baseUrl());
+  return presentArticle(
+    found.article,
+    found.issue,
+    found.volume,
+    authors.get(id) ?? [],
+    ctx.deps.baseUrl(),
+    files.get(id) ?? [],
+  );
 }
 
 /**
@@ -206,6 +230,24 @@ export async function articlePdf(ctx: CatalogContext, id: number, opts: { includ
   if (!row?.fileId) throw notFound('This article has no PDF yet.');
   const file = await ctx.deps.files.get(row.fileId);
   return { article, file };
+}
+
+/** One of an article's other files kept here, for the download route (which decides who may have it). */
+export async function articleFile(
+  ctx: CatalogContext,
+  id: number,
+  fileId: number,
+  opts: { includeUnpublished: boolean },
+) {
+  const article = await articleById(ctx, id, opts);
+  const [row] = await ctx.db
+    .select({ fileId: articleFiles.fileId, label: articleFiles.label })
+    .from(articleFiles)
+    .where(and(eq(articleFiles.id, fileId), eq(articleFiles.articleId, id)));
+  // A remote file is its link, not a download of ours.
+  if (!row?.fileId) throw notFound('This article has no such file.');
+  const file = await ctx.deps.files.get(row.fileId);
+  return { article, file, label: row.label };
 }
 
 export async function editorVolumes(ctx: CatalogContext) {

@@ -11,6 +11,7 @@ import {
 import type { CatalogContext, CatalogDeps } from './context.ts';
 import {
   articleById,
+  articleFile,
   articlePdf,
   browseIndex,
   editorArticles,
@@ -77,6 +78,11 @@ export class CatalogService implements CatalogContext {
   /** The stored PDF of an article, for the download route (which decides who may have it). */
   articlePdf(...args: Args<typeof articlePdf>) {
     return articlePdf(this, ...args);
+  }
+
+  /** One of an article's other files kept here, for its download route (which decides who may have it). */
+  articleFile(...args: Args<typeof articleFile>) {
+    return articleFile(this, ...args);
   }
 
   editorVolumes(...args: Args<typeof editorVolumes>) {

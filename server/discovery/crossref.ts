@@ -1,5 +1,6 @@
 import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
+import { articleLicence } from '../../common/licences.ts';
 import { iso6391 } from './languages.ts';
 import { splitName } from './names.ts';
 import type { Work, WorkIssue, WorkVolume } from './works.ts';
@@ -85,11 +86,12 @@ function contributors(work: Work): XmlElement | null {
 }
 
 function journalArticle(work: Work, journal: JournalFacts): XmlElement {
-  const language = iso6391(journal.language);
+  const language = iso6391(work.language || journal.language);
+  const licence = articleLicence(work.licenseUrl, journal.license);
   return el(
     'journal_article',
     { publication_type: 'full_text', language },
-    el('titles', null, el('title', null, work.title)),
+    el('titles', null, el('title', null, work.title), textEl('subtitle', work.subtitle)),
     contributors(work),
     work.abstract ? el('jats:abstract', null, el('jats:p', null, work.abstract)) : null,
     date(work.publicationDate),
@@ -105,9 +107,19 @@ function journalArticle(work: Work, journal: JournalFacts): XmlElement {
       'ai:program',
       { name: 'AccessIndicators' },
       el('ai:free_to_read'),
-      el('ai:license_ref', { applies_to: 'vor', start_date: work.publicationDate }, journal.license.url),
+      el('ai:license_ref', { applies_to: 'vor', start_date: work.publicationDate }, licence.url),
     ),
     el('doi_data', null, el('doi', null, work.doi!), el('resource', null, work.url)),
+    // The reference list as unstructured citations (issue 26): Crossref matches them itself.
+    work.references.length
+      ? el(
+          'citation_list',
+          null,
+          work.references.map((r, i) =>
+            el('citation', { key: `ref${i + 1}` }, el('unstructured_citation', null, clip(r, 3900))),
+          ),
+        )
+      : null,
   );
 }
 

@@ -1,4 +1,5 @@
 import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
+import { fullTitle } from '../../common/metadata.ts';
 import type { JournalSettings } from '../../common/journal.ts';
 import { iso6392b } from './languages.ts';
 import type { Work } from './works.ts';
@@ -25,9 +26,11 @@ function documentType(articleType: string): string {
 
 /** Works without a PDF cannot be listed (DOAJ needs the full text): the caller leaves them out. */
 export function doajRecords(journal: JournalFacts, works: Work[]): string {
-  const lang = iso6392b(journal.language);
-  const langAttr = lang ? { language: lang } : null;
+  const journalLang = iso6392b(journal.language);
   const records = works.map((w) => {
+    const own = w.language ? iso6392b(w.language) : null;
+    const lang = own ?? journalLang;
+    const langAttr = lang ? { language: lang } : null;
     const { authors, affiliations } = numberAffiliations(w.authors);
     const named = affiliations.filter((a) => a.text);
     return el(
@@ -45,7 +48,7 @@ export function doajRecords(journal: JournalFacts, works: Work[]): string {
       textEl('doi', w.doi),
       el('publisherRecordId', null, String(w.id)),
       el('documentType', null, documentType(w.articleType)),
-      el('title', langAttr, w.title),
+      el('title', langAttr, fullTitle(w.title, w.subtitle)),
       authors.length
         ? el(
             'authors',
@@ -107,11 +110,11 @@ export interface DoajArticle {
 /** One article as DOAJ's article API takes it (a work with a PDF: DOAJ needs the full text). */
 export function doajArticle(journal: JournalFacts, w: Work): DoajArticle {
   const { authors } = numberAffiliations(w.authors);
-  const lang = iso6392b(journal.language);
+  const lang = (w.language ? iso6392b(w.language) : null) ?? iso6392b(journal.language);
   const [year, month] = w.publicationDate.split('-');
   return {
     bibjson: {
-      title: w.title,
+      title: fullTitle(w.title, w.subtitle),
       identifier: [
         ...(w.doi ? [{ type: 'doi' as const, id: w.doi }] : []),
         ...(journal.issnOnline ? [{ type: 'eissn' as const, id: journal.issnOnline }] : []),

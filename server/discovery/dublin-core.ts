@@ -1,5 +1,7 @@
 import { doiUrl } from '../../common/citation.ts';
 import type { JournalSettings } from '../../common/journal.ts';
+import { articleLicence } from '../../common/licences.ts';
+import { fullTitle } from '../../common/metadata.ts';
 import { invertedName } from './names.ts';
 import type { Work } from './works.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
@@ -21,7 +23,11 @@ export function sourceLine(work: Work, journalName: string): string {
 }
 
 export function oaiDc(work: Work, journal: JournalFacts): XmlElement {
-  const lang = { 'xml:lang': journal.language };
+  const language = work.language || journal.language;
+  const lang = { 'xml:lang': language };
+  const licence = articleLicence(work.licenseUrl, journal.license);
+  const holder = work.copyrightHolder || 'The Author(s)';
+  const year = work.copyrightYear ?? work.publicationDate.slice(0, 4);
   return el(
     'oai_dc:dc',
     {
@@ -30,7 +36,7 @@ export function oaiDc(work: Work, journal: JournalFacts): XmlElement {
       'xmlns:xsi': XSI,
       'xsi:schemaLocation': `${OAI_DC_NAMESPACE} ${OAI_DC_SCHEMA}`,
     },
-    el('dc:title', lang, work.title),
+    el('dc:title', lang, fullTitle(work.title, work.subtitle)),
     work.authors.map((a) => el('dc:creator', null, invertedName(a.name))),
     work.keywords.map((k) => el('dc:subject', lang, k)),
     textEl('dc:description', work.abstract, lang),
@@ -44,13 +50,9 @@ export function oaiDc(work: Work, journal: JournalFacts): XmlElement {
     work.doi ? el('dc:identifier', null, doiUrl(work.doi)) : null,
     el('dc:source', lang, sourceLine(work, journal.name)),
     textEl('dc:source', journal.issnOnline),
-    el('dc:language', null, journal.language),
+    el('dc:language', null, language),
     work.pdfUrl ? el('dc:relation', null, work.pdfUrl) : null,
-    el('dc:rights', null, journal.license.url),
-    el(
-      'dc:rights',
-      lang,
-      `Copyright (c) ${work.publicationDate.slice(0, 4)} The Author(s); ${journal.license.name}`,
-    ),
+    el('dc:rights', null, licence.url),
+    el('dc:rights', lang, `Copyright (c) ${year} ${holder}; ${licence.name}`),
   );
 }

@@ -1,5 +1,7 @@
 import { numberAffiliations, orcidUrl } from '../../common/citation.ts';
+import { countryName } from '../../common/countries.ts';
 import type { JournalSettings } from '../../common/journal.ts';
+import { articleLicence } from '../../common/licences.ts';
 import { splitName } from './names.ts';
 import type { Work } from './works.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
@@ -67,7 +69,7 @@ export function jatsArticle(
     const n = splitName(a.name);
     return el(
       'contrib',
-      { 'contrib-type': 'author' },
+      { 'contrib-type': 'author', corresp: a.primaryContact ? 'yes' : null },
       // Given by the authors or editors, not signed in at ORCID: not authenticated.
       a.orcid
         ? el('contrib-id', { 'contrib-id-type': 'orcid', authenticated: 'false' }, orcidUrl(a.orcid))
@@ -87,14 +89,28 @@ export function jatsArticle(
   });
   const affs = affiliations
     .filter((a) => a.text)
-    .map((a) =>
-      el(
+    .map((a) => {
+      // The affiliation's ROR id and country: the first author's under it that gives them (issue 26).
+      const ror = work.authors.find((w) => w.affiliation.trim() === a.text && w.ror)?.ror;
+      const country = work.authors.find((w) => w.affiliation.trim() === a.text && w.country)?.country;
+      return el(
         'aff',
         { id: `aff${work.id}-${a.mark}` },
         el('label', null, a.mark),
-        el('institution', null, a.text),
-      ),
-    );
+        ror
+          ? el(
+              'institution-wrap',
+              null,
+              el('institution-id', { 'institution-id-type': 'ror' }, ror),
+              el('institution', null, a.text),
+            )
+          : el('institution', null, a.text),
+        country ? el('country', { country: country.toUpperCase() }, countryName(country)) : null,
+      );
+    });
+  const licence = articleLicence(work.licenseUrl, journal.license);
+  const copyrightYear = String(work.copyrightYear ?? year);
+  const copyrightHolder = work.copyrightHolder || 'The Author(s)';
 
   const articleMeta = el(
     'article-meta',
@@ -106,7 +122,7 @@ export function jatsArticle(
       null,
       el('subj-group', { 'subj-group-type': 'heading' }, el('subject', null, work.articleType)),
     ),
-    el('title-group', null, el('article-title', null, work.title)),
+    el('title-group', null, el('article-title', null, work.title), textEl('subtitle', work.subtitle)),
     authors.length ? el('contrib-group', null, contribs, affs) : null,
     el(
       'pub-date',
@@ -121,17 +137,17 @@ export function jatsArticle(
     el(
       'permissions',
       null,
-      el('copyright-statement', null, `© ${year} The Author(s).`),
-      el('copyright-year', null, year),
-      el('copyright-holder', null, 'The Author(s)'),
+      el('copyright-statement', null, `© ${copyrightYear} ${copyrightHolder}.`),
+      el('copyright-year', null, copyrightYear),
+      el('copyright-holder', null, copyrightHolder),
       el(
         'license',
-        { 'license-type': 'open-access', 'xlink:href': journal.license.url },
-        el('ali:license_ref', null, journal.license.url),
+        { 'license-type': 'open-access', 'xlink:href': licence.url },
+        el('ali:license_ref', null, licence.url),
         el(
           'license-p',
           null,
-          `This article is published under the ${journal.license.name} licence (${journal.license.url}).`,
+          `This article is published under the ${licence.name} licence (${licence.url}).`,
         ),
       ),
     ),
@@ -175,7 +191,7 @@ export function jatsArticle(
       'xmlns:mml': opts.fullText?.length ? MML : null,
       'article-type': jatsArticleType(work.articleType),
       'dtd-version': opts.dtdVersion ?? '1.3',
-      'xml:lang': journal.language,
+      'xml:lang': work.language || journal.language,
     },
     el('front', null, journalMeta, articleMeta),
     opts.fullText ?? null,

@@ -16,6 +16,10 @@ export interface WorkAuthor {
   affiliation: string;
   /** Bare (0000-0002-1825-0097); exports write it as its https://orcid.org/ address. */
   orcid?: string | null;
+  /** ISO 3166-1 alpha-2 ('' or absent: not given), the affiliation's ROR link, the corresponding author. */
+  country?: string;
+  ror?: string | null;
+  primaryContact?: boolean;
 }
 
 export interface WorkIssue {
@@ -40,6 +44,8 @@ export interface Work {
   /** The journal it is published in (decision 0053): its address, settings and OAI set are that journal's. */
   journalId: number;
   title: string;
+  /** '' for none: exports that have a place for it give it there, the others cite "Title: Subtitle". */
+  subtitle: string;
   abstract: string;
   keywords: string[];
   /** Null when the editors gave none: exports leave pages out rather than inventing them. */
@@ -47,6 +53,13 @@ export interface Work {
   lastPage: number | null;
   doi: string | null;
   articleType: string;
+  /** An imported article's own (issue 26); '' (null for the year) for the journal's. */
+  language: string;
+  licenseUrl: string;
+  copyrightHolder: string;
+  copyrightYear: number | null;
+  /** The reference list as plain citations, in order. */
+  references: string[];
   status: 'published' | 'unpublished';
   /** YYYY-MM-DD: the article's own date, else its issue's, else 1 January of its volume's year. */
   publicationDate: string;
@@ -115,6 +128,9 @@ export class WorkReader {
         email: a.email.trim(),
         affiliation: a.affiliation.trim(),
         orcid: a.orcid,
+        country: a.country,
+        ror: a.ror,
+        primaryContact: a.primaryContact,
       });
       authorsByArticle.set(a.articleId, list);
     }
@@ -126,12 +142,18 @@ export class WorkReader {
         id: a.id,
         journalId: a.journalId,
         title: a.title.trim(),
+        subtitle: a.subtitle.trim(),
         abstract: a.abstract.trim(),
         keywords: keywordList(a.keywords),
         firstPage: a.firstPage,
         lastPage: a.lastPage,
         doi: a.doi?.trim() || null,
         articleType: a.articleType,
+        language: a.language,
+        licenseUrl: a.licenseUrl,
+        copyrightHolder: a.copyrightHolder.trim(),
+        copyrightYear: a.copyrightYear,
+        references: a.references.map((r) => r.trim()).filter(Boolean),
         status: a.status,
         publicationDate: publicationDate(a, issue, volume),
         createdAt: a.createdAt,

@@ -1,6 +1,8 @@
 import { asc } from 'drizzle-orm';
 import type { JournalStatus } from '../../common/journals.ts';
 import type { Db } from '../db/client.ts';
+import { type LegacyTarget, legacyRequest } from '../ojs/addresses.ts';
+import { legacyPaths } from '../ojs/tables.ts';
 import { journalAliases, journals } from './tables.ts';
 
 /** A journal as the request router needs it, kept in memory (a handful of rows for the whole site). */
@@ -14,9 +16,16 @@ export interface JournalEntry {
   status: JournalStatus;
 }
 
+/**
+ * An old OJS address of a journal (issue 26, decision 0067): what it asked for, and its query. Where it leads
+ * needs the journal's own records (server/ojs/redirects.ts), read in its scope before the request is routed;
+ * an old id it does not know goes on as the address it was, to the journal's not-found page.
+ */
+export type LegacyAddress = { target: LegacyTarget; search: URLSearchParams };
+
 /** Where a request goes: a journal (with the path prefix it was reached under), a 301, or the site itself. */
 export type Destination =
-  | { kind: 'journal'; journal: JournalEntry; prefix: string; url: string }
+  | { kind: 'journal'; journal: JournalEntry; prefix: string; url: string; legacy?: LegacyAddress }
   | { kind: 'redirect'; location: string }
   | { kind: 'site'; url: string };
 
@@ -41,6 +50,25 @@ function firstSegment(url: string): { segment: string; rest: string } {
   return { segment: url.slice(1, i).toLowerCase(), rest: url.slice(i) };
 }
 
+const ALL_TARGETS: ReadonlySet<LegacyTarget['kind']> = new Set([
+  'home',
+  'article',
+  'issue',
+  'current-issue',
+  'archive',
+  'oai',
+  'search',
+  'about',
+]);
+/** OJS's pages that are none of ours, for a journal whose path here is the path it had on OJS. */
+const NOT_OWN_PAGES: ReadonlySet<LegacyTarget['kind']> = new Set([
+  'home',
+  'article',
+  'issue',
+  'current-issue',
+  'archive',
+]);
+
 /**
  * The journals of the site and the addresses each answers at (decision 0053): read once, then again after
  * any change to them (the change feed's `journals` name, in every process). Resolving a request is a map
@@ -52,6 +80,8 @@ export class JournalDirectory {
   private byDomain = new Map<string, JournalEntry>();
   private pathAliases = new Map<string, JournalEntry>();
   private domainAliases = new Map<string, JournalEntry>();
+  /** Journals' paths on the OJS sites they moved from (legacy_paths), lower-case. */
+  private legacyPaths = new Map<string, JournalEntry>();
   private root: JournalEntry | null = null;
   private loaded = false;
 
@@ -65,12 +95,14 @@ export class JournalDirectory {
   async load(): Promise<void> {
     const rows = await this.db.select().from(journals).orderBy(asc(journals.id));
     const aliases = await this.db.select().from(journalAliases);
-    this.install(rows, aliases);
+    const legacy = await this.db.select().from(legacyPaths);
+    this.install(rows, aliases, legacy);
   }
 
   private install(
     rows: (typeof journals.$inferSelect)[],
     aliases: (typeof journalAliases.$inferSelect)[],
+    legacy: (typeof legacyPaths.$inferSelect)[],
   ): void {
     const byId = new Map<number, JournalEntry>();
     const byPath = new Map<string, JournalEntry>();
@@ -98,6 +130,12 @@ export class JournalDirectory {
       if (alias.kind === 'path' && !byPath.has(value)) pathAliases.set(value, target);
       if (alias.kind === 'domain' && !byDomain.has(value)) domainAliases.set(value, target);
     }
+    const legacyByPath = new Map<string, JournalEntry>();
+    for (const row of legacy) {
+      const target = byId.get(row.journalId);
+      if (target) legacyByPath.set(row.path.toLowerCase(), target);
+    }
+    this.legacyPaths = legacyByPath;
     this.byId = byId;
     this.byPath = byPath;
     this.byDomain = byDomain;
@@ -130,23 +168,65 @@ export class JournalDirectory {
   resolve(host: string | undefined, url: string): Destination {
     if (!this.loaded) return { kind: 'journal', journal: this.fallback(), prefix: '', url };
     const name = hostName(host);
+    const { segment, rest } = firstSegment(url);
+    // An OJS address under `index.php` is nothing of ours, on any host: read before anything else.
+    if (segment === 'index.php' && this.legacyPaths.size) {
+      const legacy = this.legacy(url, ALL_TARGETS);
+      if (legacy) return legacy;
+    }
     if (name) {
       const own = this.byDomain.get(name);
-      if (own) return { kind: 'journal', journal: own, prefix: '', url };
+      if (own)
+        return (
+          (this.legacyPaths.has(segment) ? this.legacy(url, ALL_TARGETS) : null) ?? {
+            kind: 'journal',
+            journal: own,
+            prefix: '',
+            url,
+          }
+        );
       const moved = this.domainAliases.get(name);
       if (moved) return { kind: 'redirect', location: this.baseUrl(moved) + (url === '/' ? '/' : url) };
     }
-    if (this.byPath.size || this.pathAliases.size) {
-      const { segment, rest } = firstSegment(url);
-      if (segment) {
-        const journal = this.byPath.get(segment);
-        if (journal) return { kind: 'journal', journal, prefix: `/${journal.path}`, url: rest || '/' };
-        const moved = this.pathAliases.get(segment);
-        if (moved) return { kind: 'redirect', location: this.baseUrl(moved) + (rest || '/') };
+    if (segment && (this.byPath.size || this.pathAliases.size || this.legacyPaths.size)) {
+      const journal = this.byPath.get(segment);
+      if (journal) {
+        // A journal's own path wins; when it is also the path it had on OJS, only OJS's addresses that are
+        // no page of ours are read as old ones (`/{path}/article/view/12`, not `/{path}/oai` or `/about`).
+        if (this.legacyPaths.get(segment) === journal) {
+          const legacy = this.legacy(url, NOT_OWN_PAGES);
+          if (legacy) return legacy;
+        }
+        return { kind: 'journal', journal, prefix: `/${journal.path}`, url: rest || '/' };
       }
+      const moved = this.pathAliases.get(segment);
+      if (moved) return { kind: 'redirect', location: this.baseUrl(moved) + (rest || '/') };
+      const legacy = this.legacyPaths.has(segment) ? this.legacy(url, ALL_TARGETS, true) : null;
+      if (legacy) return legacy;
     }
     if (this.root) return { kind: 'journal', journal: this.root, prefix: '', url };
     return { kind: 'site', url };
+  }
+
+  /**
+   * An old OJS address (`/index.php/{old}/…` or `/{old}/…`) of a journal that moved here, as a journal's
+   * destination carrying what it asked for: `url` stays the address as it was, so that an old id the journal
+   * does not know reaches its not-found page. `bare`: `/{old}` alone is the journal's home too.
+   */
+  private legacy(url: string, kinds: ReadonlySet<LegacyTarget['kind']>, bare = false): Destination | null {
+    if (!this.legacyPaths.size) return null;
+    const query = url.indexOf('?');
+    const pathname = query < 0 ? url : url.slice(0, query);
+    const search = new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
+    const read = legacyRequest(pathname, search, (p) => this.legacyPaths.has(p));
+    const target: LegacyTarget | null =
+      read?.target ?? (bare && /^\/[^/]+\/?$/.test(pathname) ? { kind: 'home' } : null);
+    if (!target || !kinds.has(target.kind)) return null;
+    const oldPath = read?.oldPath ?? firstSegment(pathname).segment;
+    const journal = this.legacyPaths.get(oldPath);
+    if (!journal) return null;
+    const prefix = journal.path && !journal.domain ? `/${journal.path}` : '';
+    return { kind: 'journal', journal, prefix, url, legacy: { target, search } };
   }
 
   /** A journal's address, without a trailing slash: its domain, or the site's address and its path. */

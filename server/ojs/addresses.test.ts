@@ -12,12 +12,13 @@ describe('an old OJS address', () => {
     for (const prefix of ['/index.php/cjei', '/cjei', '/index.php/CJEI']) {
       expect(read(`${prefix}/article/view/12`)).toEqual({
         oldPath: 'cjei',
-        target: { kind: 'article', id: '12', galley: null, download: false },
+        target: { kind: 'article', id: '12', galley: null, file: null, download: false },
       });
       expect(read(`${prefix}/article/view/12/40`)?.target).toEqual({
         kind: 'article',
         id: '12',
         galley: '40',
+        file: null,
         download: false,
       });
       expect(read(`${prefix}/article/download/12/40`)?.target).toMatchObject({
@@ -26,9 +27,11 @@ describe('an old OJS address', () => {
       });
       expect(read(`${prefix}/article/download/12/40/77`)?.target).toMatchObject({
         galley: '40',
+        file: '77',
         download: true,
       });
       expect(read(`${prefix}/issue/view/3`)?.target).toEqual({ kind: 'issue', id: '3' });
+      expect(read(`${prefix}/issue/view/3/9`)?.target).toEqual({ kind: 'issue', id: '3' });
       expect(read(`${prefix}/issue/archive`)?.target).toEqual({ kind: 'archive' });
       expect(read(`${prefix}/issue/archive/2`)?.target).toEqual({ kind: 'archive' });
       expect(read(`${prefix}/issue/current`)?.target).toEqual({ kind: 'current-issue' });

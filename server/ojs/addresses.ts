@@ -7,7 +7,7 @@
 
 export type LegacyTarget =
   | { kind: 'home' }
-  | { kind: 'article'; id: string; galley: string | null; download: boolean }
+  | { kind: 'article'; id: string; galley: string | null; file: string | null; download: boolean }
   | { kind: 'issue'; id: string }
   | { kind: 'current-issue' }
   | { kind: 'archive' }
@@ -58,11 +58,12 @@ function targetOf(page: string, op: string, args: string[], search: URLSearchPar
       if (op !== 'view' && op !== 'download' && op !== 'viewFile') return null;
       const id = arg(0);
       if (!id) return null;
-      return { kind: 'article', id, galley: arg(1), download: op !== 'view' };
+      return { kind: 'article', id, galley: arg(1), file: arg(2), download: op !== 'view' };
     }
     case 'issue':
       if (op === 'archive') return { kind: 'archive' };
       if (op === 'current') return { kind: 'current-issue' };
+      // `/issue/view/{id}/{galley}`: an issue's own galley (a whole-issue PDF) is the issue here.
       if (op === 'view' && arg(0)) return { kind: 'issue', id: arg(0)! };
       return op === 'index' ? { kind: 'archive' } : null;
     case 'oai':

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalMemberships } from '../../server/accounts/tables.ts';
+import { articleFiles } from '../../server/catalog/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
@@ -85,6 +86,8 @@ interface Call {
 let t: TestContext;
 const tokens = {} as Record<Persona, string | null>;
 let articleId = 0;
+/** One of the seed article's other files (an imported galley, issue 26). */
+let articleFileId = 0;
 let volumeId = 0;
 let seq = 100;
 let submitterToken = '';
@@ -376,6 +379,12 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
   {
     name: 'GET /api/articles/:id/download',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/download` }),
+    expect: download,
+  },
+  {
+    // An article's other files: the PDF's rule (decision 0067).
+    name: 'GET /api/articles/:id/files/:fileId',
+    build: () => ({ method: 'GET', url: `/api/articles/${articleId}/files/${articleFileId}` }),
     expect: download,
   },
   { name: 'GET /api/auth/me', build: () => ({ method: 'GET', url: '/api/auth/me' }), expect: signedIn(200) },
@@ -1473,6 +1482,18 @@ beforeAll(async () => {
       pdf: { name: 'a.pdf', data: pdf, type: 'application/pdf' },
     })
   ).id;
+  articleFileId = await withJournal(1, () =>
+    t.services.files.withStoredFiles(
+      [{ field: 'file', filename: 'a.pdf', data: pdf, kind: 'pdf', mediaType: 'application/pdf' }],
+      async (tx, [file]) => {
+        const [row] = await tx
+          .insert(articleFiles)
+          .values({ articleId, position: 1, label: 'PDF (Français)', locale: 'fr', fileId: file.id })
+          .returning();
+        return row.id;
+      },
+    ),
+  );
 });
 
 afterAll(() => t?.close());

@@ -115,6 +115,8 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   '/api/articles/public/article/{id}': 'article',
   '/api/articles/{id}': 'article',
   '/api/articles/{id}/citation/{style}': { literal: 'apa' },
+  // An article's other files (issue 26): B has none; with B's article id, A's own answer must not reach B's.
+  '/api/articles/{id}/files/{fileId}': 'file',
   '/api/editor/articles/{id}': 'article',
   '/api/editor/dois/{id}': 'article',
   '/api/editor/articles/{id}/fulltext/figures/{name}': { literal: 'figure-1.png' },

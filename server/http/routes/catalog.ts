@@ -16,6 +16,7 @@ import { can } from '../../../common/roles.ts';
 import {
   articleUploadFieldsSchema,
   countField,
+  idField,
   idParamSchema,
   issueSchema,
   volumeSchema,
@@ -29,6 +30,10 @@ import type { Api } from '../api.ts';
 import { parseInput } from '../../errors.ts';
 import { badRequest, HttpError } from '../errors.ts';
 import { readMultipart } from '../multipart.ts';
+import type { AuthContext } from '../../accounts/service.ts';
+import type { FastifyRequest } from 'fastify';
+
+const articleFileParams = z.object({ id: idField('Id'), fileId: idField('File') });
 
 export const articleStatusSchema = z.object({
   status: z.enum(['published', 'unpublished'], "Status must be 'published' or 'unpublished'."),
@@ -69,6 +74,24 @@ export function downloadFilename(
 
 export function catalogRoutes(api: Api, services: Services) {
   const { catalog, settings } = services;
+
+  /**
+   * Who may download an article's files, its PDF and its others alike: anyone when the journal's downloads
+   * are open, an approved account, or a preservation crawler at an address the journal lists (decision
+   * 0065); the journal's settings, for the caller.
+   */
+  const mayDownload = async (auth: AuthContext | null | undefined, request: FastifyRequest) => {
+    const journal = await settings.journal();
+    const allowed =
+      journal.downloads === 'open' ||
+      can('download', auth?.user) ||
+      (await services.preservation.crawlerMayDownload(request.ip));
+    if (!allowed) {
+      if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
+      if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
+    }
+    return journal;
+  };
 
   api.route({
     method: 'GET',
@@ -139,16 +162,7 @@ export function catalogRoutes(api: Api, services: Services) {
       404: errors[404],
     },
     handler: async ({ auth, params, request, reply }) => {
-      const journal = await settings.journal();
-      // A preservation crawler at an address the journal lists needs no account (decision 0065).
-      const allowed =
-        journal.downloads === 'open' ||
-        can('download', auth?.user) ||
-        (await services.preservation.crawlerMayDownload(request.ip));
-      if (!allowed) {
-        if (!auth) throw new HttpError(401, MESSAGES.downloadNeedsApproval);
-        if (!can('download', auth.user)) throw new HttpError(403, MESSAGES.downloadNeedsApproval);
-      }
+      const journal = await mayDownload(auth, request);
       const { article, file } = await catalog.articlePdf(params.id, {
         includeUnpublished: can('editorial', auth?.user),
       });
@@ -170,6 +184,32 @@ export function catalogRoutes(api: Api, services: Services) {
         .code(download.status)
         .headers({ ...download.headers, 'content-type': 'application/pdf' })
         .send(download.body);
+    },
+  });
+
+  api.route({
+    method: 'GET',
+    path: '/api/articles/:id/files/:fileId',
+    tag: 'Articles',
+    summary: "Download one of an article's other files (its other galleys: HTML, data, a translation)",
+    description:
+      'The same rule as the PDF: an approved account (researcher, author, editor) or an admin, unless the journal setting `downloads` is `open` or the request comes from a preservation crawler’s listed address.',
+    auth: 'optional',
+    params: articleFileParams,
+    responses: {
+      200: { description: 'The file, as an attachment', binary: 'application/octet-stream' },
+      ...partialDownloadResponses,
+      401: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
+      403: { description: MESSAGES.downloadNeedsApproval, schema: messageResponse },
+      404: errors[404],
+    },
+    handler: async ({ auth, params, request, reply }) => {
+      await mayDownload(auth, request);
+      const { file } = await catalog.articleFile(params.id, params.fileId, {
+        includeUnpublished: can('editorial', auth?.user),
+      });
+      const download = await services.files.download(file, file.originalName, downloadRequest(request));
+      return reply.code(download.status).headers(download.headers).send(download.body);
     },
   });
 
