@@ -270,7 +270,7 @@ export function createServices(
   // Moving out: OJS Native XML, Users XML and a JATS folder of the journal in scope (decision 0068).
   const ojsExport = new OjsExportService(db, { files, fulltext, settings, clock });
   // Moving in from OJS: an import run by a job, in the journal's scope (issue 26, decision 0066).
-  const ojs = new OjsService(db, { catalog, files, jobs, clock, dataDir: config.dataDir });
+  const ojs = new OjsService(db, { catalog, files, jobs, clock, changes, dataDir: config.dataDir });
   const journalAdmin = new JournalsService(db, {
     settings,
     audit,

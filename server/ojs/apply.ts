@@ -9,6 +9,7 @@ import { articleChanged, catalogChanged, issuesChanged } from '../catalog/contex
 import type { ArticleFields, ArticleAuthorFields } from '../catalog/articles.ts';
 import type { CatalogService } from '../catalog/service.ts';
 import { articleFiles, articles, issues, volumes } from '../catalog/tables.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import type { Clock } from '../clock.ts';
 import type { Db, Tx } from '../db/client.ts';
 import { asSite, requireJournalId } from '../db/scope.ts';
@@ -36,6 +37,8 @@ export type ApplyDeps = {
   files: FileService;
   jobs: JobQueue;
   clock: Clock;
+  /** Kept answers and the journal directory, in every process: told when a journal gains an old path. */
+  changes?: Pick<ChangeFeed, 'publish'>;
 };
 
 export type ApplyOptions = {

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
+import { JOURNALS } from '../cache/dependencies.ts';
 import { requireJournalId } from '../db/scope.ts';
 import {
   type ApplyDeps,
@@ -148,8 +149,13 @@ export async function runImport(deps: ApplyDeps, options: RunOptions): Promise<I
     const [taken] = await deps.db.select().from(legacyPaths).where(eq(legacyPaths.path, oldPath));
     if (taken && taken.journalId !== journalId)
       throw new ImportRefused(`The old path "${oldPath}" is another journal's on this site.`);
-    if (!taken && !options.dryRun)
-      await deps.db.insert(legacyPaths).values({ path: oldPath, journalId }).onConflictDoNothing();
+    if (!taken && !options.dryRun) {
+      // The directory reads old paths with the journals: every process hears of it by the change feed.
+      await deps.db.transaction(async (tx) => {
+        await tx.insert(legacyPaths).values({ path: oldPath, journalId }).onConflictDoNothing();
+        await deps.changes?.publish(tx, [JOURNALS]);
+      });
+    }
   }
   // Users first: accounts exist before anything names them.
   kinds.sort((a, b) => Number(b.kind === 'users') - Number(a.kind === 'users'));

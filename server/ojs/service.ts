@@ -2,6 +2,7 @@ import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { CatalogService } from '../catalog/service.ts';
+import type { ChangeFeed } from '../cache/changes.ts';
 import type { Clock } from '../clock.ts';
 import type { Db } from '../db/client.ts';
 import { requireJournalId, withJournal } from '../db/scope.ts';
@@ -58,6 +59,7 @@ type Deps = {
   jobs: JobQueue;
   clock: Clock;
   dataDir: string;
+  changes?: Pick<ChangeFeed, 'publish'>;
 };
 
 const resolved = (dir: string | null | undefined) => (dir ? path.resolve(dir) : null);
@@ -257,6 +259,7 @@ export class OjsService {
           files: this.deps.files,
           jobs: this.deps.jobs,
           clock: this.deps.clock,
+          changes: this.deps.changes,
         },
         {
           runId,

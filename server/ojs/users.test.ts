@@ -42,7 +42,14 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('OJS %s Users XML', (versio
       ['gone1', 'Old', 'Reader', 'gone1@example.org'],
     ]);
     // bcrypt whatever `encryption` says; a SHA-1 hex; no `encryption` at all: plain text.
-    expect(users.map((u) => u.password.kind)).toEqual(['bcrypt', 'legacy', 'plaintext', 'bcrypt', 'bcrypt', 'bcrypt']);
+    expect(users.map((u) => u.password.kind)).toEqual([
+      'bcrypt',
+      'legacy',
+      'plaintext',
+      'bcrypt',
+      'bcrypt',
+      'bcrypt',
+    ]);
     expect(users.map((u) => u.disabled)).toEqual([false, false, false, false, false, true]);
     expect(users[1]).toMatchObject({ orcid: '0000-0002-1694-233X', password: { scheme: 'sha1' } });
     expect(users[2].interests).toBe('sensors, signal processing');

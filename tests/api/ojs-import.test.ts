@@ -208,6 +208,11 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('an OJS %s export', (versio
     expect(oai.body).toContain('10.5555/ojs.2019.101');
     const sitemap = await ctx.app.inject({ method: 'GET', url: '/sitemap.xml' });
     expect(sitemap.body).toContain(`/article/${first.id}`);
+    // The old address answers 301 at once: the directory heard of the old path by the change feed.
+    const ojsId = kinds.find((k) => k.kind === 'article')!.sourceId;
+    const old = await ctx.app.inject({ method: 'GET', url: `/index.php/OldJournal/article/view/${ojsId}` });
+    expect(old.statusCode, old.body).toBe(301);
+    expect(new URL(old.headers.location as string).pathname).toBe(`/article/${first.id}`);
   });
 
   it('signs in an imported account with its OJS password, then keeps ours', async () => {
