@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
+import { copyFile, link, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
 import type { CatalogService } from '../catalog/service.ts';
@@ -183,14 +183,15 @@ export class OjsService {
         updatedAt: this.deps.clock.date(),
       })
       .returning();
-    // Copied into the run's own folder: the upload's temporary file (or the CLI's argument) may go.
+    // Into the run's own folder: the upload's temporary file (or the CLI's argument) may go. A hard link on the
+    // same file system (an upload under DATA_DIR: a 2 GB export is not copied before the answer), else a copy.
     const dir = this.folder(row.id);
     const files: Array<{ path: string; name: string; size: number }> = [];
     try {
       await mkdir(dir, { recursive: true });
       for (const [i, f] of input.files.entries()) {
         const to = path.join(dir, `${i + 1}.xml`);
-        await copyFile(f.path, to);
+        await link(f.path, to).catch(() => copyFile(f.path, to));
         const { size } = await stat(to);
         files.push({ path: to, name: f.name || path.basename(f.path), size });
       }
