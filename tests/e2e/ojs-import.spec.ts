@@ -95,6 +95,26 @@ test.describe('the site admin’s OJS import', () => {
     for (const v of ['Volume 3 (2021)', 'Volume 2 (2020)', 'Volume 1 (2019)'])
       await expect(volumes.getByRole('option', { name: v })).toBeAttached();
 
+    // An old OJS address of an article (OJS id 101) lands on its new page, which shows what came with it.
+    await page.goto(`/index.php/old${tag}/article/view/101`);
+    await expect(page).toHaveURL(new RegExp(`/${journalPath}/article/\\d+$`));
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toContainText('Measured results 1.1');
+    await expect(heading).toContainText('A second version');
+    await expect(page.getByRole('region', { name: 'Authors' })).toContainText('Zoë Ångström');
+    await expect(page.getByRole('heading', { name: 'Other files' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Dataset' })).toHaveAttribute(
+      'href',
+      'https://data.example.org/set/1',
+    );
+    await expect(page.getByRole('heading', { name: 'References' })).toBeVisible();
+    await expect(page.locator('a[rel="license"]').first()).toBeVisible();
+    await axe(page);
+    await screenshots(page, 'ojs-imported-article');
+    // Without index.php too, and an old issue's address.
+    await page.goto(`/old${tag}/issue/archive`);
+    await expect(page).toHaveURL(new RegExp(`/${journalPath}/volumes`));
+
     // The same file again, into the journal now there: nothing changes.
     await page.goto('/admin/imports');
     await hydrated(page);
