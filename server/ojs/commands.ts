@@ -80,6 +80,10 @@ export async function importCommand(
     } catch (err) {
       if (isDomainError(err)) {
         io.error(`import ojs: the journal ${journalPath} could not be made: ${err.message}`);
+        if (err.message.includes(`“${opts.adminUsername}”`))
+          io.error(
+            'Its first editor is the site admin, made when the site first starts: start it once (npm start), stop it, and import again; or make the journal first with its editor (npm run cli -- journal create …).',
+          );
         return 1;
       }
       throw err;
