@@ -138,7 +138,10 @@ export type AuthorInput = z.infer<typeof authorSchema>;
  * surrogate only here, after the rule has looked at the raw text — and then to `schema`. A refusal is beside
  * the decoded value's own path (`authors.0.name`), as it would be in a JSON body.
  */
-export const jsonTextField = <S extends z.ZodType>(schema: S, messages: { required: string; invalid: string }) =>
+export const jsonTextField = <S extends z.ZodType>(
+  schema: S,
+  messages: { required: string; invalid: string },
+) =>
   z
     .string(messages.required)
     .transform((text, ctx) => {
@@ -150,7 +153,8 @@ export const jsonTextField = <S extends z.ZodType>(schema: S, messages: { requir
         return z.NEVER;
       }
       const bad = Object.entries(unstorableFields(value));
-      for (const [at, message] of bad) ctx.addIssue({ code: 'custom', message, path: at === '_' ? [] : at.split('.') });
+      for (const [at, message] of bad)
+        ctx.addIssue({ code: 'custom', message, path: at === '_' ? [] : at.split('.') });
       return bad.length ? z.NEVER : value;
     })
     .pipe(schema);
@@ -233,7 +237,9 @@ export const idField = (
 /** A count or a position in a list (limit, offset, page): a whole number within bounds, else `fallback`. */
 export const countField = (label: string, min: number, max: number, fallback: number) =>
   wholeNumber({ required: `${label} is required.`, invalid: `${label} must be a whole number.` })
-    .pipe(z.number().min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`))
+    .pipe(
+      z.number().min(min, `${label} must be at least ${min}.`).max(max, `${label} must be at most ${max}.`),
+    )
     .default(fallback);
 
 /** An id from a form field or a URL: the number, or null for anything that is not one. */
@@ -241,6 +247,54 @@ export function parseId(value: unknown): number | null {
   const parsed = idField('Id').safeParse(value);
   return parsed.success ? parsed.data : null;
 }
+
+/** A short optional text of an article's facts: '' clears it; left out, it is kept as stored. */
+const articleFactText = (label: string, max: number) =>
+  z
+    .string(`${label} must be text.`)
+    .trim()
+    .max(max, `${label} must be at most ${max} characters.`)
+    .optional();
+
+const LANGUAGE_INVALID = 'Language must be a language code such as en, fr or pt-BR.';
+const LICENCE_URL_INVALID =
+  'Licence URL must be a web address starting with https://, such as a Creative Commons licence.';
+const COPYRIGHT_YEAR_INVALID = 'Copyright year must be four digits, such as 2024.';
+
+/**
+ * The facts an article carries beyond its citation (issue 26; an imported OJS article's, and editable by its
+ * editors): subtitle, journal section, language (BCP 47), licence URL ('' for the journal's licence), copyright
+ * holder and year. Each is optional: '' (or null for the year) clears it, and an API client that leaves one
+ * out keeps it as stored.
+ */
+export const articleFactsFields = {
+  subtitle: articleFactText('Subtitle', LIMITS.title),
+  section: articleFactText('Section', LIMITS.name),
+  language: articleFactText('Language', 35).refine(
+    (v) => !v || /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v),
+    LANGUAGE_INVALID,
+  ),
+  license_url: articleFactText('Licence URL', 500).refine(
+    (v) => !v || (/^https?:\/\/[^\s/]+\.[^\s]*$/i.test(v) && URL.canParse(v)),
+    LICENCE_URL_INVALID,
+  ),
+  copyright_holder: articleFactText('Copyright holder', LIMITS.name),
+  copyright_year: z
+    .union([z.null(), z.string().trim(), z.number()], { error: COPYRIGHT_YEAR_INVALID })
+    .transform((v, ctx) => {
+      if (v === null || v === '') return null;
+      const s = String(v);
+      if (!/^\d{4}$/.test(s)) {
+        ctx.addIssue({ code: 'custom', message: COPYRIGHT_YEAR_INVALID });
+        return z.NEVER;
+      }
+      return Number(s);
+    })
+    .optional(),
+};
+
+/** The article facts' form field names, each posted even when empty (an emptied field clears it). */
+export const ARTICLE_FACT_FIELDS = Object.keys(articleFactsFields) as (keyof typeof articleFactsFields)[];
 
 export const articleUploadFieldsSchema = z.object({
   title: requiredText('Title', LIMITS.title),
@@ -250,6 +304,7 @@ export const articleUploadFieldsSchema = z.object({
   doi: doiField,
   issue_id: idField('Issue'),
   authors: authorsJsonField,
+  ...articleFactsFields,
 });
 export type ArticleUploadFields = z.infer<typeof articleUploadFieldsSchema>;
 

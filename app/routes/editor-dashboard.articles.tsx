@@ -1,4 +1,4 @@
-import { articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
+import { ARTICLE_FACT_FIELDS, articleUploadFieldsSchema, parseId } from '../../common/schemas.ts';
 import { ARTICLE_PDF_RULE, ARTICLE_WORD_RULE, fileLimit } from '../../common/upload-rules.ts';
 import { altFields, saveFixes, storeWordFile } from '../../server/fulltext/editing.ts';
 import { presentFullText } from '../../server/fulltext/present.ts';
@@ -74,7 +74,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 /** The text fields of a posted article form, author rows included (with one added or removed on request). */
 function articleValues(form: PostedForm, intent: string) {
   const values: Record<string, string> = {};
-  for (const key of ['id', 'title', 'abstract', 'keywords', 'pages', 'doi', 'issue_id'])
+  for (const key of [
+    'id',
+    'title',
+    'abstract',
+    'keywords',
+    'pages',
+    'doi',
+    'issue_id',
+    ...ARTICLE_FACT_FIELDS,
+  ])
     values[key] = form.text(key);
   let rows = Array.from(
     { length: Math.max(1, Math.min(30, parseId(form.text('author_count')) ?? 1)) },
@@ -112,9 +121,16 @@ export async function action({ context, request }: Route.ActionArgs) {
   const catalog = context.services.catalog;
   const id = parseId(values.id);
   if (
-    ['edit', 'replace-pdf', 'unpublish', 'republish', 'fulltext', 'alt', 'pending-fix', 'pending-publish'].includes(
-      intent,
-    ) &&
+    [
+      'edit',
+      'replace-pdf',
+      'unpublish',
+      'republish',
+      'fulltext',
+      'alt',
+      'pending-fix',
+      'pending-publish',
+    ].includes(intent) &&
     id === null
   ) {
     return fail(404, 'No such article.');
@@ -128,8 +144,12 @@ export async function action({ context, request }: Route.ActionArgs) {
     switch (intent) {
       case 'upload':
       case 'edit': {
+        // An emptied article fact is posted as '' and clears it; the upload form has none of them.
+        const facts: readonly string[] = intent === 'edit' ? ARTICLE_FACT_FIELDS : [];
         const input = Object.fromEntries(
-          Object.entries({ ...values, authors: JSON.stringify(authors) }).filter(([, v]) => v.trim() !== ''),
+          Object.entries({ ...values, authors: JSON.stringify(authors) }).filter(
+            ([k, v]) => v.trim() !== '' || facts.includes(k),
+          ),
         );
         const parsed = validateForm(articleUploadFieldsSchema, input);
         const errors: Record<string, string> = parsed.ok ? {} : { ...parsed.refusal.errors };

@@ -106,6 +106,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             title: issue.title,
             description: issue.description,
             date: dateOf(issue, volume.year),
+            cover: issue.has_cover ? `/api/issues/${issue.id}/cover` : null,
           }
         : null,
     // Only what each entry shows: a long issue sends hundreds of these.
@@ -237,6 +238,15 @@ export default function Volumes({ loaderData }: Route.ComponentProps) {
                   Volume {volume.number}, Issue {issue.number}
                   <span className="issue-toc__date"> · {issue.date}</span>
                 </h2>
+                {issue.cover ? (
+                  <img
+                    className="issue-toc__cover"
+                    src={`${prefix}${issue.cover}`}
+                    alt={`Cover of Volume ${volume.number}, issue ${issue.number}`}
+                    loading="lazy"
+                    decoding="async"
+                  />
+                ) : null}
                 {issue.title && issue.title !== `Issue ${issue.number}` ? (
                   <p className="issue-toc__title">{issue.title}</p>
                 ) : null}

@@ -44,7 +44,7 @@ export async function updateArticle(
   ctx: CatalogContext,
   actor: SessionUser,
   id: number,
-  input: Omit<ArticleUploadFields, never>,
+  input: ArticleUploadFields,
 ) {
   const [before] = await ctx.db.select().from(articles).where(eq(articles.id, id));
   if (!before) throw notFound('No such article.');
@@ -69,6 +69,7 @@ export async function updateArticle(
           firstPage: Number(first),
           lastPage: Number(last),
           doi: input.doi,
+          ...articleFactColumns(input),
         })
         .where(eq(articles.id, id));
       await tx.delete(articleAuthors).where(eq(articleAuthors.articleId, id));
@@ -102,6 +103,21 @@ export async function updateArticle(
     throw err;
   }
   return articleById(ctx, id, { includeUnpublished: true });
+}
+
+/** The article facts given (issue 26) as columns; one left out (undefined) is not among them, so it is kept. */
+function articleFactColumns(input: ArticleUploadFields) {
+  const columns = {
+    subtitle: input.subtitle,
+    section: input.section,
+    language: input.language,
+    licenseUrl: input.license_url,
+    copyrightHolder: input.copyright_holder,
+    copyrightYear: input.copyright_year,
+  };
+  return Object.fromEntries(Object.entries(columns).filter(([, v]) => v !== undefined)) as Partial<
+    typeof columns
+  >;
 }
 
 /** Replaces an article's PDF, all or nothing (the new file is stored first, removed if the row fails). */
@@ -146,6 +162,7 @@ export async function uploadArticle(
     firstPage: Number(first),
     lastPage: Number(last),
     doi: input.doi,
+    ...articleFactColumns(input),
     authors: input.authors,
     pdf,
   });

@@ -130,6 +130,7 @@ export async function browseIndex(ctx: CatalogContext) {
     issues: (issuesOf.get(v.id) ?? []).map((i) => ({
       ...presentIssue(i),
       article_count: countByIssue.get(i.id) ?? 0,
+      has_cover: i.coverFileId !== null,
     })),
   }));
 }
@@ -248,6 +249,19 @@ export async function articleFile(
   if (!row?.fileId) throw notFound('This article has no such file.');
   const file = await ctx.deps.files.get(row.fileId);
   return { article, file, label: row.label };
+}
+
+/** The image types an issue's cover is shown in: what browsers show in an `<img>` (never SVG, which can script). */
+export const COVER_MEDIA_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+
+/** An issue's stored cover image (issue 26: OJS's issue covers), public; 404 when it has none we show. */
+export async function issueCover(ctx: CatalogContext, id: number) {
+  const [row] = await ctx.db.select({ fileId: issues.coverFileId }).from(issues).where(eq(issues.id, id));
+  // One answer for an issue that does not exist and one without a cover: the issue's public either way.
+  if (!row?.fileId) throw notFound('This issue has no cover.');
+  const file = await ctx.deps.files.get(row.fileId);
+  if (!COVER_MEDIA_TYPES.includes(file.mediaType)) throw notFound('This issue has no cover.');
+  return file;
 }
 
 export async function editorVolumes(ctx: CatalogContext) {

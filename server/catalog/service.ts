@@ -12,6 +12,7 @@ import type { CatalogContext, CatalogDeps } from './context.ts';
 import {
   articleById,
   articleFile,
+  issueCover,
   articlePdf,
   browseIndex,
   editorArticles,
@@ -83,6 +84,9 @@ export class CatalogService implements CatalogContext {
   /** One of an article's other files kept here, for its download route (which decides who may have it). */
   articleFile(...args: Args<typeof articleFile>) {
     return articleFile(this, ...args);
+  }
+  issueCover(...args: Args<typeof issueCover>) {
+    return issueCover(this, ...args);
   }
 
   editorVolumes(...args: Args<typeof editorVolumes>) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalMemberships } from '../../server/accounts/tables.ts';
-import { articleFiles } from '../../server/catalog/tables.ts';
+import { articleFiles, issues } from '../../server/catalog/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
 import { MEDIA_TYPES } from '../../server/files/content-type.ts';
 import type { FullTextOwner } from '../../server/fulltext/service.ts';
@@ -88,6 +88,7 @@ const tokens = {} as Record<Persona, string | null>;
 let articleId = 0;
 /** One of the seed article's other files (an imported galley, issue 26). */
 let articleFileId = 0;
+let coverIssueId = 0;
 let volumeId = 0;
 let seq = 100;
 let submitterToken = '';
@@ -386,6 +387,11 @@ const ROUTES: { name: string; build: () => Promise<Call> | Call; expect: Expect 
     name: 'GET /api/articles/:id/files/:fileId',
     build: () => ({ method: 'GET', url: `/api/articles/${articleId}/files/${articleFileId}` }),
     expect: download,
+  },
+  {
+    name: 'GET /api/issues/:id/cover',
+    build: () => ({ method: 'GET', url: `/api/issues/${coverIssueId}/cover` }),
+    expect: all(200),
   },
   { name: 'GET /api/auth/me', build: () => ({ method: 'GET', url: '/api/auth/me' }), expect: signedIn(200) },
   {
@@ -1492,6 +1498,22 @@ beforeAll(async () => {
           .returning();
         return row.id;
       },
+    ),
+  );
+  // The issue's cover (an imported OJS issue's): public.
+  coverIssueId = issue.id;
+  await withJournal(1, () =>
+    t.services.files.withStoredFiles(
+      [
+        {
+          field: 'cover',
+          filename: 'cover.png',
+          data: barChartPng([2, 3], { width: 60, height: 80 }),
+          kind: 'png',
+          mediaType: 'image/png',
+        },
+      ],
+      (tx, [file]) => tx.update(issues).set({ coverFileId: file.id }).where(eq(issues.id, issue.id)),
     ),
   );
 });

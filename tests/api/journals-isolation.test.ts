@@ -118,6 +118,8 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   // An article's other files (issue 26): B has none; with B's article id, A's own answer must not reach B's.
   '/api/articles/{id}/files/{fileId}': 'file',
   '/api/editor/articles/{id}': 'article',
+  // An issue's cover (issue 26): public at its journal's address, and B's issue is none of A's.
+  '/api/issues/{id}': 'issue',
   '/api/editor/dois/{id}': 'article',
   '/api/editor/articles/{id}/fulltext/figures/{name}': { literal: 'figure-1.png' },
   '/api/editor/articles/{id}/fulltext/pending/figures/{name}': { literal: 'figure-1.png' },

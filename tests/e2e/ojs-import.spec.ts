@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { barChartPng } from '../../server/seed/png.ts';
 import { nativeExport, sampleJournal } from '../fixtures/ojs/make.ts';
 import { ADMIN, addSession, expect, hydrated, loginThroughApi, test } from './fixtures.ts';
 
@@ -21,7 +22,10 @@ test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A Native XML export of three issues (two published) written to a temp file. */
 function exportFile(name: string, xml?: string): string {
   const file = path.join(dir, name);
-  writeFileSync(file, xml ?? [...nativeExport('3.4', sampleJournal({ issues: 3, perIssue: 2 }))].join(''));
+  const issues = sampleJournal({ issues: 3, perIssue: 2 });
+  // Volume 2's issue has a cover, as OJS issues often do.
+  issues[1].cover = { name: 'cover.png', bytes: barChartPng([3, 5, 2, 4], { width: 240, height: 320 }) };
+  writeFileSync(file, xml ?? [...nativeExport('3.4', issues)].join(''));
   return file;
 }
 
@@ -94,6 +98,17 @@ test.describe('the site admin’s OJS import', () => {
     const volumes = page.getByRole('combobox', { name: 'Volume' });
     for (const v of ['Volume 3 (2021)', 'Volume 2 (2020)', 'Volume 1 (2019)'])
       await expect(volumes.getByRole('option', { name: v })).toBeAttached();
+    // The issue's cover, shown with its table of contents (served by GET /api/issues/:id/cover).
+    await page.goto(`/${journalPath}/volumes?volume=2&issue=1`);
+    const cover = page.getByRole('img', { name: 'Cover of Volume 2, issue 1' });
+    await expect(cover).toBeVisible();
+    await expect(cover).toHaveAttribute('loading', 'lazy');
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+    await axe(page);
+    await screenshots(page, 'issue-cover');
+    await page.goto(`/${journalPath}/volumes?volume=1&issue=1`);
+    await expect(page.getByRole('heading', { name: /Volume 1, Issue 1/ })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^Cover of/ })).toHaveCount(0);
 
     // An old OJS address of an article (OJS id 101) lands on its new page, which shows what came with it.
     await page.goto(`/index.php/old${tag}/article/view/101`);

@@ -160,9 +160,26 @@ test('an author gives ORCID iDs on the submit form, and the published article li
   await axe(page);
   await screenshots(page, 'orcid-dashboard-edit');
   await form.getByLabel('Author 2 ORCID iD').fill('');
+  // The article's own facts (issue 26): a wrong year refused on its field, then a subtitle and a licence.
+  await form.getByLabel('Copyright year').fill('24');
+  await form.getByRole('button', { name: 'Save the article' }).click();
+  await expect(form.getByLabel('Copyright year')).toHaveAccessibleDescription(/four digits/);
+  await form.getByLabel('Subtitle').fill('Notes from three rainy seasons');
+  await form.getByLabel('Licence URL').fill('https://creativecommons.org/licenses/by-nc/4.0/');
+  await form.getByLabel('Copyright holder').fill('The authors');
+  await form.getByLabel('Copyright year').fill('2025');
+  await axe(page);
+  await screenshots(page, 'article-facts-edit');
   await form.getByRole('button', { name: 'Save the article' }).click();
   await expect(page.getByRole('status')).toContainText('updated.');
+  await expect(form.getByLabel('Subtitle')).toHaveValue('Notes from three rainy seasons');
   await page.goto(`/article/${articleId}`);
   await expect(page.getByRole('link', { name: 'ORCID iD of Priya Raman' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'ORCID iD of Jon Olsen' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('Notes from three rainy seasons');
+  await expect(page.getByRole('link', { name: 'CC BY-NC 4.0' }).first()).toHaveAttribute(
+    'href',
+    'https://creativecommons.org/licenses/by-nc/4.0/',
+  );
+  await expect(page.getByText('Copyright © 2025 The authors.')).toBeVisible();
 });

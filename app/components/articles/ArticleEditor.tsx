@@ -2,6 +2,7 @@ import { Form, Link } from 'react-router';
 import type { FormResult } from '../../lib/form-result.ts';
 import { refusalFor } from '../dashboard/ActionResult.tsx';
 import { ArticleFields, type IssueOption } from '../dashboard/ArticleFields.tsx';
+import { ArticleFactsFields } from './ArticleFactsFields.tsx';
 import { ArticlePdfField } from './ArticlePdfField.tsx';
 import { type EditedArticle, editValues } from './article-form-values.ts';
 import { FullTextEditor, type FullTextSummary } from './FullTextEditor.tsx';
@@ -31,6 +32,7 @@ export function ArticleEditor({
 }) {
   const edit = refusalFor(result, 'edit');
   const replace = refusalFor(result, 'replace-pdf');
+  const values = Object.keys(edit.values).length ? edit.values : editValues(editing);
   return (
     <div className="panel">
       <h2 id="edit-article-heading">Edit “{editing.title}”</h2>
@@ -45,12 +47,8 @@ export function ArticleEditor({
       >
         <input type="hidden" name="form" value="edit" />
         <input type="hidden" name="id" value={editing.id} />
-        <ArticleFields
-          prefix="edit-article"
-          values={Object.keys(edit.values).length ? edit.values : editValues(editing)}
-          errors={edit.errors}
-          issues={issues}
-        />
+        <ArticleFields prefix="edit-article" values={values} errors={edit.errors} issues={issues} />
+        <ArticleFactsFields prefix="edit-article" values={values} errors={edit.errors} />
         <button type="submit" name="intent" value="edit" className="button button--primary">
           Save the article
         </button>

@@ -90,7 +90,8 @@ export function ArticlesTable({
                     </Form>
                     {a.status === 'published' && a.doi ? (
                       <Link
-                        reloadDocument to={`/api/editor/export/crossref/article/${a.id}`}
+                        reloadDocument
+                        to={`/api/editor/export/crossref/article/${a.id}`}
                         download
                         className="button button--small button--secondary"
                       >

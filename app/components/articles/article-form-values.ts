@@ -10,6 +10,12 @@ export interface EditedArticle {
   pages: string | null;
   doi: string | null;
   issue_id: number;
+  subtitle?: string;
+  section?: string;
+  language?: string;
+  license_url?: string;
+  copyright_holder?: string;
+  copyright_year?: number | null;
   authors: { [F in (typeof AUTHOR_FIELDS)[number]]?: string | null }[];
 }
 
@@ -23,6 +29,12 @@ export function editValues(a: EditedArticle): Record<string, string> {
     pages: a.pages ?? '',
     doi: a.doi ?? '',
     issue_id: String(a.issue_id),
+    subtitle: a.subtitle ?? '',
+    section: a.section ?? '',
+    language: a.language ?? '',
+    license_url: a.license_url ?? '',
+    copyright_holder: a.copyright_holder ?? '',
+    copyright_year: a.copyright_year == null ? '' : String(a.copyright_year),
     author_count: String(a.authors.length),
   };
   a.authors.forEach((au, i) => {

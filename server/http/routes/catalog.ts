@@ -215,6 +215,35 @@ export function catalogRoutes(api: Api, services: Services) {
 
   api.route({
     method: 'GET',
+    path: '/api/issues/:id/cover',
+    tag: 'Articles',
+    summary: "An issue's cover image",
+    description:
+      'Public, like the issue it shows. A JPEG, PNG, GIF or WebP image; 404 when the issue has none.',
+    auth: 'none',
+    params: idParamSchema,
+    responses: {
+      200: { description: 'The cover image', binary: 'image/jpeg' },
+      ...partialDownloadResponses,
+      404: errors[404],
+    },
+    handler: async ({ params, request, reply }) => {
+      const file = await catalog.issueCover(params.id);
+      const download = await services.files.download(file, file.originalName, downloadRequest(request));
+      return reply
+        .code(download.status)
+        .headers({
+          ...download.headers,
+          // Shown in the page (not saved), and the same for everyone: shared caches may keep it an hour.
+          'content-disposition': 'inline',
+          'cache-control': 'public, max-age=3600',
+        })
+        .send(download.body);
+    },
+  });
+
+  api.route({
+    method: 'GET',
     path: '/api/papers',
     tag: 'Articles',
     summary: 'Published papers, newest first, with the path to download each',
