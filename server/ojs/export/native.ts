@@ -289,7 +289,7 @@ export class NativeExport {
       for (const [seq, x] of ctx.authors.entries()) {
         const name = ojsName(x.name);
         parts.push(
-          `<author include_in_browse="true" user_group_ref="Author" seq="${seq}" id="${x.id}"${x.primaryContact ? ' primary_contact="true"' : ''}>` +
+          `<author include_in_browse="true" user_group_ref="Author" seq="${seq}" id="${x.id}"${x === primary ? ' primary_contact="true"' : ''}>` +
             `<givenname locale="${l}">${text(name.given)}</givenname>` +
             el('familyname', name.family, { locale: l }) +
             el('affiliation', x.affiliation, { locale: l }) +
