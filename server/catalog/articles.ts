@@ -72,17 +72,22 @@ export async function updateArticle(
           ...articleFactColumns(input),
         })
         .where(eq(articles.id, id));
+      // The form edits names, e-mails, affiliations and ORCID iDs; an author's country, ROR id and primary
+      // contact (an imported article's) stay with the same person, found by name, else by e-mail.
+      const previous = await tx.select().from(articleAuthors).where(eq(articleAuthors.articleId, id));
+      const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+      const kept = (au: { name: string; email: string }) =>
+        previous.find((p) => same(p.name, au.name)) ??
+        previous.find((p) => p.email !== '' && same(p.email, au.email));
       await tx.delete(articleAuthors).where(eq(articleAuthors.articleId, id));
       await tx.insert(articleAuthors).values(
-        input.authors.map((au, i) => ({
-          articleId: id,
-          position: i + 1,
-          name: au.name,
-          email: au.email,
-          affiliation: au.affiliation,
-          superscript: au.superscript,
-          orcid: au.orcid,
-        })),
+        authorRows(
+          id,
+          input.authors.map((au) => {
+            const p = kept(au);
+            return { ...au, country: p?.country, ror: p?.ror, primaryContact: p?.primaryContact };
+          }),
+        ),
       );
       await ctx.deps.audit.record(
         tx,

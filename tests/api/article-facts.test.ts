@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issues, volumes } from '../../server/catalog/tables.ts';
+import { articleAuthors, issues, volumes } from '../../server/catalog/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
 import { barChartPng } from '../../server/seed/png.ts';
 import { createIssue, createVolume, publishArticle } from '../../server/testing/factories.ts';
@@ -118,6 +118,37 @@ describe("PATCH /api/editor/articles/:id: the article's facts", () => {
     expect(res.json().message).toContain(message);
     expect(JSON.stringify(res.json())).toContain(field);
     expect((await publicArticle()).title).toBe('An article with facts');
+  });
+});
+
+describe("PATCH /api/editor/articles/:id: the authors' imported facts", () => {
+  it("keeps each author's country, ROR id and primary contact through an edit of the author list", async () => {
+    await withJournal(1, () =>
+      t.services.db
+        .update(articleAuthors)
+        .set({ country: 'IN', ror: 'https://ror.org/02crff812', primaryContact: true })
+        .where(eq(articleAuthors.articleId, articleId)),
+    );
+    const two = JSON.stringify([
+      { name: 'Chinua Okafor', email: 'chinua@example.org', affiliation: 'Lagos', superscript: '2' },
+      // The same person, her affiliation edited: still her country, ROR id and primary contact.
+      {
+        name: 'Meera Iyer',
+        email: 'meera@example.org',
+        affiliation: 'Anna University, Chennai',
+        superscript: '1',
+      },
+    ]);
+    const res = await patch(fields({ authors: two }));
+    expect(res.statusCode, res.body).toBe(200);
+    const shown = (await publicArticle()).authors;
+    expect(shown.map((a: { name: string }) => a.name)).toEqual(['Chinua Okafor', 'Meera Iyer']);
+    expect(shown[0]).toMatchObject({ country: '', ror: null, primary_contact: false });
+    expect(shown[1]).toMatchObject({
+      country: 'IN',
+      ror: 'https://ror.org/02crff812',
+      primary_contact: true,
+    });
   });
 });
 
