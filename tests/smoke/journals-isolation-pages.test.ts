@@ -48,6 +48,9 @@ const PARAMS: Record<string, IdKind | { literal: string }> = {
   'editor-dashboard/submissions/:id': 'submission',
   'templates/:file': { literal: 'manuscript-template.docx' },
   'editor-dashboard/content/:slug': { literal: 'about' },
+  // The site admin's import runs are the site's (every journal's, decision 0069): no record of B's to hide
+  // from A's pages; a run that exists nowhere is answered alike at both addresses.
+  'admin/imports/:id': { literal: '987654' },
 };
 const bIds = {} as Record<IdKind, number>;
 
