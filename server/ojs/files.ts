@@ -55,15 +55,22 @@ async function sha256Of(file: string): Promise<string> {
 
 const HEAD = 64 * 1024;
 
-/** A file's first and last bytes (enough for its kind, a PDF's end marker and its trailer). */
-async function headAndTail(file: string, size: number): Promise<{ head: Buffer; tail: Buffer }> {
+/**
+ * A file's first and last bytes, never the whole (enough for its kind, a PDF's end marker and trailer, an
+ * export's root element and its end): the one reader of an import's file ends.
+ */
+export async function fileEnds(
+  file: string,
+  size: number,
+  bytes: { head: number; tail: number } = { head: HEAD, tail: HEAD },
+): Promise<{ head: Buffer; tail: Buffer }> {
   const fd = await open(file, 'r');
   try {
-    const head = Buffer.alloc(Math.min(HEAD, size));
-    await fd.read(head, 0, head.length, 0);
-    const tail = Buffer.alloc(Math.min(HEAD, size));
-    await fd.read(tail, 0, tail.length, Math.max(0, size - tail.length));
-    return { head, tail };
+    const head = Buffer.alloc(Math.min(bytes.head, size));
+    const { bytesRead: h } = await fd.read(head, 0, head.length, 0);
+    const tail = Buffer.alloc(Math.min(bytes.tail, size));
+    const { bytesRead: t } = await fd.read(tail, 0, tail.length, Math.max(0, size - tail.length));
+    return { head: head.subarray(0, h), tail: tail.subarray(0, t) };
   } finally {
     await fd.close();
   }
@@ -75,7 +82,7 @@ async function headAndTail(file: string, size: number): Promise<{ head: Buffer; 
  */
 export async function checkedPdf(local: LocalFile, name: string): Promise<FileOnDisk> {
   if (local.size === 0) throw new FileRefused(`its PDF “${name}” is empty.`);
-  const { head, tail } = await headAndTail(local.path, local.size);
+  const { head, tail } = await fileEnds(local.path, local.size);
   const kind = detectKind(head);
   if (kind !== 'pdf')
     throw new FileRefused(`its PDF galley “${name}” is not a PDF (its bytes are ${kindName(kind)}).`);
@@ -92,7 +99,7 @@ export async function checkedPdf(local: LocalFile, name: string): Promise<FileOn
 /** An issue cover: a PNG or JPEG by its bytes; null when it is neither. */
 export async function checkedImage(local: LocalFile, name: string): Promise<FileOnDisk | null> {
   if (local.size === 0) return null;
-  const { head } = await headAndTail(local.path, local.size);
+  const { head } = await fileEnds(local.path, local.size);
   const kind = detectKind(head);
   if (kind !== 'png' && kind !== 'jpeg') return null;
   return {

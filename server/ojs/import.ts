@@ -1,8 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, stat } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { eq } from 'drizzle-orm';
 import { JOURNALS } from '../cache/dependencies.ts';
 import { requireJournalId } from '../db/scope.ts';
+import { fileEnds } from './files.ts';
 import {
   type ApplyDeps,
   type ApplyOptions,
@@ -79,19 +80,9 @@ export async function exportKind(file: ExportFile): Promise<ExportKind> {
     return refuse('the file cannot be read.');
   }
   if (size === 0) refuse('the file is empty.');
-  const fd = await open(file.path, 'r');
-  let head: string;
-  let tail: string;
-  try {
-    const h = Buffer.alloc(Math.min(PEEK, size));
-    await fd.read(h, 0, h.length, 0);
-    const t = Buffer.alloc(Math.min(4096, size));
-    await fd.read(t, 0, t.length, size - t.length);
-    head = h.toString('utf8').replace(/^\uFEFF/, '');
-    tail = t.toString('latin1');
-  } finally {
-    await fd.close();
-  }
+  const ends = await fileEnds(file.path, size, { head: PEEK, tail: 4096 });
+  const head = ends.head.toString('utf8').replace(/^\uFEFF/, '');
+  const tail = ends.tail.toString('latin1');
   // The prolog: an XML declaration, comments, processing instructions; a DOCTYPE is refused (xml.ts says why).
   const prolog = /^\s*(?:<\?[\s\S]*?\?>\s*|<!--[\s\S]*?-->\s*)*/.exec(head)![0];
   const rest = head.slice(prolog.length);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CHOOSE_A_FILE,
@@ -16,6 +16,7 @@ import type { JournalsService } from '../journals/service.ts';
 import type { Clock } from '../clock.ts';
 import { withJournal } from '../db/scope.ts';
 import type { ImportRun, OjsService } from './service.ts';
+import { fileEnds } from './files.ts';
 
 /** A file the upload wrote into its folder. */
 export interface UploadedExport {
@@ -77,7 +78,7 @@ export class ImportIntake {
   ): Promise<ImportRunView> {
     if (files.length === 0) throw invalid(CHOOSE_A_FILE, { [IMPORT_FILE_FIELD]: CHOOSE_A_FILE });
     for (const file of files) {
-      if (!looksLikeXml(file.filename, await head(file.path))) {
+      if (!looksLikeXml(file.filename, (await fileEnds(file.path, file.size, { head: 512, tail: 0 })).head)) {
         const message = `“${file.filename}” ${NOT_XML}`;
         throw unsupportedType(message, { [IMPORT_FILE_FIELD]: message });
       }
@@ -236,16 +237,4 @@ export const UPLOAD_AGAIN =
 
 function iso(value: Date | string): string {
   return new Date(value).toISOString();
-}
-
-/** The first bytes of a file (its XML declaration or first tag). */
-async function head(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(512);
-    const { bytesRead } = await handle.read(buffer, 0, 512, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
