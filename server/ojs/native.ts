@@ -54,6 +54,7 @@ export type OjsGalley = {
 
 export type OjsPublication = {
   ojsId: number | null;
+  /** Its version: OJS's `version`, or 3.6's major and minor as `major + minor / 1000`. */
   version: number;
   /** OJS: 1 queued, 3 published, 4 declined, 5 scheduled. */
   status: number;
@@ -295,7 +296,10 @@ class Reader {
     const languages = childrenNamed(el, 'languages').flatMap((l) => childrenNamed(l, 'language').map(textOf));
     return {
       ojsId: internal ?? int(el.attrs.id),
-      version: int(el.attrs.version) ?? int(el.attrs.version_major) ?? 1,
+      // OJS 3.6 writes the version in parts (version_major, version_minor): 1.1 comes after 1.0, before 2.0.
+      version:
+        int(el.attrs.version) ??
+        (int(el.attrs.version_major) ?? 1) + Math.min(int(el.attrs.version_minor) ?? 0, 999) / 1000,
       status: int(el.attrs.status) ?? 1,
       datePublished: ojsDate(el.attrs.date_published),
       sectionRef: el.attrs.section_ref ?? '',

@@ -30,7 +30,7 @@ async function read(xml: string) {
   return { groups, users };
 }
 
-describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('OJS %s Users XML', (version) => {
+describe.each(['3.3', '3.4', '3.5', '3.6'] as OjsVersion[])('OJS %s Users XML', (version) => {
   it('reads each account, its groups as a role here, and what its password is', async () => {
     const { groups, users } = await read(usersExport(version, sampleUsers()));
     expect(users.map((u) => [u.username, u.given, u.family, u.email])).toEqual([

@@ -10,6 +10,7 @@ import { withJournal } from '../../server/db/scope.ts';
 import { importCommand } from '../../server/ojs/commands.ts';
 import { importedRecords, importRuns, legacyPaths } from '../../server/ojs/tables.ts';
 import { createTestContext, type TestContext } from '../../server/testing/harness.ts';
+import { validateWithSchema } from './discovery-helpers.ts';
 import {
   type GenIssue,
   type OjsVersion,
@@ -101,7 +102,7 @@ const updatedAts = async () =>
     (r) => `${r.id}:${r.at.toISOString()}`,
   );
 
-describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('an OJS %s export', (version) => {
+describe.each(['3.3', '3.4', '3.5', '3.6'] as OjsVersion[])('an OJS %s export', (version) => {
   let ctx: TestContext;
   beforeAll(async () => {
     ctx = await createTestContext();
@@ -158,7 +159,7 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('an OJS %s export', (versio
       country: 'CH',
       affiliation: 'Universität Zürich',
       primaryContact: true,
-      ...(version === '3.5' ? { ror: 'https://ror.org/02crff812' } : {}),
+      ...(version >= '3.5' ? { ror: 'https://ror.org/02crff812' } : {}),
     });
     const others = await db
       .select()
@@ -241,6 +242,48 @@ describe.each(['3.3', '3.4', '3.5'] as OjsVersion[])('an OJS %s export', (versio
     const profiles = await ctx.services.db.execute(sql`select name, interests from reviewer_profiles`);
     expect((profiles as unknown as { rows: unknown[] }).rows).toEqual([
       { name: 'Søren Kierkegård', interests: ['sensors', 'signal processing'] },
+    ]);
+  });
+});
+
+describe('what OJS 3.6 changes', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestContext();
+  });
+  afterAll(() => ctx?.close());
+
+  it('an author without an e-mail, and versions in parts: 1.1 is current after 1.0, whatever their order', async () => {
+    const journal = sampleJournal({ issues: 1, perIssue: 1 });
+    const article = journal[0].articles[0];
+    const [first, correction] = article.publications;
+    // 1.0 and its minor correction 1.1, the correction written first, and no current_publication_id to say.
+    article.publications = [
+      {
+        ...correction,
+        version: 1,
+        minor: 1,
+        authors: [correction.authors[0], { ...correction.authors[1], email: '' }],
+      },
+      { ...first, version: 1, minor: 0 },
+    ];
+    const xml = [...nativeExport('3.6', journal)].join('').replace(/ current_publication_id="\d+"/g, '');
+    expect(validateWithSchema('ojs', xml, 'main-3.6dev').ok).toBe(true);
+    const run = await ctx.services.ojs.startImport(J, { files: [{ path: write(xml), name: 'issues.xml' }] });
+    await ctx.runJobs();
+    const done = (await ctx.services.ojs.run(run.id))!;
+    expect(done.status, done.error ?? '').toBe('done');
+    expect(done.report!.articles).toEqual({ created: 1, updated: 0, unchanged: 0, refused: 0 });
+    const [row] = await ctx.services.db.select().from(articles).where(eq(articles.doi, correction.doi!));
+    expect(row.title).toBe(correction.title);
+    const authors = await ctx.services.db
+      .select()
+      .from(articleAuthors)
+      .where(eq(articleAuthors.articleId, row.id))
+      .orderBy(articleAuthors.position);
+    expect(authors.map((a) => [a.name, a.email])).toEqual([
+      ['Zoë Ångström', correction.authors[0].email],
+      ['Chinua Okafor', ''],
     ]);
   });
 });
