@@ -18,7 +18,13 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { reviewerProfiles } from '../review/tables.ts';
 import { FileRefused, checkedImage, checkedPdf, localFileOf, otherFile } from './files.ts';
 import { type OjsArticle, type OjsGalley, type OjsIssue, type OjsSection, inLocale } from './native.ts';
-import { type ImportCounts, type ImportedKind, type ImportReport, importedRecords } from './tables.ts';
+import {
+  type ImportCounts,
+  type ImportedKind,
+  type ImportReport,
+  PDF_GALLEY,
+  importedRecords,
+} from './tables.ts';
 import { type OjsGroup, type OjsUser, roleOf } from './users.ts';
 
 /**
@@ -394,6 +400,8 @@ type Planned = {
   pdf: FileOnDisk | null;
   others: Array<{ label: string; locale: string; file: FileOnDisk | null; url: string | null }>;
   galleys: OjsGalley[];
+  /** The galley that became the article's PDF (its old addresses lead to the PDF's download). */
+  pdfGalley: OjsGalley | null;
   fileIds: number[];
 };
 
@@ -451,6 +459,7 @@ async function planArticle(
   };
   const byId = new Map(a.files.map((f) => [f.id, f]));
   let pdf: FileOnDisk | null = null;
+  let pdfGalley: OjsGalley | null = null;
   const others: Planned['others'] = [];
   for (const g of p.galleys) {
     if (g.fileRef === null) {
@@ -463,8 +472,10 @@ async function planArticle(
     const f = byId.get(g.fileRef)!;
     const isPdf = f.extension === 'pdf' || f.mimeType === 'application/pdf' || /\.pdf$/i.test(f.name);
     const local = await localFileOf(f, options.filesFrom);
-    if (isPdf && !pdf) pdf = await checkedPdf(local, f.name);
-    else others.push({ label: g.label, locale: g.locale, file: otherFile(local, f), url: null });
+    if (isPdf && !pdf) {
+      pdf = await checkedPdf(local, f.name);
+      pdfGalley = g;
+    } else others.push({ label: g.label, locale: g.locale, file: otherFile(local, f), url: null });
   }
   if (!pdf && p.galleys.length) tally.warn(at, 'It has no PDF galley: it is imported without a PDF.');
   return {
@@ -472,6 +483,7 @@ async function planArticle(
     pdf,
     others,
     galleys: p.galleys,
+    pdfGalley,
     fileIds: [...new Set(p.galleys.map((g) => g.fileRef).filter((id): id is number => id !== null))],
   };
 }
@@ -586,7 +598,15 @@ export async function applyArticle(
       if (rows.length) await tx.insert(articleFiles).values(rows);
       if (sourceId) await keepRecord(tx, 'article', sourceId, id, print, options.runId);
       for (const g of plan.galleys)
-        if (g.ojsId !== null) await keepRecord(tx, 'galley', String(g.ojsId), id, '', options.runId);
+        if (g.ojsId !== null)
+          await keepRecord(
+            tx,
+            'galley',
+            String(g.ojsId),
+            id,
+            g === plan.pdfGalley ? PDF_GALLEY : '',
+            options.runId,
+          );
       for (const f of plan.fileIds) await keepRecord(tx, 'file', String(f), id, '', options.runId);
       const tags = [CATALOG_INDEX, issueArticlesTag(issue.issueId!)];
       if (oldIssue !== null && oldIssue !== issue.issueId) tags.push(issueArticlesTag(oldIssue));

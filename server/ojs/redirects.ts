@@ -5,7 +5,7 @@ import { DISCOVERY_PATHS } from '../discovery/links.ts';
 import { issueListingPath } from '../discovery/sitemap.ts';
 import type { LegacyAddress } from '../journals/directory.ts';
 import { oaiQuery } from './addresses.ts';
-import { importedRecords } from './tables.ts';
+import { PDF_GALLEY, importedRecords } from './tables.ts';
 
 /**
  * Where an old OJS address of a journal leads now (issue 26, decision 0067): the path and query on the
@@ -13,9 +13,10 @@ import { importedRecords } from './tables.ts';
  * not-found page). Runs in the journal's scope, before the request is routed: the journal directory has read
  * the address (server/journals/directory.ts), this reads the journal's imported records.
  *
- * An OJS galley or file id is recorded with its article's id, not with which of the article's files it became:
- * an old galley's address leads to the article's PDF download when it has a PDF, else to the article's page,
- * which lists all its files.
+ * An OJS galley id is recorded with its article's id and whether it became the article's PDF: the PDF galley's
+ * old addresses lead to the PDF's download; any other galley's (HTML, data, a link elsewhere) to the article's
+ * page, which lists the article's other files (and says how to download them when signed out). An old file id
+ * (`/article/download/{id}/{galley}/{file}`) goes where its galley goes.
  */
 export async function legacyLocation(
   db: Db,
@@ -51,8 +52,9 @@ export async function legacyLocation(
       if (!article) return null;
       if (!target.galley) return `/article/${article.id}`;
       // A galley of this article (OJS's ids are the journal's, so one of another article is no address of it).
-      const galley = await localId(db, journalId, 'galley', target.galley);
-      if (galley !== article.id || !article.pdfFileId) return `/article/${article.id}`;
+      const galley = await importedRecord(db, journalId, 'galley', target.galley);
+      if (galley?.localId !== article.id || galley.fingerprint !== PDF_GALLEY || !article.pdfFileId)
+        return `/article/${article.id}`;
       return `/download/${article.id}`;
     }
     case 'oai': {
@@ -77,8 +79,18 @@ async function localId(
   kind: 'issue' | 'article' | 'galley',
   sourceId: string,
 ): Promise<number | null> {
+  return (await importedRecord(db, journalId, kind, sourceId))?.localId ?? null;
+}
+
+/** The record of an OJS id of the journal's: what it became here, and its fingerprint. */
+async function importedRecord(
+  db: Db,
+  journalId: number,
+  kind: 'issue' | 'article' | 'galley',
+  sourceId: string,
+): Promise<{ localId: number; fingerprint: string } | null> {
   const [row] = await db
-    .select({ localId: importedRecords.localId })
+    .select({ localId: importedRecords.localId, fingerprint: importedRecords.fingerprint })
     .from(importedRecords)
     .where(
       and(
@@ -88,7 +100,7 @@ async function localId(
         eq(importedRecords.sourceId, sourceId),
       ),
     );
-  return row?.localId ?? null;
+  return row ?? null;
 }
 
 /** The published article an OJS submission id became, or null. */

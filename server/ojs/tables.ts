@@ -66,6 +66,9 @@ export type ImportReport = {
 export const IMPORTED_KINDS = ['issue', 'article', 'galley', 'file', 'user', 'section'] as const;
 export type ImportedKind = (typeof IMPORTED_KINDS)[number];
 
+/** The fingerprint of the galley record that became its article's PDF. */
+export const PDF_GALLEY = 'pdf';
+
 export const importedRecords = pgTable(
   'imported_records',
   {
@@ -77,7 +80,10 @@ export const importedRecords = pgTable(
     sourceId: text('source_id').notNull(),
     /** What it became here: an article's, an issue's, a user's id; a galley's article. */
     localId: integer('local_id').notNull(),
-    /** A hash of what was imported: the same export again changes nothing, a corrected one updates. */
+    /**
+     * A hash of what was imported: the same export again changes nothing, a corrected one updates. A galley's
+     * says what it became: PDF_GALLEY for the article's PDF, else '' (one of the files its page lists).
+     */
     fingerprint: text('fingerprint').notNull().default(''),
     runId: integer('run_id'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

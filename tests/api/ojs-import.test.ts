@@ -110,7 +110,8 @@ describe.each(['3.3', '3.4', '3.5', '3.6'] as OjsVersion[])('an OJS %s export', 
   afterAll(() => ctx?.close());
 
   it('comes in whole: issues, articles with their authors and galleys, accounts', async () => {
-    const file = write(nativeExport(version, sampleJournal({ issues: 3, perIssue: 2 })));
+    const journal = sampleJournal({ issues: 3, perIssue: 2 });
+    const file = write(nativeExport(version, journal));
     const usersFile = write(usersExport(version, sampleUsers()));
     const run = await ctx.services.ojs.startImport(J, {
       files: [
@@ -214,6 +215,18 @@ describe.each(['3.3', '3.4', '3.5', '3.6'] as OjsVersion[])('an OJS %s export', 
     const old = await ctx.app.inject({ method: 'GET', url: `/index.php/OldJournal/article/view/${ojsId}` });
     expect(old.statusCode, old.body).toBe(301);
     expect(new URL(old.headers.location as string).pathname).toBe(`/article/${first.id}`);
+    // Its galleys' old addresses: the PDF galley's lead to the PDF, the HTML galley's to the page listing its files.
+    const ojsArticle = journal[0].articles[0];
+    const [pdfGalley, htmlGalley] = ojsArticle.publications.at(-1)!.galleys;
+    for (const [url, to] of [
+      [`/index.php/OldJournal/article/view/${ojsArticle.id}/${pdfGalley.id}`, `/download/${first.id}`],
+      [`/OldJournal/article/download/${ojsArticle.id}/${pdfGalley.id}`, `/download/${first.id}`],
+      [`/index.php/OldJournal/article/view/${ojsArticle.id}/${htmlGalley.id}`, `/article/${first.id}`],
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(301);
+      expect(new URL(res.headers.location as string).pathname, url).toBe(to);
+    }
   });
 
   it('signs in an imported account with its OJS password, then keeps ours', async () => {

@@ -3,7 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articles } from '../../server/catalog/tables.ts';
 import { withJournal } from '../../server/db/scope.ts';
-import { importedRecords, legacyPaths } from '../../server/ojs/tables.ts';
+import { PDF_GALLEY, importedRecords, legacyPaths } from '../../server/ojs/tables.ts';
 import { makeJournal } from '../../server/testing/factories.ts';
 import { type TestContext, createTestContext } from '../../server/testing/harness.ts';
 import { SETUP_TIMEOUT, createVolume, parseXml, publishArticle } from './discovery-helpers.ts';
@@ -18,7 +18,9 @@ import { SETUP_TIMEOUT, createVolume, parseXml, publishArticle } from './discove
 const SITE = 'http://journal.test';
 let t: TestContext;
 let betaId = 0;
-/** Journal 1: OJS article 12 (with a PDF, galley 40), article 13 (no PDF, galley 41), issue 3. */
+/**
+ * Journal 1: OJS article 12 (with a PDF: galley 40; its HTML: galley 42), article 13 (no PDF, galley 41), issue 3.
+ */
 const alpha = { article: 0, bare: 0, issue: 0 };
 /** Beta: OJS article 12 too (ids are per OJS journal), issue 5. */
 const beta = { article: 0, issue: 0 };
@@ -35,7 +37,7 @@ async function expectRedirect(url: string, location: string, opts: Partial<Injec
 
 async function imported(
   journalId: number,
-  rows: { kind: 'issue' | 'article' | 'galley'; sourceId: string; localId: number }[],
+  rows: { kind: 'issue' | 'article' | 'galley'; sourceId: string; localId: number; fingerprint?: string }[],
 ) {
   await withJournal(journalId, () => t.services.db.insert(importedRecords).values(rows));
 }
@@ -54,7 +56,8 @@ beforeAll(async () => {
   );
   await imported(1, [
     { kind: 'article', sourceId: '12', localId: alpha.article },
-    { kind: 'galley', sourceId: '40', localId: alpha.article },
+    { kind: 'galley', sourceId: '40', localId: alpha.article, fingerprint: PDF_GALLEY },
+    { kind: 'galley', sourceId: '42', localId: alpha.article },
     { kind: 'article', sourceId: '13', localId: alpha.bare },
     { kind: 'galley', sourceId: '41', localId: alpha.bare },
     { kind: 'issue', sourceId: '3', localId: alpha.issue },
@@ -94,6 +97,9 @@ describe('old OJS addresses of a journal at the site’s root', () => {
       await expectRedirect(`${prefix}/article/view/12/40`, `${SITE}/download/${a}`);
       await expectRedirect(`${prefix}/article/download/12/40`, `${SITE}/download/${a}`);
       await expectRedirect(`${prefix}/article/download/12/40/77`, `${SITE}/download/${a}`);
+      // Another galley of it (its HTML): the article's page, which lists its other files.
+      await expectRedirect(`${prefix}/article/view/12/42`, `${SITE}/article/${a}`);
+      await expectRedirect(`${prefix}/article/download/12/42`, `${SITE}/article/${a}`);
       // No PDF: the article's page, which lists its files.
       await expectRedirect(`${prefix}/article/download/13/41`, `${SITE}/article/${alpha.bare}`);
       // A galley id that is not this article's: the article's page still.
