@@ -75,7 +75,13 @@ function contributors(work: Work): XmlElement | null {
           ? el(
               'affiliations',
               null,
-              el('institution', null, el('institution_name', null, clip(a.affiliation, 1024))),
+              el(
+                'institution',
+                null,
+                el('institution_name', null, clip(a.affiliation, 1024)),
+                // Its ROR id where the article has one (an OJS 3.5 import's), as the URI Crossref asks for.
+                a.ror ? el('institution_id', { type: 'ror' }, a.ror) : null,
+              ),
             )
           : null,
         // Typed by the authors or editors, not signed in at ORCID: not authenticated (the schema's default).

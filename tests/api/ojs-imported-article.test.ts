@@ -222,7 +222,7 @@ describe('discovery', () => {
   );
 
   it(
-    'the Crossref deposit has the subtitle, the licence and the reference list; valid',
+    'the Crossref deposit has the subtitle, the licence, the reference list and the authors’ ROR ids; valid',
     async () => {
       const res = await get(`/api/editor/export/crossref/article/${rich}`, {
         authorization: `Bearer ${token}`,
@@ -233,6 +233,10 @@ describe('discovery', () => {
       expect(res.body).toContain('https://creativecommons.org/licenses/by-nc/4.0/');
       expect(res.body).toContain('<citation_list>');
       expect(res.body).toContain('Tides &lt;and&gt; sensors');
+      // The first author's ROR id, beside the affiliation's name.
+      expect(res.body).toMatch(
+        /<\/institution_name>\s*<institution_id type="ror">https:\/\/ror\.org\/02feahw73<\/institution_id>/,
+      );
       const issue = await get(`/api/editor/export/crossref/issue/${issueId}`, {
         authorization: `Bearer ${token}`,
       });
