@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RawUpload } from '../files/uploads.ts';
-import { type FormBodyLimits, type SavedFile, pullStream, readFormBody } from './form-body.ts';
+import { type FormBody, type FormBodyLimits, type SavedFile, pullStream, readFormBody } from './form-body.ts';
 import { unsupportedMediaType } from './errors.ts';
 
 export interface MultipartBody {
@@ -16,18 +16,11 @@ export async function readMultipart(
   request: FastifyRequest,
   opts: { files: NonNullable<FormBodyLimits['files']>; maxTextBytes?: number; maxFields?: number },
 ): Promise<MultipartBody> {
-  const type = request.headers['content-type'];
-  if (!type?.toLowerCase().startsWith('multipart/form-data')) {
-    throw unsupportedMediaType('This request must be sent as multipart/form-data.');
-  }
-  const body = await readFormBody(pullStream(request.raw), type, {
+  const { fields, body } = await readApiForm(request, {
     maxTextBytes: opts.maxTextBytes ?? 1024 * 1024,
     maxFields: opts.maxFields ?? 40,
     files: opts.files,
   });
-  if (body.refused) throw body.refused;
-  const fields: Record<string, string> = {};
-  for (const [name, values] of body.fields) fields[name] = values[0];
   const files: Record<string, RawUpload> = {};
   for (const [name, file] of body.files)
     files[name] = { field: name, filename: file.filename, data: file.data };
@@ -42,17 +35,26 @@ export async function readMultipartToDisk(
   request: FastifyRequest,
   opts: { toDisk: NonNullable<FormBodyLimits['toDisk']>; maxTextBytes?: number; maxFields?: number },
 ): Promise<{ fields: Record<string, string>; saved: SavedFile[] }> {
-  const type = request.headers['content-type'];
-  if (!type?.toLowerCase().startsWith('multipart/form-data')) {
-    throw unsupportedMediaType('This request must be sent as multipart/form-data.');
-  }
-  const body = await readFormBody(pullStream(request.raw), type, {
+  const { fields, body } = await readApiForm(request, {
     maxTextBytes: opts.maxTextBytes ?? 64 * 1024,
     maxFields: opts.maxFields ?? 40,
     toDisk: opts.toDisk,
   });
+  return { fields, saved: body.saved };
+}
+
+/** Either upload: multipart only (415 otherwise), read whole or refused, each text field's first value. */
+async function readApiForm(
+  request: FastifyRequest,
+  limits: FormBodyLimits,
+): Promise<{ fields: Record<string, string>; body: FormBody }> {
+  const type = request.headers['content-type'];
+  if (!type?.toLowerCase().startsWith('multipart/form-data')) {
+    throw unsupportedMediaType('This request must be sent as multipart/form-data.');
+  }
+  const body = await readFormBody(pullStream(request.raw), type, limits);
   if (body.refused) throw body.refused;
   const fields: Record<string, string> = {};
   for (const [name, values] of body.fields) fields[name] = values[0];
-  return { fields, saved: body.saved };
+  return { fields, body };
 }
