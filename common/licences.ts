@@ -31,3 +31,61 @@ export function articleLicence(
   const known = LICENCES.find((l) => l.url === url);
   return { name: known?.name ?? licenceName(url) ?? url, url };
 }
+
+/** Creative Commons' licence elements: the words of the licence's title, and what readers may do. */
+const CC_TERMS: Record<string, { title: string; terms: string }> = {
+  BY: {
+    title: 'Attribution',
+    terms: 'You may share and adapt it for any purpose, including commercially',
+  },
+  'BY-SA': {
+    title: 'Attribution-ShareAlike',
+    terms:
+      'You may share and adapt it for any purpose, including commercially, sharing what you make from it under the same licence',
+  },
+  'BY-NC': {
+    title: 'Attribution-NonCommercial',
+    terms: 'You may share and adapt it for non-commercial purposes',
+  },
+  'BY-NC-SA': {
+    title: 'Attribution-NonCommercial-ShareAlike',
+    terms:
+      'You may share and adapt it for non-commercial purposes, sharing what you make from it under the same licence',
+  },
+  'BY-ND': {
+    title: 'Attribution-NoDerivatives',
+    terms: 'You may share it unchanged for any purpose, including commercially',
+  },
+  'BY-NC-ND': {
+    title: 'Attribution-NonCommercial-NoDerivatives',
+    terms: 'You may share it unchanged for non-commercial purposes',
+  },
+};
+
+/**
+ * What a licence lets readers do, in words, for Creative Commons' licences (any version): its full title ("Creative
+ * Commons Attribution-NonCommercial 4.0 International") and a sentence on what readers may do with the article,
+ * ending with the credit every CC BY licence asks for (the authors and the journal). Null for any other address (shown by its name only).
+ */
+export function licenceTerms(
+  url: string,
+  /** Where the article was first published, for the credit asked. */
+  journalName: string,
+): { title: string; terms: string } | null {
+  const name = licenceName(url);
+  if (!name) return null;
+  const zero = /^CC0 (\d+\.\d+)$/.exec(name);
+  if (zero)
+    return {
+      title: `Creative Commons CC0 ${zero[1]} Universal public domain dedication`,
+      terms: 'You may copy, adapt and use it for any purpose, without asking.',
+    };
+  const m = /^CC ([A-Z-]+) (\d+\.\d+)$/.exec(name);
+  const cc = m ? CC_TERMS[m[1]] : undefined;
+  if (!m || !cc) return null;
+  const version = m[2] === '4.0' ? '4.0 International' : m[2];
+  return {
+    title: `Creative Commons ${cc.title} ${version} licence`,
+    terms: `${cc.terms}, provided you credit the authors and the original publication in ${journalName}.`,
+  };
+}

@@ -7,7 +7,7 @@ import {
   keywordList,
 } from '../../common/citation.ts';
 import { formatDay } from '../../common/dates.ts';
-import { articleLicence } from '../../common/licences.ts';
+import { articleLicence, licenceTerms } from '../../common/licences.ts';
 import { articleMetadata, fullTitle, serializeJsonLd, truncate } from '../../common/metadata.ts';
 import { can } from '../../common/roles.ts';
 import { ArticleDownload } from '../components/ArticleDownload.tsx';
@@ -166,6 +166,8 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
   // The article's own language on its title and abstract, where it is not the site's (issue 26).
   const lang = article.language_differs ? article.language : undefined;
   const licence = articleLicence(article.license_url, journal.license);
+  // What the licence lets readers do, when it is one of Creative Commons' (the article's own or the journal's).
+  const licenceText = licenceTerms(licence.url, journal.name);
   const copyright = [article.copyright_year, article.copyright_holder].filter(Boolean).join(' ');
   return (
     <>
@@ -354,14 +356,13 @@ export default function ArticlePage({ loaderData }: Route.ComponentProps) {
 
         <section aria-labelledby="licence-title" className="article-section article-licence">
           <h2 id="licence-title">Licence</h2>
-          {licence.url === journal.license.url ? (
+          {licenceText ? (
             <p>
               This article is open access, published under the{' '}
               <a href={licence.url} rel="license">
-                Creative Commons Attribution 4.0 International licence ({licence.name})
+                {licenceText.title} ({licence.name})
               </a>
-              , with no embargo. You may share and adapt it for any purpose, including commercially, provided
-              you credit the authors and the original publication in {journal.name}.
+              , with no embargo. {licenceText.terms}
             </p>
           ) : (
             <p>

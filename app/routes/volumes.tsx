@@ -87,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   return {
     journalName: journal.name,
+    licenceName: journal.license.name,
     // The shown issue's own feeds, beside the journal's (announced by the root layout on every page).
     issueFeeds: selected
       ? feedLinks(baseUrl, { journalName: journal.name, issue: selected }).filter((f) =>
@@ -137,10 +138,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [{ title: pageTitle(matches, 'Page not found') }];
-  const { issue, volume, journalName, articles } = loaderData;
+  const { issue, volume, journalName, licenceName, articles } = loaderData;
   const where = volume && issue ? `Volume ${volume.number}, Issue ${issue.number}` : null;
   const description = where
-    ? `Table of contents of ${journalName}, ${where} (${issue!.date}): ${articles.length} article${articles.length === 1 ? '' : 's'}. Open access under CC BY 4.0.`
+    ? `Table of contents of ${journalName}, ${where} (${issue!.date}): ${articles.length} article${articles.length === 1 ? '' : 's'}. Open access under ${licenceName}.`
     : `Browse every volume and issue of ${journalName}.`;
   return [
     { title: pageTitle(matches, where ? `${where} · Volumes` : 'Volumes') },

@@ -156,6 +156,10 @@ test.describe('article page', () => {
     await expect(
       noJsPage.getByRole('region', { name: 'Licence' }).getByRole('link', { name: /CC BY 4\.0/ }),
     ).toHaveAttribute('href', 'https://creativecommons.org/licenses/by/4.0/');
+    // What the journal's licence lets readers do, in its own words.
+    await expect(noJsPage.getByRole('region', { name: 'Licence' })).toContainText(
+      'published under the Creative Commons Attribution 4.0 International licence (CC BY 4.0), with no embargo. You may share and adapt it for any purpose, including commercially',
+    );
     const cite = noJsPage.getByRole('region', { name: 'Cite this article' });
     await expect(cite).toContainText(
       `Karthikeyan Ramasamy, Priya Venkatesan, and Daniel Okafor, “${DEMO_TITLE},” Colophon Journal of Engineering and Informatics, vol. 1, no. 1, March 2025, pp. 1–4, https://doi.org/10.5555/cjei.2025.1.1.001.`,
