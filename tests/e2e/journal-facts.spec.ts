@@ -142,7 +142,8 @@ test('a journal’s admin gives it a logo on the settings page: its header shows
   await expect(logoForm).toContainText('256 × 256 pixels');
   const header = page.getByRole('banner').locator('img.logo--journal');
   await expect(header).toHaveAttribute('src', new RegExp(`^/${path}/api/journal/logo\\?v=[0-9a-f]{16}$`));
-  expect(await header.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(256);
+  // Loaded (it may still be arriving when the attribute is there): its own pixels, not a broken image.
+  await expect.poll(() => header.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(256);
   await axe(page);
   await screenshots(page, 'journal-logo-settings');
 
