@@ -63,9 +63,10 @@ const CC_TERMS: Record<string, { title: string; terms: string }> = {
 };
 
 /**
- * What a licence lets readers do, in words, for Creative Commons' licences (any version): its full title ("Creative
- * Commons Attribution-NonCommercial 4.0 International") and a sentence on what readers may do with the article,
- * ending with the credit every CC BY licence asks for (the authors and the journal). Null for any other address (shown by its name only).
+ * What a licence lets readers do, in words, for Creative Commons' licences (any version): its full title
+ * ("Creative Commons Attribution-NonCommercial 4.0 International licence") and a sentence on what readers may
+ * do with the article, ending with the credit every CC BY licence asks for (the authors and the journal). Null
+ * for any other address, which the page shows by its name only.
  */
 export function licenceTerms(
   url: string,
