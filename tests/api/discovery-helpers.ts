@@ -51,40 +51,14 @@ export function validateWithSchema(
 ): { ok: boolean; output: string } {
   requireSchemas();
   const docs = Array.isArray(xml) ? xml : [xml];
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-xml-'));
-  const run = (command: string, args: string[], env?: NodeJS.ProcessEnv) => {
-    const r = spawnSync(command, args, { encoding: 'utf8', env: env ?? process.env });
-    return {
-      ok: r.status === 0,
-      output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
-    };
-  };
-  try {
-    const files = docs.map((doc, i) => {
-      const file = path.join(dir, `${kind}-${i}.xml`);
-      writeFileSync(file, doc);
-      return file;
-    });
-    if (kind === 'crossref' || kind === 'doaj') {
-      const { catalog, xsd } = XSD[kind];
-      const r = run('xmllint', ['--nonet', '--noout', '--schema', path.join(SCHEMAS_DIR, xsd), ...files], {
-        ...process.env,
-        XML_CATALOG_FILES: path.join(SCHEMAS_DIR, catalog),
-      });
-      const output = r.output
-        .split('\n')
-        .filter((line) => line.trim() && !line.includes('Schemas parser warning'))
-        .join('\n');
-      return { ok: r.ok, output };
-    }
+  if (kind === 'crossref' || kind === 'doaj') return xmllintSchema(XSD[kind], kind, docs);
+  return withFiles(kind, docs, (files) => {
     const results = files.map((file) => run(VALIDATE, [kind, file, ...(version ? [version] : [])]));
     return {
       ok: results.every((r) => r.ok),
       output: results.map((r) => r.output).join(''),
     };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -94,28 +68,64 @@ export function validateWithSchema(
  */
 export function validateJats(articles: string[]): { ok: boolean; output: string } {
   requireSchemas();
-  const xsd = path.join(SCHEMAS_DIR, 'crossref/JATS-journalpublishing1-3d2-mathml3.xsd');
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-jats-'));
+  const docs = articles.map((xml) => {
+    const doc = xml
+      .replace(/^<article xmlns=""/, '<article xmlns="http://www.ncbi.nlm.nih.gov/JATS1"')
+      .replace(/^(<article [^>]*)dtd-version="1\.3"/, '$1dtd-version="1.3d2"');
+    return `<?xml version="1.0" encoding="UTF-8"?>\n${doc}`;
+  });
+  return xmllintSchema(
+    { catalog: 'crossref/catalog.xml', xsd: 'crossref/JATS-journalpublishing1-3d2-mathml3.xsd' },
+    'article',
+    docs,
+  );
+}
+
+/** One xmllint run checking every document against a schema of SCHEMAS_DIR, with its catalog (offline). */
+function xmllintSchema(
+  schema: { catalog: string; xsd: string },
+  name: string,
+  docs: string[],
+): { ok: boolean; output: string } {
+  return withFiles(name, docs, (files) => {
+    const r = run(
+      'xmllint',
+      ['--nonet', '--noout', '--schema', path.join(SCHEMAS_DIR, schema.xsd), ...files],
+      {
+        ...process.env,
+        XML_CATALOG_FILES: path.join(SCHEMAS_DIR, schema.catalog),
+      },
+    );
+    const output = r.output
+      .split('\n')
+      .filter((line) => line.trim() && !line.includes('Schemas parser warning'))
+      .join('\n');
+    return { ok: r.ok, output };
+  });
+}
+
+/** The documents written to files of a temporary folder (`{name}-{i}.xml`), removed after `use`. */
+function withFiles<T>(name: string, docs: string[], use: (files: string[]) => T): T {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'colophon-xml-'));
   try {
-    const files = articles.map((xml, i) => {
-      const file = path.join(dir, `article-${i}.xml`);
-      const doc = xml
-        .replace(/^<article xmlns=""/, '<article xmlns="http://www.ncbi.nlm.nih.gov/JATS1"')
-        .replace(/^(<article [^>]*)dtd-version="1\.3"/, '$1dtd-version="1.3d2"');
-      writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n${doc}`);
+    const files = docs.map((doc, i) => {
+      const file = path.join(dir, `${name}-${i}.xml`);
+      writeFileSync(file, doc);
       return file;
     });
-    const r = spawnSync('xmllint', ['--nonet', '--noout', '--schema', xsd, ...files], {
-      encoding: 'utf8',
-      env: { ...process.env, XML_CATALOG_FILES: path.join(SCHEMAS_DIR, 'crossref/catalog.xml') },
-    });
-    return {
-      ok: r.status === 0,
-      output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
-    };
+    return use(files);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A command run to its end: ok when it exits 0, with everything it printed. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const r = spawnSync(command, args, { encoding: 'utf8', env });
+  return {
+    ok: r.status === 0,
+    output: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`,
+  };
 }
 
 /** Schema checks load large schemas (Crossref's imports JATS and MathML): allow them time on a busy machine. */
